@@ -1,0 +1,316 @@
+"""The engine contract every game implements, and the types it shares with the core.
+
+The core (service, mail, CLI) talks to a game only through `Game`. A game keeps its whole
+position in a JSON-serialisable `State` (plain dicts, lists, str, int, bool, None), so the
+store can snapshot it, the log can replay it and tests can round-trip it. Every function is
+pure: same input, same output, no clock, no I/O, no global random.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+
+State = dict[str, Any]
+"""A game position: JSON-native data only. Engines never mutate a state they were given."""
+
+JSON = Any
+
+
+def canonical_json(value: JSON) -> str:
+    """One spelling per value, so hashes and equality of states are stable."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- orders
+
+
+@dataclass(frozen=True)
+class Order:
+    """One typed order of one player, e.g. ``Order("bid", {"office": "consul", "gold": 5})``.
+
+    `kind` is the order's keyword in lower case; `args` holds JSON scalars (or lists of them).
+    Orders compare by value, so ``parse(format(o)) == [o]`` is a meaningful test.
+    """
+
+    kind: str
+    args: Mapping[str, JSON] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "args", dict(self.args))
+
+    def __hash__(self) -> int:
+        return hash((self.kind, canonical_json(self.args)))
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"kind": self.kind, "args": dict(self.args)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> "Order":
+        return cls(str(data["kind"]), dict(data.get("args", {})))
+
+
+class ErrorClass(str, Enum):
+    """The three ways an order can be wrong, after python-chess: each needs a different fix."""
+
+    INVALID = "invalid"  # not an order at all: syntax, unknown keyword, bad number
+    ILLEGAL = "illegal"  # well formed, but not allowed in this position
+    AMBIGUOUS = "ambiguous"  # a name that matches more than one thing
+
+
+class OrderError(Exception):
+    """A rejected order, with enough detail for a receipt a player can act on."""
+
+    category: ErrorClass = ErrorClass.INVALID
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        text: str | None = None,
+        suggestion: str | None = None,
+        category: ErrorClass | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.text = text
+        self.suggestion = suggestion
+        if category is not None:
+            self.category = ErrorClass(category)
+
+    def at(self, line: int, text: str | None = None) -> "OrderError":
+        """Return this error placed on a line of the submission (parsers add it late)."""
+        self.line = line
+        if text is not None:
+            self.text = text
+        return self
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "class": self.category.value,
+            "line": self.line,
+            "text": self.text,
+            "message": self.message,
+            "suggestion": self.suggestion,
+        }
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line is not None else ""
+        hint = f" ({self.suggestion})" if self.suggestion else ""
+        return f"{where}{self.category.value}: {self.message}{hint}"
+
+
+class InvalidOrder(OrderError):
+    category = ErrorClass.INVALID
+
+
+class IllegalOrder(OrderError):
+    category = ErrorClass.ILLEGAL
+
+
+class AmbiguousOrder(OrderError):
+    category = ErrorClass.AMBIGUOUS
+
+
+class OrderErrors(OrderError):
+    """Several errors found in one submission; a receipt lists them all, not just the first."""
+
+    def __init__(self, errors: Sequence[OrderError]) -> None:
+        if not errors:
+            raise ValueError("OrderErrors needs at least one error")
+        first = errors[0]
+        super().__init__(
+            first.message,
+            line=first.line,
+            text=first.text,
+            suggestion=first.suggestion,
+            category=first.category,
+        )
+        self.errors = list(errors)
+
+    def __str__(self) -> str:
+        return "; ".join(str(e) for e in self.errors)
+
+
+class ComponentError(ValueError):
+    """A component data file that does not fit the game; lists every problem found."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+class SetupError(ValueError):
+    """Bad arguments to `setup`: player count, names or options."""
+
+
+# --------------------------------------------------------------------------- what the core sees
+
+
+@dataclass(frozen=True)
+class PhaseInfo:
+    """Where the game stands. `key` changes every time a phase opens, never repeats, and is
+    what a submission names so that orders aimed at a past phase can be refused."""
+
+    key: str
+    round: int
+    name: str
+    kind: str  # a phase kind for deadline policy, e.g. "auction", "accept", "action"
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Somebody must decide something now. The service asks `prompts`, never guesses."""
+
+    player: str
+    decision: str  # machine name of the decision, e.g. "auction.bid"
+    simultaneous: bool  # True: several players answer independently; False: in turn order
+    orders: tuple[str, ...]  # order keywords allowed in this decision
+    text: str = ""  # one line for a human: what is being asked
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for reports and logs.
+
+    `to` is None for a public event, or the players allowed to see it. A game that reveals
+    something privately emits the private event to its owner and, if needed, a redacted
+    public one.
+    """
+
+    kind: str
+    text: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+    to: tuple[str, ...] | None = None
+
+    def visible_to(self, player: str | None) -> bool:
+        """None means the moderator, who sees everything."""
+        return player is None or self.to is None or player in self.to
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "data": dict(self.data),
+            "to": list(self.to) if self.to is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> "Event":
+        to = data.get("to")
+        return cls(
+            str(data["kind"]),
+            str(data["text"]),
+            dict(data.get("data", {})),
+            tuple(to) if to is not None else None,
+        )
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final scores. `ranking` is a list of places, each a list of tied players."""
+
+    scores: Mapping[str, Mapping[str, JSON]]
+    ranking: tuple[tuple[str, ...], ...]
+    winners: tuple[str, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "scores": {p: dict(s) for p, s in self.scores.items()},
+            "ranking": [list(place) for place in self.ranking],
+            "winners": list(self.winners),
+        }
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """A variant or setting chosen when a game is created (``--option key=value``)."""
+
+    name: str
+    default: JSON
+    help: str
+    choices: tuple[JSON, ...] | None = None  # None: any value of the default's type
+
+
+# --------------------------------------------------------------------------- the contract
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game's rules engine. All methods are pure functions of their arguments."""
+
+    name: str  # registry key, e.g. "constantinopolis"
+    title: str
+    min_players: int
+    max_players: int
+    rules_version: str  # bumped whenever a rules change could alter a replay
+    options: Sequence[GameOption]
+
+    def load_components(self, data: Mapping[str, JSON] | None) -> dict[str, JSON]:
+        """Validate a component data set (None: the built-in one) and return it in the form
+        `setup` takes. Raises ComponentError listing every problem."""
+        ...
+
+    def setup(
+        self,
+        players: Sequence[str],
+        seed: str,
+        options: Mapping[str, JSON],
+        components: Mapping[str, JSON],
+    ) -> State:
+        """The opening position. Randomness comes only from `seed`. Raises SetupError."""
+        ...
+
+    def phase(self, state: State) -> PhaseInfo:
+        """The phase now open (after the end: a phase whose kind is "over")."""
+        ...
+
+    def prompts(self, state: State) -> list[Prompt]:
+        """Who must act now. Empty exactly when the game is over."""
+        ...
+
+    def parse(self, state: State, player: str, text: str) -> list[Order]:
+        """Text of one submission (one order per line, `#` comments) to orders for the
+        player's current prompt. Raises OrderError (or OrderErrors) with line numbers."""
+        ...
+
+    def format(self, order: Order) -> str:
+        """Canonical text: ``parse(state, player, format(o)) == [o]`` where o is legal."""
+        ...
+
+    def apply(self, state: State, player: str, orders: Sequence[Order]) -> tuple[State, list[Event]]:
+        """Validate and apply one submission; return the new state and what happened.
+        Raises OrderError and leaves `state` untouched when anything is wrong."""
+        ...
+
+    def default_orders(self, state: State, player: str) -> list[Order]:
+        """What a player who misses the deadline does; applying it ends their part."""
+        ...
+
+    def legal_orders(self, state: State, player: str) -> list[Order]:
+        """A menu of orders the player may give now, each applicable on its own."""
+        ...
+
+    def view(self, state: State, player: str | None) -> dict[str, JSON]:
+        """What `player` may see; None is the moderator's full view."""
+        ...
+
+    def help(self, state: State, player: str) -> str:
+        """A short summary of the orders for the player's current decision."""
+        ...
+
+    def drop(self, state: State, player: str) -> tuple[State, list[Event]]:
+        """Remove a player where the rules or a variant allow it; IllegalOrder otherwise."""
+        ...
+
+    def result(self, state: State) -> Result | None:
+        """Final scores and ranking with the rulebook's tie-breaks, or None while playing."""
+        ...
+
+    def check(self, state: State) -> list[str]:
+        """Invariant violations of a position (empty when sound); used by tests and replay."""
+        ...
