@@ -1,0 +1,68 @@
+"""Shared pieces of every game's order grammar: lines, words and names.
+
+Each game owns its grammar, but all of them read a submission the same way: one order per
+line, keywords in any letter case, `#` starts a comment, blank lines don't count, and a name
+may be given by a unique prefix or an alias. Keeping that here means a player learns it once.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from typing import Iterator, Mapping
+
+from .contract import AmbiguousOrder, InvalidOrder
+
+
+def order_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number from 1, line without comment and outer blanks) for each non-empty line."""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            yield number, line
+
+
+def fold(word: str) -> str:
+    """Case- and accent-insensitive key: 'Ädificium' and 'aedificium' differ, 'Forum' and
+    'FORUM' or 'Fórum' do not."""
+    decomposed = unicodedata.normalize("NFKD", word.strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def match_name(word: str, names: Mapping[str, str], what: str) -> str:
+    """Resolve `word` against `names` (every accepted spelling or alias -> canonical name).
+
+    An exact spelling wins; otherwise a unique prefix of any spelling. Several canonical
+    names behind one prefix is ambiguous; nothing at all is invalid, with the closest
+    spellings as the suggestion.
+    """
+    key = fold(word)
+    if not key:
+        raise InvalidOrder(f"a {what} name is missing")
+    table = {fold(alias): canonical for alias, canonical in names.items()}
+    if key in table:
+        return table[key]
+    hits = sorted({canonical for alias, canonical in table.items() if alias.startswith(key)})
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        listed = ", ".join(hits[:6])
+        raise AmbiguousOrder(
+            f"{word!r} could be more than one {what}: {listed}",
+            suggestion=f"write more of the name, e.g. {hits[0]!r}",
+        )
+    close = difflib.get_close_matches(key, list(table), n=3, cutoff=0.6)
+    canonical_close = list(dict.fromkeys(table[c] for c in close))
+    suggestion = f"did you mean {' or '.join(repr(c) for c in canonical_close)}?" if canonical_close else None
+    raise InvalidOrder(f"no {what} called {word!r}", suggestion=suggestion)
+
+
+def parse_int(word: str, what: str, *, minimum: int | None = None) -> int:
+    """A whole number from an order, with an error that names what it was for."""
+    try:
+        value = int(word)
+    except ValueError:
+        raise InvalidOrder(f"{what} must be a whole number, not {word!r}") from None
+    if minimum is not None and value < minimum:
+        raise InvalidOrder(f"{what} must be at least {minimum}, not {value}")
+    return value
