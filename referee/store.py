@@ -1,0 +1,304 @@
+"""The game store: an append-only event log plus state snapshots, one TinyDB file per game.
+
+Everything outside this module sees only `GameStore` and `GameTransaction`, so another
+backend (SQLite, say) can replace TinyDB without touching the service.
+
+Layout of a data directory::
+
+    index.json          small catalogue: one row per game (id, type, players, status)
+    games/<id>.json     the game: meta, current state, events, snapshots, plus any
+                        tables the service adds (outbox, submissions)
+    games/<id>.json.lock
+
+A unit of work holds the game's file lock, opens TinyDB inside the lock (TinyDB caches
+document ids and query results per instance, so a long-lived handle would go stale), and
+writes the file once, atomically, when it ends without error. Writing to one game never
+rewrites the index unless the game's catalogue row changes, so its cost does not depend on
+how many other games exist.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Protocol, Sequence
+
+from filelock import FileLock, Timeout
+from tinydb import TinyDB
+
+from .storage import AtomicJSONStorage, WriteStats
+
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+INDEX_FIELDS = ("id", "game", "players", "created", "status", "title")
+LOCK_TIMEOUT = 30.0
+
+
+class StoreError(Exception):
+    """Base for store failures the commands report to the user."""
+
+
+class GameNotFound(StoreError, LookupError):
+    pass
+
+
+class GameExists(StoreError):
+    pass
+
+
+class StoreBusy(StoreError):
+    """Another process held the lock too long; a temporary failure worth retrying."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A read-only picture of one game as stored."""
+
+    id: str
+    meta: dict[str, Any]
+    state: dict[str, Any]
+    events: list[dict[str, Any]]
+    snapshots: list[dict[str, Any]]
+
+
+class GameTransaction(Protocol):
+    """One unit of work on one game; everything in it is written together or not at all."""
+
+    game_id: str
+
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
+    def set_meta(self, **fields: Any) -> None: ...
+
+    @property
+    def state(self) -> dict[str, Any]: ...
+
+    def set_state(self, state: Mapping[str, Any]) -> None: ...
+
+    def events(self, since: int = 0) -> list[dict[str, Any]]: ...
+
+    def append(self, event: Mapping[str, Any]) -> int: ...
+
+    def snapshot(self, key: str, state: Mapping[str, Any]) -> None: ...
+
+    def snapshots(self) -> list[dict[str, Any]]: ...
+
+    def records(self, table: str) -> list[dict[str, Any]]: ...
+
+    def add_record(self, table: str, record: Mapping[str, Any]) -> int: ...
+
+    def update_record(self, table: str, record_id: int, fields: Mapping[str, Any]) -> None: ...
+
+    def truncate_events(self, after: int) -> list[dict[str, Any]]: ...
+
+
+class GameStore(Protocol):
+    """Create, load, append, snapshot, list: the whole storage surface of the service."""
+
+    def create(self, game_id: str, meta: Mapping[str, Any], state: Mapping[str, Any],
+               events: Sequence[Mapping[str, Any]] = ()) -> None: ...
+
+    def exists(self, game_id: str) -> bool: ...
+
+    def load(self, game_id: str) -> StoredGame: ...
+
+    def append(self, game_id: str, events: Sequence[Mapping[str, Any]], *,
+               state: Mapping[str, Any] | None = None) -> list[int]: ...
+
+    def snapshot(self, game_id: str, key: str, state: Mapping[str, Any]) -> None: ...
+
+    def list(self) -> list[dict[str, Any]]: ...
+
+    def transaction(self, game_id: str): ...  # context manager yielding a GameTransaction
+
+
+def check_game_id(game_id: str) -> str:
+    if not GAME_ID.match(game_id or ""):
+        raise StoreError(
+            f"bad game id {game_id!r}: use lower-case letters, digits and hyphens (at most 64)"
+        )
+    return game_id
+
+
+class _TinyTransaction:
+    """GameTransaction on an open TinyDB; tables: meta, current, events, snapshots, …"""
+
+    def __init__(self, game_id: str, db: TinyDB) -> None:
+        self.game_id = game_id
+        self._db = db
+        self._meta_changed: set[str] = set()
+
+    # meta and current state live in one document each (doc id 1)
+
+    def _single(self, table: str) -> dict[str, Any]:
+        doc = self._db.table(table).get(doc_id=1)
+        return dict(doc) if doc is not None else {}
+
+    def _put_single(self, table: str, value: Mapping[str, Any]) -> None:
+        tbl = self._db.table(table)
+        tbl.truncate()
+        tbl.insert(dict(value))
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self._single("meta")
+
+    def set_meta(self, **fields: Any) -> None:
+        meta = self.meta
+        meta.update(fields)
+        self._put_single("meta", meta)
+        self._meta_changed.update(fields)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self._single("current").get("state", {})
+
+    def set_state(self, state: Mapping[str, Any]) -> None:
+        self._put_single("current", {"state": dict(state)})
+
+    def events(self, since: int = 0) -> list[dict[str, Any]]:
+        table = self._db.table("events")
+        return [dict(doc) for doc in table.all() if doc["seq"] > since]
+
+    def append(self, event: Mapping[str, Any]) -> int:
+        table = self._db.table("events")
+        seq = len(table) + 1
+        doc = dict(event)
+        doc["seq"] = seq
+        table.insert(doc)
+        return seq
+
+    def truncate_events(self, after: int) -> list[dict[str, Any]]:
+        """Remove events after `after` and return them; only for moderator rollback, which
+        itself must be logged by the caller as a new event."""
+        table = self._db.table("events")
+        removed = [dict(doc) for doc in table.all() if doc["seq"] > after]
+        table.remove(doc_ids=[doc.doc_id for doc in table.all() if doc["seq"] > after])
+        snaps = self._db.table("snapshots")
+        snaps.remove(doc_ids=[doc.doc_id for doc in snaps.all() if doc["seq"] > after])
+        return removed
+
+    def snapshot(self, key: str, state: Mapping[str, Any]) -> None:
+        self._db.table("snapshots").insert(
+            {"key": key, "seq": len(self._db.table("events")), "state": dict(state)}
+        )
+
+    def snapshots(self) -> list[dict[str, Any]]:
+        return [dict(doc) for doc in self._db.table("snapshots").all()]
+
+    def records(self, table: str) -> list[dict[str, Any]]:
+        return [dict(doc, id=doc.doc_id) for doc in self._db.table(table).all()]
+
+    def add_record(self, table: str, record: Mapping[str, Any]) -> int:
+        return self._db.table(table).insert(dict(record))
+
+    def update_record(self, table: str, record_id: int, fields: Mapping[str, Any]) -> None:
+        self._db.table(table).update(dict(fields), doc_ids=[record_id])
+
+
+class TinyDBStore:
+    """GameStore on TinyDB files under one data directory."""
+
+    def __init__(self, root: str | Path, *, lock_timeout: float = LOCK_TIMEOUT) -> None:
+        self.root = Path(root)
+        self.games_dir = self.root / "games"
+        self.index_path = self.root / "index.json"
+        self.lock_timeout = lock_timeout
+        self.stats = WriteStats()
+        self.games_dir.mkdir(parents=True, exist_ok=True)
+
+    # -- paths and locking
+
+    def path(self, game_id: str) -> Path:
+        return self.games_dir / f"{check_game_id(game_id)}.json"
+
+    @contextmanager
+    def _open(self, path: Path, *, must_exist: bool) -> Iterator[tuple[TinyDB, AtomicJSONStorage]]:
+        lock = FileLock(str(path) + ".lock", timeout=self.lock_timeout)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise StoreBusy(f"{path.name} is locked by another process; try again") from None
+        try:
+            if must_exist and not path.exists():
+                raise GameNotFound(f"no game {path.stem!r}")
+            db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
+            storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
+            try:
+                yield db, storage
+                storage.flush()
+            finally:
+                storage.discard()
+                db.close()
+        finally:
+            lock.release()
+
+    # -- the index
+
+    def _index_row(self, game_id: str, meta: Mapping[str, Any]) -> dict[str, Any]:
+        row = {k: meta.get(k) for k in INDEX_FIELDS}
+        row["id"] = game_id
+        return row
+
+    def _write_index_row(self, row: Mapping[str, Any]) -> None:
+        with self._open(self.index_path, must_exist=False) as (db, _):
+            table = db.table("games")
+            found = [doc.doc_id for doc in table.all() if doc["id"] == row["id"]]
+            if found:
+                table.update(dict(row), doc_ids=found)
+            else:
+                table.insert(dict(row))
+
+    # -- GameStore
+
+    def exists(self, game_id: str) -> bool:
+        return self.path(game_id).exists()
+
+    def create(self, game_id: str, meta: Mapping[str, Any], state: Mapping[str, Any],
+               events: Sequence[Mapping[str, Any]] = ()) -> None:
+        path = self.path(game_id)
+        with self._open(path, must_exist=False) as (db, _):
+            if db.table("meta").get(doc_id=1) is not None:
+                raise GameExists(f"a game {game_id!r} already exists")
+            tx = _TinyTransaction(game_id, db)
+            tx.set_meta(**dict(meta), id=game_id)
+            tx.set_state(state)
+            for event in events:
+                tx.append(event)
+        self._write_index_row(self._index_row(game_id, dict(meta)))
+
+    @contextmanager
+    def transaction(self, game_id: str) -> Iterator[_TinyTransaction]:
+        """A unit of work on an existing game: one atomic write at the end, none on error."""
+        with self._open(self.path(game_id), must_exist=True) as (db, _):
+            tx = _TinyTransaction(game_id, db)
+            yield tx
+            index_changed = bool(tx._meta_changed & set(INDEX_FIELDS))
+            meta = tx.meta
+        if index_changed:
+            self._write_index_row(self._index_row(game_id, meta))
+
+    def load(self, game_id: str) -> StoredGame:
+        with self._open(self.path(game_id), must_exist=True) as (db, _):
+            tx = _TinyTransaction(game_id, db)
+            return StoredGame(game_id, tx.meta, tx.state, tx.events(), tx.snapshots())
+
+    def append(self, game_id: str, events: Sequence[Mapping[str, Any]], *,
+               state: Mapping[str, Any] | None = None) -> list[int]:
+        with self.transaction(game_id) as tx:
+            seqs = [tx.append(event) for event in events]
+            if state is not None:
+                tx.set_state(state)
+        return seqs
+
+    def snapshot(self, game_id: str, key: str, state: Mapping[str, Any]) -> None:
+        with self.transaction(game_id) as tx:
+            tx.snapshot(key, state)
+
+    def list(self) -> list[dict[str, Any]]:
+        if not self.index_path.exists():
+            return []
+        with self._open(self.index_path, must_exist=False) as (db, _):
+            return sorted((dict(doc) for doc in db.table("games").all()), key=lambda r: r["id"])

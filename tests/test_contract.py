@@ -1,0 +1,70 @@
+import json
+
+import pytest
+
+from referee.contract import (
+    AmbiguousOrder,
+    ErrorClass,
+    Event,
+    IllegalOrder,
+    InvalidOrder,
+    Order,
+    OrderError,
+    OrderErrors,
+    Result,
+)
+
+
+def test_orders_compare_and_hash_by_value():
+    a = Order("bid", {"office": "consul", "gold": 5})
+    b = Order("bid", {"gold": 5, "office": "consul"})
+    assert a == b and hash(a) == hash(b)
+    assert a != Order("bid", {"office": "consul", "gold": 6})
+    assert Order.from_json(json.loads(json.dumps(a.to_json()))) == a
+
+
+def test_order_args_are_copied():
+    args = {"gold": 1}
+    order = Order("bid", args)
+    args["gold"] = 2
+    assert order.args["gold"] == 1
+
+
+@pytest.mark.parametrize(
+    "cls, category",
+    [(InvalidOrder, ErrorClass.INVALID), (IllegalOrder, ErrorClass.ILLEGAL), (AmbiguousOrder, ErrorClass.AMBIGUOUS)],
+)
+def test_error_classes(cls, category):
+    err = cls("no building called 'Metalum'", suggestion="did you mean 'Metallum'?").at(3, "BUY Metalum")
+    assert isinstance(err, OrderError)
+    assert err.category is category
+    assert str(err) == f"line 3: {category.value}: no building called 'Metalum' (did you mean 'Metallum'?)"
+    assert err.to_json() == {
+        "class": category.value,
+        "line": 3,
+        "text": "BUY Metalum",
+        "message": "no building called 'Metalum'",
+        "suggestion": "did you mean 'Metallum'?",
+    }
+
+
+def test_several_errors_travel_together():
+    errors = OrderErrors([InvalidOrder("a", line=1), IllegalOrder("b", line=4)])
+    assert isinstance(errors, OrderError)
+    assert errors.line == 1 and errors.category is ErrorClass.INVALID
+    assert [e.line for e in errors.errors] == [1, 4]
+    with pytest.raises(ValueError):
+        OrderErrors([])
+
+
+def test_event_visibility_and_json():
+    public = Event("auction.won", "Red takes the Consul for 4 gold.")
+    private = Event("card.drawn", "You draw contract 17.", {"card": 17}, to=("red",))
+    assert public.visible_to("blue") and public.visible_to(None)
+    assert private.visible_to("red") and not private.visible_to("blue") and private.visible_to(None)
+    assert Event.from_json(json.loads(json.dumps(private.to_json()))) == private
+
+
+def test_result_json():
+    result = Result({"red": {"fame": 51}}, (("red",), ("blue", "green")), ("red",))
+    assert result.to_json()["ranking"] == [["red"], ["blue", "green"]]

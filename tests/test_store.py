@@ -1,0 +1,191 @@
+"""The TinyDB game store: units of work, atomic writes, locking, and the cost of a write."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.store import GameExists, GameNotFound, StoreBusy, StoreError, TinyDBStore
+
+WORKER = Path(__file__).with_name("store_worker.py")
+META = {"game": "constantinopolis", "players": ["red", "blue"], "status": "active", "created": "2026-01-01T00:00:00Z"}
+
+
+@pytest.fixture
+def store(tmp_path):
+    return TinyDBStore(tmp_path)
+
+
+def test_create_load_append_snapshot_list(store):
+    store.create("g-1", META, {"round": 1}, [{"type": "created"}])
+    assert store.append("g-1", [{"type": "order", "text": "BID 3"}, {"type": "order", "text": "DONE"}],
+                        state={"round": 2}) == [2, 3]
+    store.snapshot("g-1", "r2.auction", {"round": 2})
+    game = store.load("g-1")
+    assert game.meta["game"] == "constantinopolis" and game.meta["id"] == "g-1"
+    assert game.state == {"round": 2}
+    assert [e["seq"] for e in game.events] == [1, 2, 3]
+    assert game.snapshots == [{"key": "r2.auction", "seq": 3, "state": {"round": 2}}]
+    assert [row["id"] for row in store.list()] == ["g-1"]
+    assert store.list()[0]["players"] == ["red", "blue"]
+
+
+def test_events_are_append_only_and_numbered(store):
+    store.create("g", META, {})
+    for i in range(5):
+        store.append("g", [{"type": "order", "n": i}])
+    assert [e["n"] for e in store.load("g").events] == [0, 1, 2, 3, 4]
+    assert [e["seq"] for e in store.load("g").events] == [1, 2, 3, 4, 5]
+
+
+def test_a_failed_unit_of_work_writes_nothing(store):
+    store.create("g", META, {"v": 1})
+    before = store.path("g").read_bytes()
+    with pytest.raises(RuntimeError):
+        with store.transaction("g") as tx:
+            tx.append({"type": "order"})
+            tx.set_state({"v": 2})
+            raise RuntimeError("validation failed half way")
+    assert store.path("g").read_bytes() == before
+
+
+def test_a_unit_of_work_is_one_atomic_write(store):
+    store.create("g", META, {})
+    store.stats.reset()
+    with store.transaction("g") as tx:
+        tx.append({"type": "order"})
+        tx.append({"type": "order"})
+        tx.set_state({"v": 3})
+        tx.snapshot("k", {"v": 3})
+        tx.add_record("outbox", {"to": "red@example.org"})
+    assert store.stats.files_written == 1
+    assert store.load("g").state == {"v": 3}
+
+
+def test_records_tables(store):
+    store.create("g", META, {})
+    with store.transaction("g") as tx:
+        rid = tx.add_record("outbox", {"to": "a", "status": "pending"})
+    with store.transaction("g") as tx:
+        tx.update_record("outbox", rid, {"status": "sent"})
+        assert tx.records("outbox") == [{"to": "a", "status": "sent", "id": rid}]
+
+
+def test_rollback_removes_later_events_and_snapshots(store):
+    store.create("g", META, {})
+    store.append("g", [{"type": "a"}, {"type": "b"}])
+    store.snapshot("g", "k2", {"at": 2})
+    store.append("g", [{"type": "c"}])
+    store.snapshot("g", "k3", {"at": 3})
+    with store.transaction("g") as tx:
+        removed = tx.truncate_events(2)
+        tx.append({"type": "undo", "reason": "typo"})
+    assert [e["type"] for e in removed] == ["c"]
+    game = store.load("g")
+    assert [e["type"] for e in game.events] == ["a", "b", "undo"]
+    assert [s["key"] for s in game.snapshots] == ["k2"]
+
+
+def test_missing_duplicate_and_bad_ids(store):
+    with pytest.raises(GameNotFound):
+        store.load("nope")
+    with pytest.raises(GameNotFound):
+        store.append("nope", [{"type": "x"}])
+    assert not store.path("nope").exists()
+    store.create("g", META, {})
+    with pytest.raises(GameExists):
+        store.create("g", META, {})
+    for bad in ["", "../etc", "Upper", "a/b", "x" * 65]:
+        with pytest.raises(StoreError):
+            store.path(bad)
+
+
+def test_index_is_written_only_when_its_row_changes(store):
+    store.create("g", META, {})
+    index_before = store.index_path.read_bytes()
+    store.append("g", [{"type": "order"}], state={"v": 1})
+    assert store.index_path.read_bytes() == index_before
+    with store.transaction("g") as tx:
+        tx.set_meta(status="finished")
+    assert store.list()[0]["status"] == "finished"
+
+
+def test_the_file_on_disk_is_plain_json(store):
+    store.create("g", META, {"round": 1})
+    data = json.loads(store.path("g").read_text(encoding="utf-8"))
+    assert set(data) >= {"meta", "current"}
+    assert not [p for p in store.games_dir.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_lock_timeout_is_a_clear_temporary_failure(tmp_path):
+    store = TinyDBStore(tmp_path, lock_timeout=0.2)
+    store.create("g", META, {})
+    from filelock import FileLock
+
+    with FileLock(str(store.path("g")) + ".lock"):
+        with pytest.raises(StoreBusy, match="locked"):
+            store.append("g", [{"type": "x"}])
+
+
+def _append_bytes(root: Path, others: int) -> int:
+    store = TinyDBStore(root)
+    for i in range(others):
+        store.create(f"other-{i}", META, {"round": 1, "filler": "y" * 200})
+    store.create("target", META, {"round": 1})
+    store.append("target", [{"type": "order", "text": "BID 3"}])
+    store.stats.reset()
+    for i in range(10):
+        store.append("target", [{"type": "order", "text": f"BID {i}"}], state={"round": 1, "i": i})
+    return store.stats.bytes_written
+
+
+def test_write_cost_does_not_depend_on_how_many_games_exist(tmp_path):
+    alone = _append_bytes(tmp_path / "one", 0)
+    crowded = _append_bytes(tmp_path / "many", 1000)
+    assert alone > 0
+    assert crowded == alone
+
+
+def test_two_processes_appending_at_once_lose_nothing(tmp_path):
+    store = TinyDBStore(tmp_path)
+    store.create("g", META, {})
+    procs = [
+        subprocess.Popen([sys.executable, str(WORKER), "append", str(tmp_path), "g", "150", tag])
+        for tag in ("a", "b")
+    ]
+    for proc in procs:
+        assert proc.wait(timeout=120) == 0
+    events = store.load("g").events
+    assert len(events) == 150 * 2
+    assert [e["seq"] for e in events] == list(range(1, 301))
+    for tag in ("a", "b"):
+        assert [e["n"] for e in events if e["by"] == tag] == list(range(150))
+
+
+def test_sigkill_mid_write_leaves_the_previous_valid_file(tmp_path):
+    store = TinyDBStore(tmp_path)
+    store.create("g", META, {"n": -1})
+    for attempt in range(8):
+        before = store.load("g")
+        proc = subprocess.Popen(
+            [sys.executable, str(WORKER), "rewrite", str(tmp_path), "g", "0", f"k{attempt}"],
+            stdout=subprocess.PIPE, text=True,
+        )
+        proc.stdout.readline()  # at least one write has landed; more are under way
+        time.sleep(0.003 * attempt)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        proc.stdout.close()
+        after = store.load("g")  # parses: never a torn file
+        n = after.state["n"]
+        assert after.state["blob"].startswith(f"k{attempt}-{n}-")
+        assert len(after.events) >= len(before.events) + 1
+        assert [e["seq"] for e in after.events] == list(range(1, len(after.events) + 1))
+    # the game goes on after the crashes
+    store.append("g", [{"type": "after-crash"}])
+    assert store.load("g").events[-1]["type"] == "after-crash"
