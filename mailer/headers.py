@@ -1,0 +1,179 @@
+"""Reading inbound headers without trusting them, and cleaning text bound for outgoing headers.
+
+Header values arrive from strangers. With ``policy.default`` a header object is only built when
+it is read, and building it can raise (an encoded CR/LF in a display name does), so every read
+goes through :func:`header_text` or :func:`header_addresses`, which never raise.
+"""
+
+from __future__ import annotations
+
+import re
+from email.header import decode_header, make_header
+from email.message import Message
+
+__all__ = [
+    "header_addresses",
+    "header_text",
+    "message_id_list",
+    "normalise_message_id",
+    "sanitise_header",
+    "single_address",
+]
+
+# Unicode line and paragraph separators, NEL and friends: str.split() already treats them as
+# whitespace, but naming them keeps the intent visible.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+_MSG_ID = re.compile(r"<([^<>\s]{1,250})>")
+_BARE_ADDR = re.compile(r"[^\s<>,;:\"'()\[\]\\]{1,64}@[A-Za-z0-9.\-\[\]:]{1,255}")
+_MAX_IDS = 50
+_MAX_ADDRESSES = 100
+
+
+def sanitise_header(value: object, limit: int = 200) -> str:
+    """Make player-supplied text safe for an outgoing header: one line, no controls, bounded.
+
+    All whitespace (CR, LF, tabs, U+2028 and the like) collapses to one space, so the result can
+    never start a new header line, whatever the text went through before.
+    """
+    text = "" if value is None else str(value)
+    text = " ".join(text.split())
+    text = _CONTROL.sub("", text)
+    text = " ".join(text.split())
+    if limit >= 0 and len(text) > limit:
+        text = text[:limit].rstrip()
+    return text
+
+
+def _raw_values(msg: Message, name: str) -> list[str]:
+    wanted = name.lower()
+    out: list[str] = []
+    try:
+        items = msg.raw_items()
+    except Exception:  # a broken header list must not stop the parse
+        return out
+    for key, value in items:
+        if str(key).lower() == wanted:
+            out.append(str(value))
+    return out
+
+
+def _decode_raw(value: str) -> str:
+    """Decode RFC 2047 words by hand when the header registry refused the value."""
+    try:
+        return str(make_header(decode_header(value)))
+    except Exception:
+        return value.encode("ascii", "replace").decode("ascii") if _has_surrogates(value) else value
+
+
+def _has_surrogates(value: str) -> bool:
+    return any("\udc80" <= ch <= "\udcff" for ch in value)
+
+
+def header_text(msg: Message, name: str, problems: list[str] | None = None) -> str | None:
+    """The first value of header *name* as decoded text, or None when absent; never raises."""
+    try:
+        value = msg.get(name)
+    except Exception:
+        raw = _raw_values(msg, name)
+        if problems is not None:
+            problems.append(f"{name}: header could not be decoded")
+        return _decode_raw(raw[0]) if raw else None
+    if value is None:
+        return None
+    try:
+        text = str(value)
+    except Exception:
+        text = ""
+    if _has_surrogates(text):
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return text
+
+
+def header_addresses(msg: Message, name: str, problems: list[str] | None = None) -> list[str]:
+    """Every addr_spec in every instance of header *name*; falls back to a plain scan."""
+    out: list[str] = []
+    try:
+        values = msg.get_all(name) or []
+    except Exception:
+        values = None
+    if values is None:
+        if problems is not None:
+            problems.append(f"{name}: header could not be decoded")
+        for raw in _raw_values(msg, name):
+            out.extend(_BARE_ADDR.findall(raw))
+    else:
+        for value in values:
+            addresses = getattr(value, "addresses", None)
+            if addresses is None:
+                out.extend(_BARE_ADDR.findall(str(value)))
+                continue
+            for address in addresses:
+                spec = address.addr_spec
+                if address.username and address.domain and spec and spec != "<>":
+                    out.append(spec)
+    seen: dict[str, None] = {}
+    for spec in out:
+        clean = sanitise_header(spec, 320)
+        if clean and " " not in clean:
+            seen.setdefault(clean, None)
+        if len(seen) >= _MAX_ADDRESSES:
+            break
+    return list(seen)
+
+
+def single_address(msg: Message, name: str) -> tuple[str | None, str | None]:
+    """The addr_spec of a header that must hold exactly one well-formed address.
+
+    Returns ``(address, problem)``; exactly one of them is None. Python 3.11 before 3.11.10
+    parses ``alice@x)<bob@y>`` leniently (CVE-2023-27043), so any defect means no sender at all.
+    """
+    try:
+        values = msg.get_all(name)
+    except Exception:
+        return None, f"{name}: malformed (could not be parsed)"
+    if not values:
+        return None, f"{name}: missing"
+    if len(values) > 1:
+        return None, f"{name}: header given {len(values)} times"
+    value = values[0]
+    defects = getattr(value, "defects", ())
+    addresses = getattr(value, "addresses", None)
+    if defects:
+        return None, f"{name}: malformed ({sanitise_header(defects[0], 60)})"
+    if not addresses:
+        return None, f"{name}: no address"
+    if len(addresses) != 1:
+        return None, f"{name}: {len(addresses)} addresses"
+    address = addresses[0]
+    spec = address.addr_spec
+    if not address.username or not address.domain or spec != sanitise_header(spec, 320) or " " in spec:
+        return None, f"{name}: malformed address"
+    return spec, None
+
+
+def normalise_message_id(value: str | None) -> str | None:
+    """``<id@host>`` form of a Message-ID-like header, or None when there is nothing usable."""
+    if value is None:
+        return None
+    found = _MSG_ID.search(value)
+    if found:
+        inner = sanitise_header(found.group(1), 250)
+    else:
+        inner = sanitise_header(value, 250).strip("<>")
+        if not inner or " " in inner or "@" not in inner:
+            return None
+    if not inner:
+        return None
+    return f"<{inner}>"
+
+
+def message_id_list(value: str | None) -> tuple[str, ...]:
+    """The ``<...>`` ids of a References header, in order, capped in number."""
+    if not value:
+        return ()
+    ids: list[str] = []
+    for found in _MSG_ID.finditer(value):
+        inner = sanitise_header(found.group(1), 250)
+        if inner:
+            ids.append(f"<{inner}>")
+    return tuple(ids[-_MAX_IDS:])

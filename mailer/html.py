@@ -1,0 +1,131 @@
+"""HTML-only mail to plain text, leaving out the quoted history that mail clients append.
+
+Only the stdlib parser is used: it never executes anything and copes with broken markup. The
+quote containers of the common clients are dropped here, before any text exists, because once
+flattened a quote looks like fresh text.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+__all__ = ["html_to_text"]
+
+_BLOCK = frozenset(
+    {
+        "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "fieldset",
+        "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+        "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tbody", "td", "tfoot",
+        "th", "thead", "tr", "ul",
+    }
+)
+_SKIP_ALWAYS = frozenset({"blockquote", "head", "script", "style", "title", "template", "noscript"})
+_QUOTE_CLASSES = frozenset({"gmail_quote", "gmail_quote_container", "yahoo_quoted", "moz-cite-prefix"})
+# Outlook puts the quoted message after these markers as siblings, not inside them.
+_CUT_IDS = frozenset({"divrplyfwdmsg", "appendonsend", "mail-editor-reference-message-container"})
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+_SPACES = re.compile(r"[ \t\r\n\f\v]+")
+
+
+class _TextExtractor(HTMLParser):
+    def __init__(self, limit: int) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit
+        self.skip_tag: str | None = None
+        self.skip_depth = 0
+        self.pre_depth = 0
+        self.stopped = False
+
+    # -- structure -------------------------------------------------------------------------
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.stopped:
+            return
+        if self.skip_tag is not None:
+            if tag == self.skip_tag and tag not in _VOID:
+                self.skip_depth += 1
+            return
+        values = {name.lower(): (value or "") for name, value in attrs}
+        if values.get("id", "").strip().lower() in _CUT_IDS:
+            self.stopped = True
+            return
+        classes = set(values.get("class", "").lower().split())
+        if tag in _SKIP_ALWAYS or classes & _QUOTE_CLASSES:
+            if tag not in _VOID:
+                self.skip_tag, self.skip_depth = tag, 1
+            return
+        if tag == "pre":
+            self.pre_depth += 1
+        if tag == "br":
+            self._emit("\n")
+        elif tag in _BLOCK:
+            self._newline()
+        elif tag == "img" and values.get("alt"):
+            self._emit(values["alt"])
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.stopped or self.skip_tag is not None:
+            return
+        if tag == "br":
+            self._emit("\n")
+        elif tag in _BLOCK:
+            self._newline()
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.stopped:
+            return
+        if self.skip_tag is not None:
+            if tag == self.skip_tag:
+                self.skip_depth -= 1
+                if self.skip_depth <= 0:
+                    self.skip_tag, self.skip_depth = None, 0
+            return
+        if tag == "pre" and self.pre_depth:
+            self.pre_depth -= 1
+        if tag in _BLOCK and tag != "br":
+            self._newline()
+
+    def handle_data(self, data: str) -> None:
+        if self.stopped or self.skip_tag is not None:
+            return
+        if self.pre_depth:
+            self._emit(data.replace("\r\n", "\n").replace("\r", "\n"))
+        else:
+            text = _SPACES.sub(" ", data)
+            at_line_start = not self.parts or self.parts[-1].endswith("\n")
+            if at_line_start:
+                text = text.lstrip(" ")
+            self._emit(text)
+
+    # -- output ----------------------------------------------------------------------------
+    def _newline(self) -> None:
+        """A block boundary: ends the current line unless it is already ended."""
+        if self.parts and not self.parts[-1].endswith("\n"):
+            self._emit("\n")
+
+    def _emit(self, text: str) -> None:
+        if not text or self.size >= self.limit:
+            return
+        self.parts.append(text)
+        self.size += len(text)
+
+
+def html_to_text(html: str, limit: int = 256 * 1024) -> str:
+    """Readable text of *html*: one line per block, quotes and styles gone, entities decoded."""
+    parser = _TextExtractor(limit)
+    try:
+        parser.feed(html)
+        parser.close()
+    except Exception:  # the parser may give up on broken markup; keep what it produced
+        pass
+    lines = [line.strip(" \t") for line in "".join(parser.parts).split("\n")]
+    out: list[str] = []
+    for line in lines:
+        if not line and (not out or not out[-1]):
+            continue
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out)[:limit]

@@ -1,0 +1,141 @@
+"""One inbound mail, parsed once into plain values the rest of the referee can trust.
+
+:func:`parse_message` never raises: whatever arrives (garbage bytes, hostile headers, broken
+MIME), the result says what could be read and lists the rest in ``problems``. Nothing in an
+:class:`InboundMail` is a header object, so no inbound value can reach an outgoing header
+without going through :func:`sanitise_header` first; ``subject`` already has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from email import policy
+from email.message import Message
+from email.parser import BytesParser
+
+from mailer.addresses import parse_plus_address
+from mailer.automatic import automatic_reason
+from mailer.body import extract_body
+from mailer.headers import (
+    header_addresses,
+    header_text,
+    message_id_list,
+    normalise_message_id,
+    sanitise_header,
+    single_address,
+)
+from mailer.orders import extract_player_line, find_orders, split_player_line
+
+__all__ = [
+    "InboundMail",
+    "extract_player_line",
+    "parse_message",
+    "parse_plus_address",
+    "sanitise_header",
+    "split_player_line",
+]
+
+MAX_PROBLEMS = 50
+
+
+@dataclass(frozen=True)
+class InboundMail:
+    """What a raw inbound message says, reduced to values that are safe to act on.
+
+    ``sender`` is the From addr_spec only when From held exactly one well-formed address; it is
+    a claim, not proof of identity. ``orders_text`` is the text to hand to a game's order
+    parser: the ``ORDERS`` block when there is one (``orders_from_block``), else the new text
+    of the reply; a ``PLAYER`` line is never part of it but is reported in ``player``.
+    """
+
+    message_id: str | None = None
+    sender: str | None = None
+    recipients: tuple[str, ...] = ()
+    subject: str = ""
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()
+    date: str | None = None
+    is_automatic: bool = False
+    automatic_reason: str | None = None
+    body: str = ""
+    body_type: str | None = None
+    orders_text: str = ""
+    orders_from_block: bool = False
+    orders_tag: str | None = None
+    player: tuple[str, str] | None = None
+    problems: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _parse_headers(msg: Message, problems: list[str]) -> dict[str, object]:
+    sender, sender_problem = single_address(msg, "From")
+    if sender_problem:
+        problems.append(sender_problem)
+    recipients: list[str] = []
+    for name in ("To", "Cc", "Delivered-To"):
+        recipients.extend(header_addresses(msg, name, problems))
+    message_id = normalise_message_id(header_text(msg, "Message-ID", problems))
+    if message_id is None:
+        problems.append("Message-ID: missing or unusable")
+    subject = sanitise_header(header_text(msg, "Subject", problems) or "")
+    date = header_text(msg, "Date", problems)
+    return {
+        "sender": sender,
+        "recipients": tuple(dict.fromkeys(recipients)),
+        "message_id": message_id,
+        "subject": subject,
+        "in_reply_to": normalise_message_id(header_text(msg, "In-Reply-To", problems)),
+        "references": message_id_list(header_text(msg, "References", problems)),
+        "date": sanitise_header(date) if date is not None else None,
+    }
+
+
+def _parse(raw: bytes, problems: list[str]) -> InboundMail:
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    if msg.defects:
+        kinds = sorted({type(defect).__name__ for defect in msg.defects})
+        problems.append("mime: " + ", ".join(kinds)[:150])
+    if not any(True for _ in msg.raw_items()):
+        problems.append("headers: none found")
+    values = _parse_headers(msg, problems)
+    body = extract_body(msg, problems)
+    sender = values["sender"]
+    assert sender is None or isinstance(sender, str)
+    reason = automatic_reason(msg, body.content_types, sender)
+    section, visible = find_orders(body.text)
+    problems.extend(section.problems)
+    player = extract_player_line("\n".join(visible))
+    _, orders_text = split_player_line("\n".join(section.lines))
+    return InboundMail(
+        message_id=values["message_id"],  # type: ignore[arg-type]
+        sender=sender,
+        recipients=values["recipients"],  # type: ignore[arg-type]
+        subject=values["subject"],  # type: ignore[arg-type]
+        in_reply_to=values["in_reply_to"],  # type: ignore[arg-type]
+        references=values["references"],  # type: ignore[arg-type]
+        date=values["date"],  # type: ignore[arg-type]
+        is_automatic=reason is not None,
+        automatic_reason=reason,
+        body=body.text,
+        body_type=body.content_type,
+        orders_text=orders_text,
+        orders_from_block=section.from_block,
+        orders_tag=sanitise_header(section.tag) if section.tag else None,
+        player=player,
+    )
+
+
+def parse_message(raw: bytes) -> InboundMail:
+    """Parse raw message bytes into an :class:`InboundMail`; never raises on any input."""
+    problems: list[str] = []
+    if not isinstance(raw, (bytes, bytearray, memoryview)):
+        return InboundMail(problems=("input: not bytes",))
+    try:
+        mail = _parse(bytes(raw), problems)
+    except RecursionError:
+        problems.append("mime: structure too deep to parse")
+        mail = InboundMail()
+    except Exception as error:  # the last line of defence; the cases above are handled
+        problems.append(f"parse failed: {sanitise_header(type(error).__name__, 60)}")
+        mail = InboundMail()
+    cleaned = tuple(dict.fromkeys(sanitise_header(problem, 200) for problem in problems))
+    return replace(mail, problems=cleaned[:MAX_PROBLEMS])
