@@ -91,7 +91,7 @@ class GameTransaction(Protocol):
 
     def update_record(self, table: str, record_id: int, fields: Mapping[str, Any]) -> None: ...
 
-    def truncate_events(self, after: int) -> list[dict[str, Any]]: ...
+    def drop_snapshots_after(self, seq: int) -> int: ...
 
 
 class GameStore(Protocol):
@@ -170,15 +170,14 @@ class _TinyTransaction:
         table.insert(doc)
         return seq
 
-    def truncate_events(self, after: int) -> list[dict[str, Any]]:
-        """Remove events after `after` and return them; only for moderator rollback, which
-        itself must be logged by the caller as a new event."""
-        table = self._db.table("events")
-        removed = [dict(doc) for doc in table.all() if doc["seq"] > after]
-        table.remove(doc_ids=[doc.doc_id for doc in table.all() if doc["seq"] > after])
+    def drop_snapshots_after(self, seq: int) -> int:
+        """Forget snapshots taken after event `seq`. Snapshots are a cache of the log; after a
+        moderator rollback the later ones describe a history that no longer counts. Events
+        themselves are never removed: the rollback is recorded as a new event."""
         snaps = self._db.table("snapshots")
-        snaps.remove(doc_ids=[doc.doc_id for doc in snaps.all() if doc["seq"] > after])
-        return removed
+        stale = [doc.doc_id for doc in snaps.all() if doc["seq"] > seq]
+        snaps.remove(doc_ids=stale)
+        return len(stale)
 
     def snapshot(self, key: str, state: Mapping[str, Any]) -> None:
         self._db.table("snapshots").insert(

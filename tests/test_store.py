@@ -76,18 +76,17 @@ def test_records_tables(store):
         assert tx.records("outbox") == [{"to": "a", "status": "sent", "id": rid}]
 
 
-def test_rollback_removes_later_events_and_snapshots(store):
+def test_rollback_drops_later_snapshots_but_never_events(store):
     store.create("g", META, {})
     store.append("g", [{"type": "a"}, {"type": "b"}])
     store.snapshot("g", "k2", {"at": 2})
     store.append("g", [{"type": "c"}])
     store.snapshot("g", "k3", {"at": 3})
     with store.transaction("g") as tx:
-        removed = tx.truncate_events(2)
-        tx.append({"type": "undo", "reason": "typo"})
-    assert [e["type"] for e in removed] == ["c"]
+        assert tx.drop_snapshots_after(2) == 1
+        tx.append({"type": "undo", "to": 2, "reason": "typo"})
     game = store.load("g")
-    assert [e["type"] for e in game.events] == ["a", "b", "undo"]
+    assert [e["type"] for e in game.events] == ["a", "b", "c", "undo"]
     assert [s["key"] for s in game.snapshots] == ["k2"]
 
 
