@@ -17,6 +17,7 @@ from referee.rng import commitment, new_seed, verify_commitment
 from referee.store import TinyDBStore
 
 PLAYER_NAMES = ("alice", "bruno", "chiara", "dmitri", "emma")
+DEFAULT_GAME = "constantinopolis"
 
 
 def _now() -> str:
@@ -34,13 +35,13 @@ def standings(game: Game, result: Result) -> str:
 
 
 @click.command("demo")
-@click.option("--game", "game_name", default="constantinopolis", show_default=True,
-              help="Which installed game to play.")
+@click.option("--game", "game_name", default=None,
+              help=f"Which installed game to play (default: {DEFAULT_GAME}).")
 @click.option("--players", type=click.IntRange(1, len(PLAYER_NAMES)), default=None,
               help="Number of players (default: 4, or the game's limit).")
 @click.option("--seed", default=None, help="Seed for the game and the bots (default: fresh).")
 @click.option("--keep", is_flag=True, help="Keep the data directory and say where it is.")
-def demo_command(game_name: str, players: int | None, seed: str | None, keep: bool) -> None:
+def demo_command(game_name: str | None, players: int | None, seed: str | None, keep: bool) -> None:
     """Play a complete game with one bot per player and show it as it goes.
 
     Each bot chooses from the engine's legal orders; every order goes through the rules
@@ -48,6 +49,11 @@ def demo_command(game_name: str, players: int | None, seed: str | None, keep: bo
     against its commitment, and the stored order log is replayed to prove it gives the same
     final position.
     """
+    installed = registry.games()
+    if game_name is None:
+        if not installed:
+            raise click.ClickException("no games are installed; see `referee games`")
+        game_name = DEFAULT_GAME if DEFAULT_GAME in installed else next(iter(installed))
     try:
         game = registry.get(game_name)
     except registry.UnknownGame as exc:
