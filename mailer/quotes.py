@@ -74,6 +74,19 @@ _OUTLOOK_TO = re.compile(
     r"^\*?(?:to|an|à|a|para|aan|subject|betreff|objet|oggetto|asunto|onderwerp|cc)\s?:", re.IGNORECASE
 )
 _RULE = re.compile(r"^[-_=*~ ]{4,}$")
+# Closing words of a letter; only trimmed when just a short signature follows (see _trim_closing).
+_CLOSING = re.compile(
+    r"""^(?:
+        best(?:\s(?:regards|wishes))? | kind\sregards | regards | cheers | thanks | thank\syou | thx
+      | all\sthe\sbest | yours | greetings
+      | (?:viele|liebe|beste|freundliche)\s(?:grüße|grüsse|gruesse) | grüße | grüsse | gruß | lg | vg | mfg
+      | saluti | cordiali\ssaluti | un\ssaluto | ciao
+      | cordialement | bien\sà\svous | amicalement | bises
+      | saludos | un\sabrazo | groeten | met\svriendelijke\sgroet | groetjes
+    )(?:[ ,.!]+[^\s\d].{0,40})?[ ,.!]*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_SIGNATURE_TAIL_LINES = 3
 
 
 def is_quoted(line: str) -> bool:
@@ -141,6 +154,44 @@ def visible_lines(lines: list[str]) -> list[str]:
             break
         out.append(line)
         i += 1
+    _trim_tail(out)
+    _trim_closing(out)
+    _trim_tail(out)
+    return out
+
+
+def _trim_tail(out: list[str]) -> None:
     while out and (not out[-1].strip() or _RULE.match(out[-1].strip())):
         out.pop()
-    return out
+
+
+def _trim_closing(out: list[str]) -> None:
+    """Drop a letter closing ("Best, Bob", "Viele Grüße / Dieter") at the very end of the text.
+
+    Only the last few lines are looked at, and only lines that read like a name ("Dieter",
+    "Anne-Marie O'Neill", "Vienna, Austria") may follow the closing word, so an order line such
+    as ``A PAR H`` or ``pass`` after a "Thanks!" is kept.
+    """
+    tail = [index for index, line in enumerate(out) if line.strip()][-(_SIGNATURE_TAIL_LINES + 1) :]
+    for position, index in enumerate(tail):
+        if _CLOSING.match(out[index].strip()):
+            after = [out[later].strip() for later in tail[position + 1 :]]
+            if all(_is_name_line(line) for line in after):
+                del out[index:]
+            return
+
+
+def _is_name_line(line: str) -> bool:
+    words = line.replace(",", " ").split()
+    if not words or len(line) > 40:
+        return False
+    for word in words:
+        initial = word.endswith(".")
+        for piece in re.split(r"[-'’]", word.rstrip(".")):
+            if not piece or not piece[0].isupper() or not piece.isalpha():
+                return False
+            if len(piece) == 1 and not initial and not ("'" in word or "’" in word):
+                return False
+            if len(piece) > 1 and not piece[1:].islower():
+                return False
+    return True
