@@ -1,0 +1,102 @@
+"""The inbound SMTP server: check recipients, spool the raw bytes, answer. Nothing else.
+
+Parsing, authentication and the rules all happen in the worker, off the event loop, so a
+slow game never holds up an SMTP conversation and a crash never loses an accepted mail.
+Overload is signalled the SMTP way: a 4xx answer makes the sending server retry later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict, deque
+from typing import Callable
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from referee.config import Settings
+
+from .spool import Spool
+
+
+class SenderRateLimit:
+    """At most `limit` mails per sender address in a sliding hour."""
+
+    def __init__(self, limit: int, window: float = 3600.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window, self.clock = limit, window, clock
+        self._seen: dict[str, deque[float]] = defaultdict(deque)
+
+    def allow(self, sender: str) -> bool:
+        now = self.clock()
+        seen = self._seen[sender.lower()]
+        while seen and now - seen[0] > self.window:
+            seen.popleft()
+        if len(seen) >= self.limit:
+            return False
+        seen.append(now)
+        return True
+
+
+def _clean(value: str) -> str:
+    return "".join(ch for ch in value if ch.isprintable() and ch not in "\r\n<>")[:320]
+
+
+class IngestHandler:
+    """aiosmtpd handler. `is_known(address)` says whether a recipient is one of our game
+    addresses; it must be cheap (it runs on the event loop)."""
+
+    def __init__(self, spool: Spool, settings: Settings, is_known: Callable[[str], bool]) -> None:
+        self.spool = spool
+        self.settings = settings
+        self.is_known = is_known
+        self.rate = SenderRateLimit(settings.limits.mails_per_sender_per_hour)
+
+    async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope,
+                          address: str, mail_options: list[str]) -> str:
+        if address and not self.rate.allow(address):
+            return "450 4.7.1 Too many messages from this sender; try again later"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
+                          address: str, rcpt_options: list[str]) -> str:
+        if len(envelope.rcpt_tos) >= self.settings.limits.max_recipients:
+            return "452 4.5.3 Too many recipients"
+        if not self.is_known(address):
+            return "550 5.1.1 No such game or player address here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        if self.spool.pending() >= self.settings.limits.max_spool_messages:
+            return "452 4.3.1 Too much mail waiting; try again later"
+        raw = envelope.original_content or b""
+        try:
+            for rcpt in envelope.rcpt_tos:
+                trace = (f"Return-Path: <{_clean(envelope.mail_from or '')}>\r\n"
+                         f"Delivered-To: {_clean(rcpt)}\r\n").encode("utf-8")
+                await asyncio.to_thread(self.spool.add, trace + raw)
+        except OSError:
+            return "451 4.3.0 Cannot store the message now; try again later"
+        return "250 2.0.0 Queued"
+
+    def handle_exception(self, error: Exception) -> str:
+        return "451 4.3.0 Temporary problem; try again later"
+
+
+def make_controller(handler: IngestHandler, settings: Settings, *, port: int | None = None) -> Controller:
+    """A threaded aiosmtpd server with the limits from the settings."""
+    limits = settings.limits
+    return Controller(
+        handler,
+        hostname=settings.listen_host,
+        port=settings.listen_port if port is None else port,
+        server_hostname=settings.hostname,  # avoids a blocking getfqdn() at start
+        data_size_limit=limits.max_message_bytes,
+        enable_SMTPUTF8=True,
+        decode_data=False,
+        timeout=limits.smtp_timeout_seconds,
+        command_call_limit={"RCPT": limits.max_recipients + 5, "NOOP": 5, "*": limits.commands_per_session},
+    )

@@ -1,0 +1,64 @@
+"""A Maildir spool: the SMTP server's only job is to get raw mail onto disk durably.
+
+A message is written to `tmp/`, fsync'ed, renamed into `new/` and the directory fsync'ed,
+so once the server has answered 250 the mail survives a crash. The worker takes messages
+from `new/` and moves each to `cur/` when it is done with it, which keeps the raw mail for
+audit and makes "what is still to do" a directory listing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import socket
+import time
+from pathlib import Path
+from typing import Iterator
+
+_counter = itertools.count()
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class Spool:
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+        for sub in ("tmp", "new", "cur"):
+            (self.root / sub).mkdir(parents=True, exist_ok=True)
+
+    def _unique(self) -> str:
+        host = socket.gethostname().replace("/", "_").replace(":", "_") or "localhost"
+        return f"{time.time_ns()}.P{os.getpid()}Q{next(_counter)}.{host}"
+
+    def add(self, raw: bytes) -> str:
+        """Store one message durably; returns its key (file name)."""
+        key = self._unique()
+        tmp = self.root / "tmp" / key
+        with open(tmp, "wb") as handle:
+            handle.write(raw)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, self.root / "new" / key)
+        _fsync_dir(self.root / "new")
+        return key
+
+    def pending(self) -> int:
+        return sum(1 for _ in os.scandir(self.root / "new"))
+
+    def keys(self) -> Iterator[str]:
+        """Pending messages, oldest first (names start with the arrival time)."""
+        yield from sorted(entry.name for entry in os.scandir(self.root / "new") if entry.is_file())
+
+    def read(self, key: str) -> bytes:
+        return (self.root / "new" / key).read_bytes()
+
+    def done(self, key: str, status: str = "") -> None:
+        """Move a processed message to cur/ (Maildir info suffix records the outcome)."""
+        suffix = f":2,{status}" if status else ":2,"
+        os.replace(self.root / "new" / key, self.root / "cur" / (key + suffix))

@@ -1,0 +1,138 @@
+"""Settings: embedded defaults, then a TOML file, then REFEREE_* environment variables.
+
+The defaults work with no file at all: data under `./var`, SMTP on a loopback port, and
+outgoing mail captured into a local Maildir instead of a relay, so a newcomer can run the
+daemon without configuring anything and read what it would have sent.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+ENV_PREFIX = "REFEREE_"
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_message_bytes: int = 1_048_576  # larger mail is refused at DATA (552)
+    max_spool_messages: int = 1_000  # above this the SMTP server answers 452: the sender retries
+    max_recipients: int = 10
+    commands_per_session: int = 100
+    mails_per_sender_per_hour: int = 60
+    smtp_timeout_seconds: int = 120
+
+
+@dataclass(frozen=True)
+class Settings:
+    hostname: str = "localhost"  # the mail domain of game addresses: <game>@hostname
+    sender_name: str = "Referee"
+    listen_host: str = "127.0.0.1"
+    listen_port: int = 8025
+    data_dir: Path = Path("var")
+    relay: str = "maildir:var/relay"  # or smtp://host:port, smtps://host:port
+    relay_user: str = ""
+    relay_password: str = ""
+    worker_interval_seconds: float = 1.0
+    sender_interval_seconds: float = 5.0
+    limits: Limits = field(default_factory=Limits)
+
+    @property
+    def referee_address(self) -> str:
+        return f"referee@{self.hostname}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Limits):
+                out[f.name] = {lf.name: getattr(value, lf.name) for lf in fields(value)}
+            elif f.name == "relay_password":
+                out[f.name] = "********" if value else ""
+            else:
+                out[f.name] = str(value) if isinstance(value, Path) else value
+        return out
+
+
+def _coerce(name: str, current: Any, raw: Any) -> Any:
+    kind = type(current)
+    try:
+        if isinstance(current, bool):
+            if isinstance(raw, bool):
+                return raw
+            return str(raw).strip().lower() in ("1", "true", "yes", "on")
+        if isinstance(current, Path):
+            return Path(str(raw))
+        if kind in (int, float):
+            return kind(raw)
+        return str(raw)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name}: {raw!r} is not a valid {kind.__name__}") from None
+
+
+def _merge(settings: Settings, data: Mapping[str, Any], origin: str) -> Settings:
+    known = {f.name: f for f in fields(Settings)}
+    changes: dict[str, Any] = {}
+    for key, raw in data.items():
+        if key not in known:
+            raise ConfigError(f"{origin}: unknown setting {key!r}; known: {', '.join(sorted(known))}")
+        if key == "limits":
+            if not isinstance(raw, Mapping):
+                raise ConfigError(f"{origin}: [limits] must be a table")
+            limit_fields = {f.name for f in fields(Limits)}
+            for lk in raw:
+                if lk not in limit_fields:
+                    raise ConfigError(f"{origin}: unknown limit {lk!r}; known: {', '.join(sorted(limit_fields))}")
+            changes["limits"] = replace(
+                settings.limits,
+                **{lk: _coerce(f"limits.{lk}", getattr(settings.limits, lk), lv) for lk, lv in raw.items()},
+            )
+        else:
+            changes[key] = _coerce(key, getattr(settings, key), raw)
+    return replace(settings, **changes)
+
+
+def _from_env(settings: Settings, environ: Mapping[str, str]) -> Settings:
+    flat: dict[str, Any] = {}
+    limits: dict[str, Any] = {}
+    for f in fields(Settings):
+        name = ENV_PREFIX + f.name.upper()
+        if f.name == "limits":
+            for lf in fields(Limits):
+                env_name = f"{ENV_PREFIX}LIMITS_{lf.name.upper()}"
+                if env_name in environ:
+                    limits[lf.name] = environ[env_name]
+        elif name in environ:
+            flat[f.name] = environ[name]
+    if limits:
+        flat["limits"] = limits
+    return _merge(settings, flat, "environment")
+
+
+def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None) -> Settings:
+    """Effective settings. `path` None means REFEREE_CONFIG if set, else no file."""
+    environ = os.environ if environ is None else environ
+    settings = Settings()
+    path = path or environ.get(ENV_PREFIX + "CONFIG") or None
+    if path:
+        try:
+            with open(path, "rb") as handle:
+                data = tomllib.load(handle)
+        except FileNotFoundError:
+            raise ConfigError(f"config file {path} does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+        settings = _merge(settings, data, str(path))
+    settings = _from_env(settings, environ)
+    if not 0 < settings.listen_port < 65536:
+        raise ConfigError(f"listen_port {settings.listen_port} is out of range")
+    if not (settings.relay.startswith(("maildir:", "smtp://", "smtps://"))):
+        raise ConfigError(f"relay {settings.relay!r} must start with maildir:, smtp:// or smtps://")
+    return settings

@@ -1,0 +1,126 @@
+"""The inbound SMTP server on loopback, driven by real smtplib clients."""
+
+import smtplib
+import socket
+from dataclasses import replace
+from email.message import EmailMessage
+
+import pytest
+
+from mailer.smtp_server import IngestHandler, SenderRateLimit, make_controller
+from mailer.spool import Spool
+from referee.config import Limits, Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def known(address: str) -> bool:
+    local, _, domain = address.partition("@")
+    return domain == "games.test" and local.split("+")[0] in {"g-1", "g-2"}
+
+
+@pytest.fixture
+def server(tmp_path):
+    settings = Settings(hostname="games.test", limits=Limits(max_message_bytes=20_000, max_spool_messages=3,
+                                                             mails_per_sender_per_hour=5))
+    spool = Spool(tmp_path / "spool")
+    handler = IngestHandler(spool, settings, known)
+    controller = make_controller(handler, settings, port=free_port())
+    controller.start()
+    yield controller, spool
+    controller.stop()
+
+
+def mail(body="ADD 2\n", to="g-1@games.test"):
+    msg = EmailMessage()
+    msg["From"] = "alice@example.org"
+    msg["To"] = to
+    msg["Subject"] = "orders"
+    msg.set_content(body)
+    return msg
+
+
+def client(controller):
+    return smtplib.SMTP(controller.hostname, controller.port, timeout=10)
+
+
+def test_known_recipient_is_spooled_with_envelope_trace(server):
+    controller, spool = server
+    with client(controller) as smtp:
+        smtp.send_message(mail(to="g-1+alice+tok@games.test"), from_addr="alice@example.org",
+                          to_addrs=["g-1+alice+tok@games.test"])
+    (key,) = list(spool.keys())
+    raw = spool.read(key)
+    assert raw.startswith(b"Return-Path: <alice@example.org>\r\nDelivered-To: g-1+alice+tok@games.test\r\n")
+    assert b"ADD 2" in raw
+
+
+def test_unknown_recipient_is_refused_at_rcpt(server):
+    controller, spool = server
+    with client(controller) as smtp:
+        with pytest.raises(smtplib.SMTPRecipientsRefused) as err:
+            smtp.send_message(mail(to="nobody@games.test"))
+    assert err.value.recipients["nobody@games.test"][0] == 550
+    assert spool.pending() == 0
+
+
+def test_oversized_mail_is_refused(server):
+    controller, spool = server
+    with client(controller) as smtp:
+        with pytest.raises((smtplib.SMTPSenderRefused, smtplib.SMTPDataError)) as err:
+            smtp.send_message(mail(body="x" * 30_000))
+    assert err.value.smtp_code == 552
+    assert spool.pending() == 0
+
+
+def test_full_spool_answers_4xx_so_the_sender_retries(server):
+    controller, spool = server
+    for i in range(3):
+        spool.add(b"Subject: waiting\r\n\r\nx")
+    with client(controller) as smtp:
+        with pytest.raises(smtplib.SMTPDataError) as err:
+            smtp.send_message(mail())
+    assert err.value.smtp_code == 452
+    assert spool.pending() == 3
+
+
+def test_one_spool_copy_per_recipient(server):
+    controller, spool = server
+    with client(controller) as smtp:
+        smtp.send_message(mail(), to_addrs=["g-1@games.test", "g-2@games.test"])
+    delivered = sorted(spool.read(k).split(b"\r\n")[1] for k in spool.keys())
+    assert delivered == [b"Delivered-To: g-1@games.test", b"Delivered-To: g-2@games.test"]
+
+
+def test_sender_rate_limit(server):
+    controller, spool = server
+    with client(controller) as smtp:
+        for _ in range(5):
+            smtp.send_message(mail())
+            for key in list(spool.keys()):
+                spool.done(key)
+        with pytest.raises(smtplib.SMTPSenderRefused) as err:
+            smtp.send_message(mail())
+    assert err.value.smtp_code == 450
+
+
+def test_rate_limit_window_slides():
+    now = [0.0]
+    limit = SenderRateLimit(2, window=10, clock=lambda: now[0])
+    assert limit.allow("a@x") and limit.allow("A@x") and not limit.allow("a@x")
+    assert limit.allow("b@x")
+    now[0] = 11
+    assert limit.allow("a@x")
+
+
+def test_spool_keeps_processed_mail(tmp_path):
+    spool = Spool(tmp_path)
+    key = spool.add(b"x")
+    assert spool.pending() == 1
+    spool.done(key, "S")
+    assert spool.pending() == 0
+    assert (tmp_path / "cur" / f"{key}:2,S").read_bytes() == b"x"
