@@ -1,0 +1,323 @@
+"""The action turn: five action cards on six slots, their side actions and the alternatives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.contract import Event, IllegalOrder, Order
+
+from .board import (State, card, dock_index, dock_name, goods_price, own_docks, refill_market,
+                    storage_free)
+from .loading import load_if_wanted, ship_charter
+from .palace import buy_seat, purchase_problem
+
+ACTION_KINDS = ("captain", "aristocrat", "loadmaster", "merchant", "porter")
+GERMAN = {"captain": "Kapitän", "aristocrat": "Aristokrat", "loadmaster": "Lademeister",
+          "merchant": "Händler", "porter": "Träger"}
+
+
+def slot_info(state: State, slot: int) -> dict[str, Any]:
+    return state["comp"]["action_slots"][slot - 1]
+
+
+def _slot_check(state: State, seat: int, kind: str, slot: Any) -> int:
+    """The servant cost left after paying for `slot`; raises when the slot cannot be used."""
+    if not isinstance(slot, int) or not 1 <= slot <= 6:
+        raise IllegalOrder(f"slot must be 1..6, not {slot!r}")
+    lying = state["slots"][slot - 1]
+    if kind != "side" and lying != kind:
+        where = [str(i + 1) for i, c in enumerate(state["slots"]) if c == kind]
+        hint = f"the {kind} lies on slot {' and '.join(where)}" if where else None
+        raise IllegalOrder(f"slot {slot} holds the {lying}, not the {kind}", suggestion=hint)
+    cost = slot_info(state, slot)["cost"]
+    if state["supply"][seat] < cost:
+        raise IllegalOrder(f"slot {slot} costs {cost} servant(s) and you have {state['supply'][seat]} in supply",
+                           suggestion="take 3 talents with TALENTS")
+    return state["supply"][seat] - cost
+
+
+def aristocrat_moves(light: int, temple: int) -> int:
+    return (abs(light) + abs(temple) + abs(light + temple)) // 2
+
+
+def validate_main(state: State, seat: int, o: Order) -> None:
+    """Raise IllegalOrder when a main-action order is not allowed for `seat` now."""
+    k, a = o.kind, o.args
+    if k in ("talents", "refill"):
+        return
+    left = _slot_check(state, seat, k, a.get("slot"))
+    if k == "side":
+        if slot_info(state, a["slot"])["side"] == "none":
+            raise IllegalOrder(f"slot {a['slot']} has no side action")
+    elif k == "captain":
+        if None not in state["charter"]:
+            raise IllegalOrder("every charter ship is already taken")
+        if left < 1:
+            raise IllegalOrder("the captain needs a servant in supply besides the slot cost")
+    elif k == "aristocrat":
+        dl, dt = a.get("lighthouse", 0), a.get("temple", 0)
+        moves = aristocrat_moves(dl, dt)
+        if not 1 <= moves <= 5:
+            raise IllegalOrder(f"the aristocrat moves 1 to 5 servants, this needs {moves}",
+                               suggestion="use SIDE n to take only the side action")
+        if state["light"][seat] + dl < 0 or state["temple"][seat] + dt < 0 or left - dl - dt < 0:
+            raise IllegalOrder("you do not have the servants for that move")
+    elif k == "loadmaster":
+        mode, d = a.get("mode"), _dock(state, a.get("dock"))
+        if mode == "occupy":
+            if state["dock_o"][d] is not None:
+                raise IllegalOrder(f"dock {a['dock']} is already owned")
+            if left < 2:
+                raise IllegalOrder("occupying a dock needs 2 servants in supply besides the slot cost")
+        elif mode in ("switch", "dissolve"):
+            if state["dock_o"][d] != seat:
+                raise IllegalOrder(f"dock {a['dock']} is not yours")
+            if mode == "switch":
+                t = _dock(state, a.get("to"))
+                if state["dock_o"][t] is not None:
+                    raise IllegalOrder(f"dock {a['to']} is already owned")
+        else:
+            raise IllegalOrder(f"unknown loadmaster mode {mode!r}")
+    elif k == "merchant":
+        g = a.get("good")
+        if g not in state["market"]:
+            raise IllegalOrder(f"there is no {g} in the market", suggestion=f"the market holds {' '.join(state['market']) or 'nothing'}")
+        if storage_free(state, seat) < 1:
+            raise IllegalOrder("your storage has no free space")
+        if state["money"][seat] < goods_price(state):
+            raise IllegalOrder(f"the next good costs {goods_price(state)} talents")
+    elif k == "porter":
+        src, dst = a.get("from"), a.get("to")
+        if src == "storage":
+            if a.get("good") not in state["store"][seat]:
+                raise IllegalOrder(f"there is no {a.get('good')} in your storage")
+        else:
+            d = _dock(state, src)
+            if state["dock_o"][d] != seat:
+                raise IllegalOrder(f"dock {src} is not yours")
+            if state["dock_g"][d] is None:
+                raise IllegalOrder(f"dock {src} holds no good")
+        if dst == src:
+            raise IllegalOrder("a good must move somewhere else")
+        if dst == "storage":
+            if storage_free(state, seat) < 1:
+                raise IllegalOrder("your storage has no free space")
+        elif dst == "charter":
+            if seat not in state["charter"]:
+                raise IllegalOrder("you have no charter ship", suggestion="occupy one with the captain first")
+            if state["temple"][seat] < 1:
+                raise IllegalOrder("charter shipping needs a servant of yours in the Baal temple")
+            if not state["deck"]:
+                raise IllegalOrder("the ship deck is empty, so nothing can be shipped (A21)")
+        else:
+            t = _dock(state, dst)
+            if state["dock_o"][t] != seat:
+                raise IllegalOrder(f"dock {dst} is not yours")
+            if state["dock_g"][t] is not None:
+                raise IllegalOrder(f"dock {dst} already stores a good (A15)")
+    else:
+        raise IllegalOrder(f"{k} is not an action")
+
+
+def _dock(state: State, name: Any) -> int:
+    try:
+        return dock_index(state, name)
+    except (ValueError, AttributeError, TypeError):
+        raise IllegalOrder(f"there is no dock called {name!r}") from None
+
+
+def execute_main(state: State, seat: int, o: Order, events: list[Event]) -> None:
+    k, a = o.kind, o.args
+    name = state["players"][seat]
+    act = state["act"]
+    act["main"] = True
+    if k == "talents":
+        gain = state["comp"]["take_money"]
+        state["money"][seat] += gain
+        events.append(Event("talents", f"{name} takes {gain} talents instead of an action card.", {"player": name}))
+        return
+    if k == "refill":
+        refill_market(state, True)
+        events.append(Event("refill", f"{name} refills the market: {' '.join(state['market']) or 'nothing left in the bag'}.",
+                            {"player": name, "market": list(state["market"])}))
+        if refill_buy_possible(state, seat):
+            state["pending"].append({"t": "refill_buy", "p": seat})
+        return
+    slot = a["slot"]
+    cost = slot_info(state, slot)["cost"]
+    state["supply"][seat] -= cost
+    state["on_card"][slot - 1][seat] += cost
+    act["slot"] = slot
+    label = state["slots"][slot - 1]
+    paid = f" paying {cost} servant(s)" if cost else ""
+    if k == "side":
+        events.append(Event("action", f"{name} takes slot {slot} ({label}){paid} only for its side action.",
+                            {"player": name, "slot": slot}))
+        return
+    head = f"{name} uses the {k} ({GERMAN[k]}) on slot {slot}{paid}"
+    if k == "captain":
+        state["charter"][state["charter"].index(None)] = seat
+        state["supply"][seat] -= 1
+        events.append(Event("action", f"{head} and occupies a charter ship.", {"player": name, "slot": slot}))
+    elif k == "aristocrat":
+        dl, dt = a.get("lighthouse", 0), a.get("temple", 0)
+        state["light"][seat] += dl
+        state["temple"][seat] += dt
+        state["supply"][seat] -= dl + dt
+        events.append(Event("action", f"{head}: lighthouse {dl:+d}, temple {dt:+d} (now {state['light'][seat]} and "
+                            f"{state['temple'][seat]}).", {"player": name, "slot": slot}))
+    elif k == "loadmaster":
+        d = dock_index(state, a["dock"])
+        if a["mode"] == "occupy":
+            state["dock_o"][d] = seat
+            state["supply"][seat] -= 2
+            events.append(Event("action", f"{head} and occupies dock {a['dock']}.", {"player": name, "slot": slot}))
+        elif a["mode"] == "dissolve":
+            state["dock_o"][d] = None
+            state["supply"][seat] += 2
+            lost = state["dock_g"][d]
+            if lost is not None:
+                state["bag"].append(lost)
+                state["dock_g"][d] = None
+            extra = f"; the stored {lost} goes back into the bag" if lost else ""
+            events.append(Event("action", f"{head} and gives up dock {a['dock']}{extra}.", {"player": name, "slot": slot}))
+        else:
+            t = dock_index(state, a["to"])
+            state["dock_o"][d] = None
+            state["dock_o"][t] = seat
+            moved = state["dock_g"][d]
+            state["dock_g"][d] = None
+            state["dock_g"][t] = moved  # A17: a stored good moves with the servants
+            extra = f", taking the stored {moved} along" if moved else ""
+            events.append(Event("action", f"{head} and moves from dock {a['dock']} to dock {a['to']}{extra}.",
+                                {"player": name, "slot": slot}))
+            load_if_wanted(state, t, events)
+    elif k == "merchant":
+        price = goods_price(state)
+        state["money"][seat] -= price
+        state["market"].remove(a["good"])
+        state["store"][seat].append(a["good"])
+        state["bought"] += 1
+        events.append(Event("action", f"{head} and buys {a['good']} for {price} talents.",
+                            {"player": name, "slot": slot, "good": a["good"]}))
+    elif k == "porter":
+        src, dst = a["from"], a["to"]
+        if src == "storage":
+            good = a["good"]
+            state["store"][seat].remove(good)
+        else:
+            sd = dock_index(state, src)
+            good = state["dock_g"][sd]
+            state["dock_g"][sd] = None
+        events.append(Event("action", f"{head} and carries {good} from {src} to {dst}.",
+                            {"player": name, "slot": slot, "good": good}))
+        if dst == "storage":
+            state["store"][seat].append(good)
+        elif dst == "charter":
+            ship_charter(state, seat, good, events)
+        else:
+            t = dock_index(state, dst)
+            state["dock_g"][t] = good
+            load_if_wanted(state, t, events)
+
+
+def refill_buy_possible(state: State, seat: int) -> bool:
+    return bool(state["market"]) and storage_free(state, seat) >= 1 and state["money"][seat] >= state["comp"]["refill_buy_price"]
+
+
+def main_menu(state: State, seat: int) -> list[Order]:
+    """Every main action `seat` may take now (the aristocrat with all its splits)."""
+    out = [Order("talents"), Order("refill")]
+    supply = state["supply"][seat]
+    charter_free = None in state["charter"]
+    mine = own_docks(state, seat)
+    unowned = [d for d in range(12) if state["dock_o"][d] is None]
+    room = storage_free(state, seat) >= 1
+    for slot in range(1, 7):
+        kind = state["slots"][slot - 1]
+        info = slot_info(state, slot)
+        left = supply - info["cost"]
+        if left < 0:
+            continue
+        if info["side"] != "none":
+            out.append(Order("side", {"slot": slot}))
+        if kind == "captain":
+            if charter_free and left >= 1:
+                out.append(Order("captain", {"slot": slot}))
+        elif kind == "aristocrat":
+            L, T = state["light"][seat], state["temple"][seat]
+            for dl in range(-L, 6):
+                for dt in range(-T, 6):
+                    if (dl or dt) and aristocrat_moves(dl, dt) <= 5 and left - dl - dt >= 0:
+                        args = {"slot": slot}
+                        if dl:
+                            args["lighthouse"] = dl
+                        if dt:
+                            args["temple"] = dt
+                        out.append(Order("aristocrat", args))
+        elif kind == "loadmaster":
+            if left >= 2:
+                out.extend(Order("loadmaster", {"slot": slot, "mode": "occupy", "dock": dock_name(state, d)}) for d in unowned)
+            for d in mine:
+                out.append(Order("loadmaster", {"slot": slot, "mode": "dissolve", "dock": dock_name(state, d)}))
+                out.extend(Order("loadmaster", {"slot": slot, "mode": "switch", "dock": dock_name(state, d),
+                                                "to": dock_name(state, t)}) for t in unowned)
+        elif kind == "merchant":
+            if room and state["money"][seat] >= goods_price(state):
+                out.extend(Order("merchant", {"slot": slot, "good": g}) for g in dict.fromkeys(state["market"]))
+        elif kind == "porter":
+            sources: list[tuple[str, str | None]] = [("storage", g) for g in dict.fromkeys(state["store"][seat])]
+            sources += [(dock_name(state, d), None) for d in mine if state["dock_g"][d] is not None]
+            targets = [dock_name(state, d) for d in mine if state["dock_g"][d] is None]
+            can_ship = seat in state["charter"] and state["temple"][seat] >= 1 and bool(state["deck"])
+            for src, good in sources:
+                dsts = list(targets)
+                if src != "storage" and room:
+                    dsts.append("storage")
+                if can_ship:
+                    dsts.append("charter")
+                for dst in dsts:
+                    args: dict[str, Any] = {"slot": slot, "from": src, "to": dst}
+                    if good is not None:
+                        args["good"] = good
+                    out.append(Order("porter", args))
+    return out
+
+
+def side_problem(state: State, seat: int, kind: str) -> str | None:
+    """Why the side action `kind` (expand or palace) is not possible now (A11, A12)."""
+    act = state["act"]
+    if not act["main"]:
+        return "a side action comes after the main action"
+    if act["slot"] is None:
+        return "the 3-talent and refill alternatives give no side action"
+    if act["side"]:
+        return "the side action was already taken this turn"
+    side = slot_info(state, act["slot"])["side"]
+    want = "expand_storage" if kind == "expand" else "palace"
+    if side != want:
+        return f"slot {act['slot']} does not offer that side action"
+    if kind == "expand":
+        if state["blocked"][seat] < 1:
+            return "your storage already has all its spaces"
+        if state["money"][seat] < state["comp"]["storage"]["expand_cost"]:
+            return f"expanding the storage costs {state['comp']['storage']['expand_cost']} talents"
+        return None
+    return purchase_problem(state, seat)
+
+
+def execute_side(state: State, seat: int, kind: str, events: list[Event]) -> None:
+    state["act"]["side"] = True
+    if kind == "expand":
+        cost = state["comp"]["storage"]["expand_cost"]
+        state["money"][seat] -= cost
+        state["blocked"][seat] -= 1
+        state["supply"][seat] += 1
+        events.append(Event("expand", f"{state['players'][seat]} pays {cost} talents for a new storage space.",
+                            {"player": state["players"][seat]}))
+    else:
+        buy_seat(state, seat, events, "side action")
+
+
+def card_privilege(state: State, cid: str) -> str:
+    return card(state, cid)["privilege"]

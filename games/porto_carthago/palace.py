@@ -1,0 +1,64 @@
+"""Palace seats: the buyer always takes the cheapest free field and must meet its minimum."""
+
+from __future__ import annotations
+
+from referee.contract import Event
+
+from .board import State
+
+
+def cheapest_field(state: State) -> tuple[int | None, int, int]:
+    """(small field index or None for the big field, price, trade-point minimum) (A13)."""
+    best: tuple[int | None, int, int] | None = None
+    for i, (price, min_tp) in enumerate(state["comp"]["palace_fields"]):
+        if state["palace"][i] is None and (best is None or price < best[1]):
+            best = (i, price, min_tp)
+    big = state["comp"]["palace_big_field"]
+    if best is None or big["price"] < best[1]:
+        best = (None, big["price"], big["min_tp"])
+    return best
+
+
+def purchase_problem(state: State, seat: int, ignore_tp: bool = False) -> str | None:
+    """Why a palace purchase is impossible now, or None (A13, A14, A44)."""
+    field, price, min_tp = cheapest_field(state)
+    if state["supply"][seat] < 1:
+        return "a palace seat needs a servant in your supply"
+    if not ignore_tp and state["tp"][seat] < min_tp:
+        return f"the cheapest free palace field needs {min_tp} trade points, you have {state['tp'][seat]}"
+    if state["money"][seat] < price:
+        return f"the cheapest free palace field costs {price} talents"
+    return None
+
+
+def buy_seat(state: State, seat: int, events: list[Event], why: str) -> None:
+    field, price, _ = cheapest_field(state)
+    state["money"][seat] -= price
+    state["supply"][seat] -= 1
+    if field is None:
+        state["big"][seat] += 1
+    else:
+        state["palace"][field] = seat
+    where = "the big field" if field is None else f"palace field {field + 1}"
+    events.append(Event("palace", f"{state['players'][seat]} buys a palace seat on {where} for {price} talents ({why}).",
+                        {"player": state["players"][seat], "field": field, "price": price}))
+
+
+def final_problem(state: State, seat: int) -> str | None:
+    fs = state["comp"]["final_seat"]
+    if state["supply"][seat] < 1:
+        return "a palace seat needs a servant in your supply"
+    if state["tp"][seat] < fs["min_tp"]:
+        return f"the final seat needs {fs['min_tp']} trade points"
+    if state["money"][seat] < fs["price"]:
+        return f"the final seat costs {fs['price']} talents"
+    return None
+
+
+def buy_final_seat(state: State, seat: int, events: list[Event]) -> None:
+    price = state["comp"]["final_seat"]["price"]
+    state["money"][seat] -= price
+    state["supply"][seat] -= 1
+    state["big"][seat] += 1
+    events.append(Event("palace", f"{state['players'][seat]} buys the final palace seat for {price} talents.",
+                        {"player": state["players"][seat], "field": None, "price": price}))
