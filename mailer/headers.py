@@ -13,6 +13,7 @@ from email.message import Message
 
 __all__ = [
     "header_addresses",
+    "header_raw",
     "header_text",
     "message_id_list",
     "normalise_message_id",
@@ -67,6 +68,17 @@ def _decode_raw(value: str) -> str:
 
 def _has_surrogates(value: str) -> bool:
     return any("\udc80" <= ch <= "\udcff" for ch in value)
+
+
+def header_raw(msg: Message, name: str) -> str | None:
+    """The first value of header *name* exactly as sent (unfolded), without decoding or parsing."""
+    raw = _raw_values(msg, name)
+    if not raw:
+        return None
+    value = raw[0]
+    if _has_surrogates(value):
+        value = value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
+    return value
 
 
 def header_text(msg: Message, name: str, problems: list[str] | None = None) -> str | None:

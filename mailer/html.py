@@ -120,7 +120,7 @@ def html_to_text(html: str, limit: int = 256 * 1024) -> str:
         parser.close()
     except Exception:  # the parser may give up on broken markup; keep what it produced
         pass
-    lines = [line.strip(" \t") for line in "".join(parser.parts).split("\n")]
+    lines = [line.rstrip(" \t") for line in "".join(parser.parts).split("\n")]
     out: list[str] = []
     for line in lines:
         if not line and (not out or not out[-1]):

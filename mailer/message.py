@@ -18,6 +18,7 @@ from mailer.automatic import automatic_reason
 from mailer.body import extract_body
 from mailer.headers import (
     header_addresses,
+    header_raw,
     header_text,
     message_id_list,
     normalise_message_id,
@@ -77,7 +78,7 @@ def _parse_headers(msg: Message, problems: list[str]) -> dict[str, object]:
     if message_id is None:
         problems.append("Message-ID: missing or unusable")
     subject = sanitise_header(header_text(msg, "Subject", problems) or "")
-    date = header_text(msg, "Date", problems)
+    date = header_raw(msg, "Date")
     return {
         "sender": sender,
         "recipients": tuple(dict.fromkeys(recipients)),
