@@ -6,7 +6,7 @@ from typing import Any
 
 from referee.contract import Event, IllegalOrder, Order
 
-from .board import (State, card, dock_index, dock_name, goods_price, own_docks, refill_market,
+from .board import (State, order, card, dock_index, dock_name, goods_price, own_docks, refill_market,
                     storage_free)
 from .loading import load_if_wanted, ship_charter
 from .palace import buy_seat, purchase_problem
@@ -34,6 +34,10 @@ def _slot_check(state: State, seat: int, kind: str, slot: Any) -> int:
         raise IllegalOrder(f"slot {slot} costs {cost} servant(s) and you have {state['supply'][seat]} in supply",
                            suggestion="take 3 talents with TALENTS")
     return state["supply"][seat] - cost
+
+
+ARISTOCRAT_ROUTES = (("supply", "lighthouse"), ("supply", "temple"), ("lighthouse", "supply"),
+                     ("temple", "supply"), ("lighthouse", "temple"), ("temple", "lighthouse"))
 
 
 def aristocrat_moves(light: int, temple: int) -> int:
@@ -227,10 +231,11 @@ def refill_buy_possible(state: State, seat: int) -> bool:
 
 def main_menu(state: State, seat: int) -> list[Order]:
     """Every main action `seat` may take now (the aristocrat with all its splits)."""
-    out = [Order("talents"), Order("refill")]
+    out = [order("talents"), order("refill")]
     supply = state["supply"][seat]
     charter_free = None in state["charter"]
     mine = own_docks(state, seat)
+    names = state["comp"]["dock_names"]
     unowned = [d for d in range(12) if state["dock_o"][d] is None]
     room = storage_free(state, seat) >= 1
     for slot in range(1, 7):
@@ -240,31 +245,34 @@ def main_menu(state: State, seat: int) -> list[Order]:
         if left < 0:
             continue
         if info["side"] != "none":
-            out.append(Order("side", {"slot": slot}))
+            out.append(order("side", ("slot", slot)))
         if kind == "captain":
             if charter_free and left >= 1:
-                out.append(Order("captain", {"slot": slot}))
+                out.append(order("captain", ("slot", slot)))
         elif kind == "aristocrat":
-            L, T = state["light"][seat], state["temple"][seat]
-            for dl in range(-L, 6):
-                for dt in range(-T, 6):
-                    if (dl or dt) and aristocrat_moves(dl, dt) <= 5 and left - dl - dt >= 0:
-                        args = {"slot": slot}
-                        if dl:
-                            args["lighthouse"] = dl
-                        if dt:
-                            args["temple"] = dt
-                        out.append(Order("aristocrat", args))
+            # the menu lists moves from one place to one other; the parser takes any mix
+            have = {"supply": left, "lighthouse": state["light"][seat], "temple": state["temple"][seat]}
+            for src, dst in ARISTOCRAT_ROUTES:
+                for k in range(1, min(5, have[src]) + 1):
+                    pairs: list[tuple[str, int]] = [("slot", slot)]
+                    if "lighthouse" in (src, dst):
+                        pairs.append(("lighthouse", k if dst == "lighthouse" else -k))
+                    if "temple" in (src, dst):
+                        pairs.append(("temple", k if dst == "temple" else -k))
+                    out.append(order("aristocrat", *pairs))
         elif kind == "loadmaster":
             if left >= 2:
-                out.extend(Order("loadmaster", {"slot": slot, "mode": "occupy", "dock": dock_name(state, d)}) for d in unowned)
+                out.extend(order("loadmaster", ("slot", slot), ("mode", "occupy"), ("dock", names[d])) for d in unowned)
+            # switching is listed toward unowned docks where a ship waits (else the first
+            # unowned dock); the parser accepts every legal switch
+            shipped = [t for t in unowned if state["dock_s"][t] is not None] or unowned[:1]
             for d in mine:
-                out.append(Order("loadmaster", {"slot": slot, "mode": "dissolve", "dock": dock_name(state, d)}))
-                out.extend(Order("loadmaster", {"slot": slot, "mode": "switch", "dock": dock_name(state, d),
-                                                "to": dock_name(state, t)}) for t in unowned)
+                out.append(order("loadmaster", ("slot", slot), ("mode", "dissolve"), ("dock", names[d])))
+                out.extend(order("loadmaster", ("slot", slot), ("mode", "switch"), ("dock", names[d]), ("to", names[t]))
+                           for t in shipped)
         elif kind == "merchant":
             if room and state["money"][seat] >= goods_price(state):
-                out.extend(Order("merchant", {"slot": slot, "good": g}) for g in dict.fromkeys(state["market"]))
+                out.extend(order("merchant", ("slot", slot), ("good", g)) for g in dict.fromkeys(state["market"]))
         elif kind == "porter":
             sources: list[tuple[str, str | None]] = [("storage", g) for g in dict.fromkeys(state["store"][seat])]
             sources += [(dock_name(state, d), None) for d in mine if state["dock_g"][d] is not None]
@@ -277,10 +285,10 @@ def main_menu(state: State, seat: int) -> list[Order]:
                 if can_ship:
                     dsts.append("charter")
                 for dst in dsts:
-                    args: dict[str, Any] = {"slot": slot, "from": src, "to": dst}
-                    if good is not None:
-                        args["good"] = good
-                    out.append(Order("porter", args))
+                    if good is None:
+                        out.append(order("porter", ("slot", slot), ("from", src), ("to", dst)))
+                    else:
+                        out.append(order("porter", ("slot", slot), ("from", src), ("good", good), ("to", dst)))
     return out
 
 

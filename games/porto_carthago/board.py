@@ -10,7 +10,7 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
-from referee.contract import IllegalOrder
+from referee.contract import IllegalOrder, Order
 from referee.rng import Rng
 
 State = dict[str, Any]
@@ -28,13 +28,31 @@ PRIVILEGE_TEXT = {
 }
 
 
+SHARED = frozenset(("comp", "players", "opts", "components", "action_cards", "game"))
+
+
 def copy_state(state: State) -> State:
-    """A deep copy of everything but the shared, read-only component data."""
-    comp = state["comp"]
-    rest = {k: v for k, v in state.items() if k != "comp"}
-    out = marshal.loads(marshal.dumps(rest))
-    out["comp"] = comp
+    """A deep copy of the moving part; fixed parts (components, players, options) are shared
+    between successive states because nothing ever writes to them."""
+    out = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k not in SHARED}))
+    for k in SHARED:
+        if k in state:
+            out[k] = state[k]
     return out
+
+
+_ORDERS: dict[tuple, Order] = {}
+
+
+def order(kind: str, *pairs: tuple[str, Any]) -> Order:
+    """A menu order, built once and shared: menus are rebuilt on every step, orders never change."""
+    key = (kind, pairs)
+    o = _ORDERS.get(key)
+    if o is None:
+        if len(_ORDERS) > 200_000:
+            _ORDERS.clear()
+        o = _ORDERS[key] = Order(kind, dict(pairs))
+    return o
 
 
 def n_players(state: State) -> int:
@@ -57,14 +75,11 @@ def clockwise(state: State, first: int) -> list[int]:
 
 
 def dock_name(state: State, index: int) -> str:
-    civ = state["comp"]["civilizations"][index // 2]
-    return f"{civ}-{'I' if index % 2 == 0 else 'II'}"
+    return state["comp"]["dock_names"][index]
 
 
 def dock_index(state: State, name: str) -> int:
-    civs = state["comp"]["civilizations"]
-    civ, _, numeral = name.rpartition("-")
-    return civs.index(civ) * 2 + (0 if numeral == "I" else 1)
+    return state["comp"]["dock_names"].index(name)
 
 
 def civ_docks(state: State, civ: str) -> tuple[int, int]:

@@ -192,6 +192,7 @@ def validate(data: Mapping[str, Any]) -> dict[str, Any]:
     cards = {c["id"]: c for c in values["ship_cards"]}
     out = dict(values)
     out["ship_cards"] = cards
+    out["dock_names"] = [f"{c}-{n}" for c in values["civilizations"] for n in ("I", "II")]
     out["card_order"] = [c["id"] for c in values["ship_cards"]]
     out["meta"] = {"name": data["name"], "version": data["version"], "sha256": digest, "tags": tags}
     return out
