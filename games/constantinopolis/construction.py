@@ -1,0 +1,312 @@
+"""Phase 4: buildings in turn order, the Consul's pre-emption, the Praefectus Urbi's walls.
+
+The Consul is asked live about each purchase he could pre-empt, unless he has given a
+standing list (`preempt list ...`, `preempt never`): then the engine answers for him.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.contract import Event, Order, Prompt
+
+from . import trade
+from .components import LICENCES
+from .state import bump, comp, illegal, lose_goods, pl, producible
+
+
+def start(st: dict[str, Any]) -> None:
+    st["phase"] = "construct"
+    st["construct"] = {"turn": 0, "pending": None}
+    bump(st)
+
+
+def kind(data: dict[str, Any], g: dict[str, Any]) -> str:
+    if "public" in g:
+        return "public"
+    if "wall" in g:
+        return "wall"
+    info = data["buildings"].get(g.get("building", ""))
+    return info["kind"] if info else "?"
+
+
+def key(g: dict[str, Any]) -> str:
+    """How a building is named in the Consul's standing list."""
+    if "public" in g:
+        return f"public {g['public']}"
+    if "wall" in g:
+        return f"wall {g['wall']}"
+    return g["building"]
+
+
+def public_tile(st: dict[str, Any], fame: int) -> dict[str, Any] | None:
+    """The dearer tile of the pair while it is there, else the cheaper one."""
+    tiles = [t for t in comp(st)["public"] if t["fame"] == fame and t["id"] in st["publics"]]
+    return max(tiles, key=lambda t: t["cost"]) if tiles else None
+
+
+def licence_ok(st: dict[str, Any], p: dict[str, Any], name: str) -> bool:
+    data = comp(st)
+    want = data["buildings"][name]["licence"]
+    owned = {"A"} | {data["buildings"][b]["licence"] for b in p["buildings"] if data["buildings"][b]["kind"] == "production"}
+    i = LICENCES.index(want)
+    while i > 0:
+        prev = LICENCES[i - 1]
+        if prev in owned:
+            return True
+        left = sum(st["supply"][b] for b, info in data["buildings"].items()
+                   if info["kind"] == "production" and info["licence"] == prev)
+        if left > 0:
+            return False
+        i -= 1
+    return True
+
+
+def cost_of(st: dict[str, Any], g: dict[str, Any]) -> int:
+    data = comp(st)
+    if "public" in g:
+        tile = public_tile(st, g["public"])
+        return tile["cost"] if tile else 0
+    if "wall" in g:
+        return next(w["cost"] for w in data["walls"] if w["id"] == g["wall"])
+    return data["buildings"][g["building"]]["cost"]
+
+
+def check_build(st: dict[str, Any], player: str, g: dict[str, Any], *, preempt: bool = False) -> None:
+    data = comp(st)
+    p = pl(st, player)
+    k = kind(data, g)
+    if not preempt and k in p["r"]["built"]:
+        raise illegal(f"you already bought a {k} building this round")
+    if k == "wall":
+        if preempt:
+            raise illegal("the Consul never pre-empts a wall segment")
+        if st["offices"]["urbi"] != player:
+            raise illegal("only the Praefectus Urbi builds wall segments")
+        if st["ability"]["urbi"] is not None:
+            raise illegal("the Praefectus Urbi's ability was already used this round")
+        if g["wall"] not in st["walls"]:
+            raise illegal(f"the {g['wall']} wall segment is already built", "choose another segment")
+    elif k == "public":
+        if public_tile(st, g["public"]) is None:
+            raise illegal(f"no public building worth {g['public']} fame is left")
+    else:
+        name = g["building"]
+        if st["supply"].get(name, 0) <= 0:
+            raise illegal(f"no {name} is left in the supply")
+        if name in p["buildings"]:
+            raise illegal(f"you already own a {name}")
+        if k == "production" and not licence_ok(st, p, name):
+            lic = data["buildings"][name]["licence"]
+            raise illegal(f"{name} needs a building of licence {LICENCES[LICENCES.index(lic) - 1]} first")
+    cost = cost_of(st, g)
+    if g.get("redemptor"):
+        if preempt:
+            raise illegal("a pre-emption pays the full price")
+        if "Redemptor" not in p["buildings"]:
+            raise illegal("you do not own the Redemptor")
+        if p["r"]["redemptor"]:
+            raise illegal("the Redemptor was already used this round")
+        if "red" not in producible(p, data):
+            raise illegal("the Redemptor needs you to produce industrial (red) goods")
+        if p["goods"]["red"] < 1:
+            raise illegal("the Redemptor needs one red good to discard")
+        cost = max(0, cost - 5)
+    if cost > p["gold"]:
+        raise illegal(f"that costs {cost} gold; you have {p['gold']}")
+
+
+def can_preempt(st: dict[str, Any], buyer: str, g: dict[str, Any]) -> str | None:
+    consul = st["offices"]["consul"]
+    if consul is None or consul == buyer or st["p"][consul]["dropped"] or st["ability"]["consul"] is not None:
+        return None
+    if "wall" in g:
+        return None
+    plain = {k: v for k, v in g.items() if k != "redemptor"}
+    try:
+        check_build(st, consul, plain, preempt=True)
+    except Exception:
+        return None
+    return consul
+
+
+def execute(st: dict[str, Any], player: str, g: dict[str, Any], ev: list[Event], *, preempt: bool = False) -> None:
+    data = comp(st)
+    p = pl(st, player)
+    k = kind(data, g)
+    cost = cost_of(st, g)
+    if g.get("redemptor") and not preempt:
+        lose_goods(st, p, "red", 1)
+        p["r"]["redemptor"] = True
+        cost = max(0, cost - 5)
+    p["gold"] -= cost
+    how = "pre-empts and buys" if preempt else "buys"
+    if k == "public":
+        tile = public_tile(st, g["public"])
+        st["publics"].remove(tile["id"])
+        p["public"].append(tile["id"])
+        p["fame"] += tile["fame"]
+        text = f"{player} {how} the public building {tile['name']} ({tile['cost']}) for {cost} gold and gains {tile['fame']} fame."
+        if not st["publics"]:
+            st["last_public"] = True
+            text += " It was the last public building: the game ends after this round."
+    elif k == "wall":
+        st["walls"].remove(g["wall"])
+        p["walls"].append(g["wall"])
+        st["ability"]["urbi"] = "wall"
+        text = f"{player} builds the {g['wall']} wall segment for {cost} gold."
+    else:
+        st["supply"][g["building"]] -= 1
+        p["buildings"].append(g["building"])
+        p["new"].append(g["building"])
+        text = f"{player} {how} {g['building']} for {cost} gold."
+    if preempt:
+        st["ability"]["consul"] = "preempt"
+    else:
+        p["r"]["built"].append(k)
+    ev.append(Event("build", text, {"player": player, "building": key(g), "gold": cost, "preempt": preempt}))
+
+
+def prompts(st: dict[str, Any]) -> list[Prompt]:
+    c = st["construct"]
+    if c["pending"] is not None:
+        b = c["pending"]
+        return [Prompt(st["offices"]["consul"], "construct.preempt", False, ("preempt", "allow", "preempt-list", "preempt-ask"),
+                       f"{b['buyer']} is buying {key(b['args'])}: preempt or allow")]
+    who = st["order"][c["turn"]]
+    kinds = ("build", "done") + trade.KINDS
+    if st["offices"]["consul"] == who:
+        kinds += ("preempt-list", "preempt-ask")
+    return [Prompt(who, "construct.turn", False, kinds, "buy buildings, trade at the market, use buildings; end with done")]
+
+
+def settle(st: dict[str, Any], ev: list[Event]) -> bool:
+    c = st["construct"]
+    if c["pending"] is None:
+        while c["turn"] < len(st["order"]) and st["p"][st["order"][c["turn"]]]["dropped"]:
+            c["turn"] += 1
+    if c["turn"] >= len(st["order"]):
+        st["construct"] = None
+        return True
+    if c["pending"] is not None and st["p"][st["offices"]["consul"]]["dropped"]:
+        _answer(st, False, ev)
+    return False
+
+
+def _answer(st: dict[str, Any], yes: bool, ev: list[Event]) -> None:
+    c = st["construct"]
+    b = c["pending"]
+    c["pending"] = None
+    consul = st["offices"]["consul"]
+    plain = {k: v for k, v in b["args"].items() if k != "redemptor"}
+    if yes:
+        execute(st, consul, plain, ev, preempt=True)
+        ev.append(Event("preempt", f"{b['buyer']} did not get {key(plain)} and may buy another building of that kind.",
+                        {"player": b["buyer"]}))
+    else:
+        execute(st, b["buyer"], b["args"], ev)
+    bump(st)
+
+
+def check(st: dict[str, Any], player: str, o: Order) -> None:
+    c = st["construct"]
+    if o.kind in ("preempt-list", "preempt-ask"):
+        if st["offices"]["consul"] != player:
+            raise illegal("only the Consul gives pre-emption orders")
+        if st["ability"]["consul"] is not None:
+            raise illegal("the Consul's ability was already used this round")
+        return
+    if c["pending"] is not None:
+        if st["offices"]["consul"] != player or o.kind not in ("preempt", "allow"):
+            raise illegal("waiting for the Consul to answer: preempt or allow")
+        if o.kind == "preempt":
+            plain = {k: v for k, v in c["pending"]["args"].items() if k != "redemptor"}
+            check_build(st, player, plain, preempt=True)
+        return
+    if st["order"][c["turn"]] != player:
+        raise illegal("it is not your turn to build")
+    if o.kind == "done":
+        return
+    if o.kind == "build":
+        check_build(st, player, o.args)
+        return
+    if o.kind in trade.KINDS:
+        trade.check(st, player, o)
+        return
+    raise illegal(f"'{o.kind}' is not a construction order", "build, buy, sell, use, exchange, trade or done")
+
+
+def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
+    check(st, player, o)
+    c = st["construct"]
+    if o.kind == "preempt-list":
+        st["preempt"] = list(o.args["buildings"])
+        shown = ", ".join(st["preempt"]) or "nothing"
+        ev.append(Event("preempt.list", f"You will pre-empt: {shown}.", {"buildings": st["preempt"]}, to=(player,)))
+        if c["pending"] is not None:
+            _answer(st, key(c["pending"]["args"]) in st["preempt"], ev)
+        return
+    if o.kind == "preempt-ask":
+        st["preempt"] = None
+        ev.append(Event("preempt.ask", "You will be asked about each purchase you could pre-empt.", {}, to=(player,)))
+        return
+    if o.kind in ("preempt", "allow"):
+        _answer(st, o.kind == "preempt", ev)
+        return
+    if o.kind == "done":
+        ev.append(Event("construct.done", f"{player} ends the construction turn.", {"player": player}))
+        c["turn"] += 1
+        bump(st)
+        return
+    if o.kind == "build":
+        consul = can_preempt(st, player, o.args)
+        if consul is not None:
+            mode = st["preempt"]
+            if mode is None:
+                c["pending"] = {"buyer": player, "args": dict(o.args)}
+                ev.append(Event("build.ask", f"{player} wants to buy {key(o.args)}; the Consul {consul} may pre-empt it.",
+                                {"player": player, "building": key(o.args)}))
+                bump(st)
+                return
+            if key(o.args) in mode:
+                plain = {k: v for k, v in o.args.items() if k != "redemptor"}
+                execute(st, consul, plain, ev, preempt=True)
+                ev.append(Event("preempt", f"{player} did not get {key(plain)} and may buy another building of that kind.",
+                                {"player": player}))
+                return
+        execute(st, player, o.args, ev)
+        return
+    trade.do(st, player, o, ev)
+
+
+def legal(st: dict[str, Any], player: str) -> list[Order]:
+    c = st["construct"]
+    data = comp(st)
+    if c["pending"] is not None:
+        if st["offices"]["consul"] != player:
+            return []
+        out = [Order("allow")]
+        try:
+            check(st, player, Order("preempt"))
+            out.append(Order("preempt"))
+        except Exception:
+            pass
+        return out
+    if st["order"][c["turn"]] != player:
+        return []
+    out = [Order("done")]
+    cands = [{"building": b} for b in data["buildings"]]
+    cands += [{"public": f} for f in (3, 4, 5, 6)]
+    cands += [{"wall": w} for w in st["walls"]]
+    p = pl(st, player)
+    for g in cands:
+        for variant in (g, dict(g, redemptor=True)) if "Redemptor" in p["buildings"] else (g,):
+            try:
+                check_build(st, player, variant)
+                out.append(Order("build", variant))
+            except Exception:
+                pass
+    out += trade.legal(st, player)
+    if st["offices"]["consul"] == player and st["ability"]["consul"] is None and st["preempt"] is None:
+        out.append(Order("preempt-list", {"buildings": []}))
+    return out

@@ -1,0 +1,132 @@
+"""The game position as plain JSON data, and the small helpers every phase shares.
+
+The state is copied with `marshal` (C speed, JSON-native types only) so that `apply` never
+touches its input and a step costs the same in round 9 as in round 1: there is no growing
+history inside the state, only the position.
+"""
+
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+from referee.contract import IllegalOrder
+
+from .components import GOODS, OFFICES, for_state
+
+GOOD_VALUE = {g: i for i, g in enumerate(GOODS)}  # higher index: more valuable
+
+
+def clone(state: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a JSON-native state; an embedded component set is shared, never changed."""
+    data = state.get("component_data")
+    if data is None:
+        return marshal.loads(marshal.dumps(state))
+    rest = {k: v for k, v in state.items() if k != "component_data"}
+    out = marshal.loads(marshal.dumps(rest))
+    out["component_data"] = data
+    return out
+
+
+def comp(st: dict[str, Any]) -> dict[str, Any]:
+    return for_state(st)
+
+
+def illegal(message: str, suggestion: str | None = None) -> IllegalOrder:
+    return IllegalOrder(message, suggestion=suggestion)
+
+
+def pl(st: dict[str, Any], name: str) -> dict[str, Any]:
+    return st["p"][name]
+
+
+def active_players(st: dict[str, Any]) -> list[str]:
+    """Players still in the game (the drop-out variant removes some)."""
+    return [n for n in st["players"] if not st["p"][n]["dropped"]]
+
+
+def office_of(st: dict[str, Any], name: str) -> str | None:
+    for office, holder in st["offices"].items():
+        if holder == name:
+            return office
+    return None
+
+
+def holder(st: dict[str, Any], office: str) -> str | None:
+    return st["offices"].get(office)
+
+
+def turn_order(st: dict[str, Any]) -> list[str]:
+    """Players by the number of the office they hold (I first); officeless players last."""
+    out = [st["offices"][o] for o in OFFICES if st["offices"][o] is not None]
+    out += [n for n in st["players"] if n not in out]
+    return out
+
+
+def level(p: dict[str, Any], data: dict[str, Any]) -> int:
+    """Production level: Ager plus every production building owned."""
+    return 1 + sum(1 for b in p["buildings"] if data["buildings"][b]["kind"] == "production")
+
+
+def producible(p: dict[str, Any], data: dict[str, Any], *, old_only: bool = False) -> set[str]:
+    """Types the player can produce; `old_only` ignores buildings bought this round (they
+    neither produce nor block market purchases until the next round)."""
+    types = set(data["ager"])
+    for b in p["buildings"]:
+        info = data["buildings"][b]
+        if info["kind"] == "production" and not (old_only and b in p["new"]):
+            types.update(info["output"])
+    return types
+
+
+def goods_total(p: dict[str, Any]) -> int:
+    return sum(p["goods"].values())
+
+
+def gain_goods(st: dict[str, Any], p: dict[str, Any], good: str, n: int) -> None:
+    p["goods"][good] += n
+    st["flow"][good] += n
+
+
+def lose_goods(st: dict[str, Any], p: dict[str, Any], good: str, n: int) -> None:
+    if p["goods"][good] < n:
+        raise illegal(f"you have only {p['goods'][good]} {good}, not {n}")
+    p["goods"][good] -= n
+    st["flow"][good] -= n
+
+
+def contract(data: dict[str, Any], cid: int) -> dict[str, Any]:
+    return data["contracts"][cid - 1]
+
+
+def market_card(st: dict[str, Any]) -> dict[str, Any]:
+    return comp(st)["markets"][st["market"]["current"][-1]]
+
+
+def draw_cards(st: dict[str, Any], n: int) -> list[int]:
+    """Draw n contracts, reshuffling the discards when the deck runs out."""
+    from referee.rng import Rng
+
+    out: list[int] = []
+    for _ in range(n):
+        if not st["deck"]:
+            if not st["discard"]:
+                break
+            rng = Rng.from_json(st["rng"])
+            st["deck"] = rng.shuffled(st["discard"])
+            st["rng"] = rng.to_json()
+            st["discard"] = []
+            st["reshuffles"] += 1
+        out.append(st["deck"].pop())
+    return out
+
+
+def new_round_flags() -> dict[str, Any]:
+    return {"built": [], "ledger": {}, "used": [], "redemptor": False, "walls_used": [],
+            "ship": None, "ship_paid": 0, "post": False, "donated": False, "loaded": False,
+            "redrawn": False}
+
+
+def bump(st: dict[str, Any]) -> None:
+    """A new decision opened: a fresh phase key."""
+    st["seq"] += 1
