@@ -1,0 +1,112 @@
+"""The report each player gets after a phase resolves: events, their own view, and a
+pre-filled ORDERS block to reply with.
+
+One context feeds both the text and the HTML template, so the two parts of a mail never
+say different things. The context holds only what `Game.view` and `Event.visible_to` allow
+for that player; nothing else of the state is passed to the templates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from referee.contract import Event, Game, State
+from referee.rendering import render
+
+MENU_LINES = 12
+
+
+@dataclass(frozen=True)
+class Row:
+    depth: int
+    label: str
+    value: str
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def view_rows(view: Mapping[str, Any], depth: int = 0) -> list[Row]:
+    """A nested view as indented label/value rows; lists of scalars stay on one line."""
+    rows: list[Row] = []
+    for key, value in view.items():
+        label = str(key).replace("_", " ")
+        if isinstance(value, Mapping):
+            rows.append(Row(depth, label, ""))
+            rows.extend(view_rows(value, depth + 1))
+        elif isinstance(value, list) and any(isinstance(v, (Mapping, list)) for v in value):
+            rows.append(Row(depth, label, ""))
+            for i, item in enumerate(value, start=1):
+                if isinstance(item, Mapping):
+                    rows.append(Row(depth + 1, f"#{i}", ""))
+                    rows.extend(view_rows(item, depth + 2))
+                else:
+                    rows.append(Row(depth + 1, f"#{i}", ", ".join(_scalar(v) for v in item)))
+        elif isinstance(value, list):
+            rows.append(Row(depth, label, ", ".join(_scalar(v) for v in value) or "none"))
+        else:
+            rows.append(Row(depth, label, _scalar(value)))
+    return rows
+
+
+def orders_block(game: Game, state: State, game_id: str, player: str) -> list[str]:
+    """The block a player edits and sends back: the tag names game and phase, so a reply
+    that arrives after the phase closed is recognised and refused."""
+    phase = game.phase(state)
+    lines = [f"ORDERS {game_id} {phase.key}"]
+    menu = [game.format(o) for o in game.legal_orders(state, player)]
+    if menu:
+        lines.append("# Write your orders below, one per line. Some of what you may order now:")
+        for text in menu[:MENU_LINES]:
+            for part in text.splitlines():
+                lines.append(f"# {part}")
+        if len(menu) > MENU_LINES:
+            lines.append(f"# ... and {len(menu) - MENU_LINES} more; send HELP for the full list.")
+    lines.append("END")
+    return lines
+
+
+def report_context(game: Game, state: State, *, game_id: str, player: str, events: Iterable[Event],
+                   deadline: str | None = None) -> dict[str, Any]:
+    phase = game.phase(state)
+    prompts = [p for p in game.prompts(state) if p.player == player]
+    result = game.result(state)
+    return {
+        "game_id": game_id,
+        "title": game.title,
+        "player": player,
+        "phase": {"key": phase.key, "round": phase.round, "name": phase.name},
+        "events": [e.text for e in events if e.visible_to(player)],
+        "rows": view_rows(game.view(state, player)),
+        "prompt": prompts[0].text if prompts else None,
+        "waiting_for": sorted({p.player for p in game.prompts(state)} - {player}),
+        "help": game.help(state, player) if prompts else "",
+        "block": orders_block(game, state, game_id, player) if prompts else [],
+        "deadline": deadline or "none set",
+        "result": result.to_json() if result else None,
+    }
+
+
+def render_report(context: Mapping[str, Any]) -> tuple[str, str]:
+    return render("report.txt", **context), render("report.html", **context)
+
+
+def report_subject(context: Mapping[str, Any]) -> str:
+    phase = context["phase"]
+    if context["result"]:
+        return f"[{context['game_id']}] Game over"
+    return f"[{context['game_id']}] Round {phase['round']}: {phase['name']}"
+
+
+def new_events(events: Sequence[Mapping[str, Any]]) -> list[Event]:
+    """Events stored with order steps, back as `Event`s."""
+    out: list[Event] = []
+    for record in events:
+        out.extend(Event.from_json(e) for e in record.get("events", []))
+    return out
