@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from . import demo, listing
+from . import cases, demo, games_admin, listing, moderation, play, records
 
 
 def default_data_dir() -> Path:
@@ -31,12 +31,20 @@ def cli(ctx: click.Context, data_dir: Path) -> None:
 
     Players mail orders; Referee checks them against the rules, answers every mail, keeps
     every turn and reports each resolved phase. Moderators run games from here too.
+
+    Exit status: 0 done; 1 refused or rejected (bad orders, illegal action, unknown game);
+    2 usage errors; 75 the game file is busy (try again).
     """
     ctx.obj = {"data_dir": data_dir}
 
 
 cli.add_command(listing.games_command)
 cli.add_command(demo.demo_command)
+for _command in (games_admin.new_command, games_admin.list_command, games_admin.status_command,
+                 games_admin.show_command, play.orders_command, play.adjudicate_command,
+                 moderation.history_command, moderation.undo_command, moderation.replace_command,
+                 moderation.drop_command, records.log_command, records.replay_command, cases.case_group):
+    cli.add_command(_command)
 
 
 def main() -> None:

@@ -1,0 +1,55 @@
+"""What every game command shares: the service for the chosen data directory, JSON output,
+and turning failures into one-line messages with the documented exit statuses."""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Callable, TypeVar
+
+import click
+
+from referee.service import BadRequest, Referee, ServiceError, system_clock
+from referee.store import GameNotFound, StoreBusy, StoreError, TinyDBStore
+
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+EXIT_TEMPFAIL = 75  # EX_TEMPFAIL from sysexits.h: try again later
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def referee(ctx: click.Context) -> Referee:
+    """The service on the data directory given to `referee --data-dir`, with the real clock."""
+    obj = ctx.find_root().obj or {}
+    return Referee(TinyDBStore(obj["data_dir"]), clock=obj.get("clock", system_clock))
+
+
+def fail(message: str, code: int = EXIT_REFUSED) -> None:
+    click.echo(f"Error: {message}", err=True)
+    raise SystemExit(code)
+
+
+def handles_errors(func: F) -> F:
+    """Known failures become a clear line on stderr and an exit status, never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except BadRequest as exc:
+            for problem in exc.problems:
+                click.echo(f"Error: {problem}", err=True)
+            raise SystemExit(EXIT_USAGE) from None
+        except StoreBusy as exc:
+            fail(str(exc), EXIT_TEMPFAIL)
+        except GameNotFound as exc:
+            fail(f"{exc}; `referee list` shows the games")
+        except (ServiceError, StoreError) as exc:
+            fail(str(exc))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))

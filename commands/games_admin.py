@@ -1,0 +1,134 @@
+"""`referee new`, `list`, `status`, `show`: creating games and looking at them."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import click
+
+from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
+
+
+def _split_player(value: str) -> tuple[str, str]:
+    name, sep, email = value.partition(":")
+    if not sep or not name.strip() or not email.strip():
+        raise click.BadParameter(f"{value!r} is not NAME:EMAIL", param_hint="--player")
+    return name.strip(), email.strip()
+
+
+def _read_components(path: Path) -> dict:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}", EXIT_USAGE)
+    try:
+        if path.suffix.lower() == ".toml":
+            return tomllib.loads(raw.decode("utf-8"))
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        fail(f"{path} is not valid {'TOML' if path.suffix.lower() == '.toml' else 'JSON'}: {exc}", EXIT_USAGE)
+    if not isinstance(data, dict):
+        fail(f"{path} must hold an object/table at the top", EXIT_USAGE)
+    return data
+
+
+@click.command("new")
+@click.argument("game_type")
+@click.option("--player", "players", multiple=True, required=True, metavar="NAME:EMAIL",
+              help="A player, in seat order; repeat for each player.")
+@click.option("--seed", default=None, help="The game's seed (default: a fresh random one).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option; repeatable.")
+@click.option("--components", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A component data file (JSON or TOML) to use instead of the built-in set.")
+@click.option("--id", "game_id", default=None, help="The game id (default: generated, e.g. race-3).")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.pass_context
+@handles_errors
+def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], seed: str | None,
+                options: tuple[str, ...], components: Path | None, game_id: str | None, as_json: bool) -> None:
+    """Create a game and print its id, each player's secret token and the seed commitment.
+
+    Everything is checked before anything is created: game type, player count and names,
+    email addresses, options and the component file.
+    """
+    pairs = [_split_player(p) for p in players]
+    given: dict[str, str] = {}
+    for item in options:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--option")
+        given[key.strip()] = value.strip()
+    data = _read_components(components) if components is not None else None
+    made = referee(ctx).new_game(game_type, pairs, seed=seed, options=given, components=data, game_id=game_id)
+    if as_json:
+        echo_json(made.to_json())
+        return
+    click.echo(f"Created game {made.id} ({made.game}).")
+    click.echo(f"Seed commitment (SHA-256): {made.commitment}")
+    click.echo("Player tokens (give each player only their own):")
+    for seat in made.players:
+        click.echo(f"  {seat['name']:<16} {seat['token']}  <{seat['email']}>")
+
+
+@click.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.pass_context
+@handles_errors
+def list_command(ctx: click.Context, as_json: bool) -> None:
+    """List the stored games with their type, players and status."""
+    rows = referee(ctx).list()
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo("No games yet; `referee new` creates one.")
+    for row in rows:
+        click.echo(f"{row['id']:<22} {row.get('game') or '?':<18} {row.get('status') or '?':<9} "
+                   f"{', '.join(row.get('players') or [])}")
+
+
+@click.command("status")
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.pass_context
+@handles_errors
+def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
+    """Show a game's round and phase, whom it waits for, and the deadline."""
+    info = referee(ctx).status(game_id)
+    if as_json:
+        echo_json(info)
+        return
+    phase = info["phase"]
+    click.echo(f"{info['id']}: {info['title']} ({info['status']})")
+    click.echo(f"Round {phase['round']}, {phase['name']} (phase {phase['key']})")
+    if info["waiting_for"]:
+        for p in info["waiting_for"]:
+            how = "simultaneous" if p["simultaneous"] else "in turn"
+            click.echo(f"Waiting for {p['player']}: {p['text'] or p['decision']} ({how})")
+        click.echo("Deadline: none set")
+    else:
+        winners = ", ".join(info["result"]["winners"]) if info["result"] else "none"
+        click.echo(f"The game is over. Winner(s): {winners}")
+    click.echo(f"Seed commitment: {info['commitment']}")
+    if info["seed"]:
+        click.echo(f"Seed: {info['seed']}")
+
+
+@click.command("show")
+@click.argument("game_id")
+@click.option("--as", "as_player", default=None, metavar="PLAYER",
+              help="Show only what this player may see (default: the moderator's full view).")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.pass_context
+@handles_errors
+def show_command(ctx: click.Context, game_id: str, as_player: str | None, as_json: bool) -> None:
+    """Show the game position as one player sees it, or all of it."""
+    view = referee(ctx).show(game_id, as_player)
+    if as_json:
+        echo_json(view)
+        return
+    click.echo(f"{game_id} as seen by {as_player.lower() if as_player else 'the moderator'}:")
+    for key, value in view.items():
+        click.echo(f"  {key}: {json.dumps(value, ensure_ascii=False)}")

@@ -1,0 +1,88 @@
+"""`referee history`, `undo`, `replace`, `drop`: the moderator's record and interventions."""
+
+from __future__ import annotations
+
+import click
+
+from .common import echo_json, handles_errors, referee
+
+
+def describe(event: dict) -> str:
+    """One line per event for people; `--json` has everything."""
+    kind = event["type"]
+    text = (event.get("text") or "").replace("\n", " | ")
+    if kind == "created":
+        return f"game created for {', '.join(event.get('players', []))}"
+    if kind in ("order", "default"):
+        what = "orders" if kind == "order" else "default orders"
+        tail = f", opened {event['opened']}" if event.get("opened") else ""
+        return f"{event['player']} {what} in {event.get('phase')}: {text}{tail}"
+    if kind == "drop":
+        return f"{event['player']} dropped in {event.get('phase')}"
+    if kind == "adjudicate":
+        return f"phase {event.get('phase')} closed by the moderator (waiting for {', '.join(event.get('waiting_for', []))})"
+    if kind == "undo":
+        return f"undo to event {event['to']}: {event['reason']}"
+    if kind == "replace":
+        return f"{event['player']} replaced (new address and token)"
+    if kind == "finished":
+        winners = ", ".join((event.get("result") or {}).get("winners", []))
+        return f"game over; winner(s): {winners or 'none'}; seed revealed: {event.get('seed')}"
+    return kind
+
+
+@click.command("history")
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.pass_context
+@handles_errors
+def history_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
+    """List every event of a game; events an undo discarded are marked with 'x'."""
+    events = referee(ctx).history(game_id)
+    if as_json:
+        echo_json(events)
+        return
+    for event in events:
+        mark = " " if event["effective"] else "x"
+        click.echo(f"{event['seq']:>4} {mark} {event.get('at', ''):<20} {describe(event)}")
+
+
+@click.command("undo")
+@click.argument("game_id")
+@click.option("--to", "to", type=int, required=True, metavar="SEQ",
+              help="The last event to keep (its number in `referee history`).")
+@click.option("--reason", required=True, help="Why; recorded in the game's history.")
+@click.pass_context
+@handles_errors
+def undo_command(ctx: click.Context, game_id: str, to: int, reason: str) -> None:
+    """Roll a game back to just after an event; the rollback and its reason are logged."""
+    done = referee(ctx).undo(game_id, to, reason)
+    phase = done["phase"]
+    click.echo(f"Rolled {game_id} back to event {to}; {len(done['discarded'])} later event(s) no longer count.")
+    click.echo(f"Now open: {phase['name']} (round {phase['round']}, phase {phase['key']}); "
+               f"waiting for {', '.join(done['waiting_for']) or 'nobody'}.")
+
+
+@click.command("replace")
+@click.argument("game_id")
+@click.argument("player")
+@click.option("--email", required=True, help="The new player's email address.")
+@click.pass_context
+@handles_errors
+def replace_command(ctx: click.Context, game_id: str, player: str, email: str) -> None:
+    """Hand a seat to someone else: new address and a new token (the old one stops working)."""
+    done = referee(ctx).replace(game_id, player, email)
+    click.echo(f"{done['player']} in {game_id} is now <{done['email']}>; new token: {done['token']}")
+
+
+@click.command("drop")
+@click.argument("game_id")
+@click.argument("player")
+@click.pass_context
+@handles_errors
+def drop_command(ctx: click.Context, game_id: str, player: str) -> None:
+    """Remove a player from a game, where the game's rules allow it."""
+    done = referee(ctx).drop(game_id, player)
+    click.echo(f"Dropped {done['player']} from {game_id}.")
+    for text in done["events"]:
+        click.echo(f"  {text}")

@@ -1,0 +1,36 @@
+"""`referee log` and `referee replay`: the portable, tamper-evident game record."""
+
+from __future__ import annotations
+
+import click
+
+from referee import registry
+from referee.gamelog import replay_log, write_log
+
+from .common import EXIT_REFUSED, handles_errors, referee
+
+
+@click.command("log")
+@click.argument("game_id")
+@click.option("--reveal-seed", is_flag=True,
+              help="Include the seed even though the game is not over (for the moderator's own copy).")
+@click.pass_context
+@handles_errors
+def log_command(ctx: click.Context, game_id: str, reveal_seed: bool) -> None:
+    """Write the game record (text orders, hash-chained) to standard output."""
+    stored = referee(ctx).load(game_id)
+    click.echo(write_log(stored.meta, stored.events, stored.state, reveal_seed=reveal_seed), nl=False)
+
+
+@click.command("replay")
+@click.argument("log_file", type=click.File("r", encoding="utf-8"))
+@click.option("--seed", default=None, help="The seed, for a log of a game that is not over yet.")
+def replay_command(log_file, seed: str | None) -> None:
+    """Recompute a game from its record; exit 0 only if every hash link and the final state match."""
+    result = replay_log(log_file.read(), registry.get, seed=seed)
+    if result.ok:
+        click.echo(f"OK: {result.message}")
+        return
+    where = f"line {result.line}: " if result.line else ""
+    click.echo(f"FAILED: {where}{result.message}", err=True)
+    raise SystemExit(EXIT_REFUSED)

@@ -1,0 +1,175 @@
+"""The game record: a text log of a game that anyone can replay, with each line chained to
+the one before by a hash so that an edited line shows. The format is in docs/log-format.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from .contract import Game, OrderError
+from .progress import DEFAULT, DROP, ORDER, Position, Refused
+from .rng import verify_commitment
+from .service import components_hash, effective_events, setup_state, state_hash
+
+FORMAT = "REFEREE-LOG 1"
+LOGGED = (ORDER, DEFAULT, DROP, "undo", "replace", "adjudicate")
+HASH_CHARS = 16
+
+
+class LogError(Exception):
+    """A log that cannot be read or replayed; `line` is the 1-based line of the file."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+
+def link(previous: str, body: str) -> str:
+    """The chain: each line's hash covers the previous hash and the line's own text."""
+    return hashlib.sha256((previous + body).encode("utf-8")).hexdigest()[:HASH_CHARS]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _payload(event: Mapping[str, Any]) -> Any:
+    kind = event["type"]
+    if kind in (ORDER, DEFAULT):
+        return event["text"]
+    if kind == "undo":
+        return {"to": event["to"], "reason": event["reason"]}
+    if kind == "adjudicate":
+        return {"waiting_for": event.get("waiting_for", [])}
+    return ""
+
+
+def write_log(meta: Mapping[str, Any], events: Sequence[Mapping[str, Any]], final_state: Mapping[str, Any],
+              *, reveal_seed: bool = False) -> str:
+    """The record of a game: header, one line per effective step and moderator action, end line."""
+    header = {
+        "game": meta["game"],
+        "rules_version": meta["rules_version"],
+        "components_sha256": meta["components_sha256"],
+    }
+    if meta.get("components_custom"):
+        header["components"] = meta["components"]
+    header.update({"options": meta["options"], "players": list(meta["players"]),
+                   "commitment": meta["commitment"]})
+    if meta.get("seed_revealed") or reveal_seed:
+        header["seed"] = meta["seed"]
+    header["game_id"] = meta.get("id")
+    header["created"] = meta.get("created")
+    head = "\n".join([FORMAT] + [f"{k}: {_json(v)}" for k, v in header.items()]) + "\n"
+    lines = [head]
+    previous = link("", head)
+    for event in effective_events(events):
+        if event["type"] not in LOGGED:
+            continue
+        body = "\t".join([str(event["seq"]), event.get("phase") or "-", event.get("at", "-"), event["type"],
+                          event.get("player") or "-", _json(_payload(event))])
+        previous = link(previous, body)
+        lines.append(f"{body}\t{previous}\n")
+    body = f"end\t{state_hash(dict(final_state))}"
+    lines.append(f"{body}\t{link(previous, body)}\n")
+    return "".join(lines)
+
+
+@dataclass
+class ReplayResult:
+    ok: bool
+    message: str
+    line: int | None = None
+    steps: int = 0
+
+
+def replay_log(text: str, games: Callable[[str], Game], *, seed: str | None = None) -> ReplayResult:
+    """Recompute a game from its log; ok only if every link and the final state hash match."""
+    try:
+        return _replay(text, games, seed)
+    except LogError as exc:
+        return ReplayResult(False, exc.message, exc.line)
+
+
+def _read_header(lines: list[str]) -> tuple[dict[str, Any], int]:
+    if not lines or lines[0].rstrip("\n") != FORMAT:
+        raise LogError(f"not a Referee game record (the first line must be {FORMAT!r})", 1)
+    header: dict[str, Any] = {}
+    n = 1
+    while n < len(lines) and ": " in lines[n] and "\t" not in lines[n]:
+        key, _, value = lines[n].rstrip("\n").partition(": ")
+        try:
+            header[key] = json.loads(value)
+        except ValueError:
+            raise LogError(f"header value of {key!r} is not valid JSON", n + 1) from None
+        n += 1
+    for key in ("game", "rules_version", "components_sha256", "options", "players", "commitment"):
+        if key not in header:
+            raise LogError(f"the header has no {key!r}", n)
+    return header, n
+
+
+def _replay(text: str, games: Callable[[str], Game], seed: str | None) -> ReplayResult:
+    lines = text.splitlines(keepends=True)
+    header, n = _read_header(lines)
+    previous = link("", "".join(lines[:n]))
+    try:
+        game = games(header["game"])
+    except LookupError as exc:
+        raise LogError(str(exc), 2) from None
+    if game.rules_version != header["rules_version"]:
+        raise LogError(f"recorded with rules version {header['rules_version']} of {game.name}; "
+                       f"version {game.rules_version} is installed", 2)
+    seed = header.get("seed") or seed
+    if seed is None:
+        raise LogError("the log has no seed (the game is not over); pass the seed with --seed")
+    if not verify_commitment(seed, header["commitment"]):
+        raise LogError("the seed does not match the seed commitment in the header")
+    components = header.get("components")
+    if components is None:
+        builtin = game.load_components(None)
+        if components_hash(builtin) != header["components_sha256"]:
+            raise LogError("this game used a component set that is neither built in nor recorded in the "
+                           "log; it cannot be replayed here")
+    elif components_hash(components) != header["components_sha256"]:
+        raise LogError("the recorded component set does not match its SHA-256 in the header")
+    meta = {"players": header["players"], "seed": seed, "options": header["options"], "components": components}
+    pos = Position.start(game, setup_state(game, meta))
+    steps = 0
+    for number in range(n + 1, len(lines) + 1):
+        raw = lines[number - 1].rstrip("\n")
+        if not raw.strip():
+            continue
+        body, sep, given = raw.rpartition("\t")
+        if not sep:
+            raise LogError("a log line must end with a tab and its hash", number)
+        expected = link(previous, body)
+        if given != expected:
+            raise LogError(f"hash mismatch: the line says {given}, the chain gives {expected} "
+                           "(this line or one before it was changed)", number)
+        previous = expected
+        fields = body.split("\t")
+        if fields[0] == "end":
+            actual = state_hash(pos.state)
+            if len(fields) != 2 or fields[1] != actual:
+                raise LogError(f"final state hash differs: the log says {fields[1:]}, the replay gives {actual}",
+                               number)
+            return ReplayResult(True, f"replayed {steps} step(s); chain and final state match", number, steps)
+        if len(fields) != 6:
+            raise LogError("expected seq, phase, time, type, player and text separated by tabs", number)
+        _seq, phase, _at, kind, player, payload = fields
+        if kind not in (ORDER, DEFAULT, DROP):
+            continue
+        if phase != pos.key:
+            raise LogError(f"the line is for phase {phase}, but the replay is in phase {pos.key}", number)
+        try:
+            orders = [] if kind == DROP else game.parse(pos.state, player, json.loads(payload))
+            pos.submit(player, orders, kind)
+        except (OrderError, Refused, ValueError) as exc:
+            raise LogError(f"the step does not replay: {exc}", number) from None
+        steps += 1
+    raise LogError("the log ends without its 'end' line", len(lines))

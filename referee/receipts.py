@@ -1,0 +1,75 @@
+"""The answer to every submission, whether it came by CLI or by mail.
+
+A receipt says what was understood (the canonical echo), what changed since the player's
+previous set in this phase, every error with its line and a suggestion, the events the
+player may see, and what happens next. The text form comes from `templates/receipt.txt`, so
+the mail layer sends exactly what the CLI prints.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+from .contract import OrderError, OrderErrors
+from .orderlines import order_lines
+from .rendering import render
+
+ACCEPTED, REJECTED, DUPLICATE, REFUSED = "accepted", "rejected", "duplicate", "refused"
+
+
+@dataclass
+class Receipt:
+    status: str
+    game: str
+    player: str
+    phase: dict[str, Any] | None = None  # the phase the submission was read in
+    message_id: str | None = None
+    source: str = "cli"
+    at: str = ""
+    echo: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    first_set: bool = True
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    reason: str = ""
+    events: list[str] = field(default_factory=list)
+    next: dict[str, Any] = field(default_factory=dict)
+    seq: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in (ACCEPTED, DUPLICATE)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Receipt":
+        return cls(**data)
+
+    def render(self) -> str:
+        return render("receipt.txt", r=self)
+
+
+def diff_lines(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Lines added and removed, counting repeats (two identical orders are two orders)."""
+    before, after = Counter(old), Counter(new)
+    added = [line for line in new if (after - before)[line] > 0]
+    removed = [line for line in old if (before - after)[line] > 0]
+    return list(dict.fromkeys(added)), list(dict.fromkeys(removed))
+
+
+def error_list(exc: OrderError, text: str) -> list[dict[str, Any]]:
+    """Every error of a submission as dicts. An error the engine raised without a line (from
+    `apply`) is placed on the submission's only order line when there is just one."""
+    errors = exc.errors if isinstance(exc, OrderErrors) else [exc]
+    lines = list(order_lines(text))
+    out = []
+    for err in errors:
+        item = err.to_json()
+        if item["line"] is None and len(lines) == 1:
+            item["line"], item["text"] = lines[0][0], item["text"] or lines[0][1]
+        out.append(item)
+    return out

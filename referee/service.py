@@ -1,0 +1,552 @@
+"""The one way into a game for the CLI and the mail daemon alike.
+
+`Referee` validates, applies and records; it never prints. Each operation that changes a
+game is one store transaction, so it is written once and atomically, or not at all. Time
+comes from an injected clock so tests can fix it; nothing below reads the wall clock.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping, Sequence
+
+from . import registry
+from .contract import ComponentError, Game, GameOption, Order, OrderError, SetupError, State, canonical_json
+from .progress import DEFAULT, DROP, ORDER, Position, Refused, Step
+from .receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
+from .rng import commitment, new_seed
+from .store import GameStore, StoreError, check_game_id
+from .tokens import new_token, same_token, valid_email, valid_name
+
+Clock = Callable[[], datetime]
+
+STATE_EVENTS = (ORDER, DEFAULT, DROP)
+MAX_DEFAULT_ROUNDS = 1000
+
+
+def system_clock() -> datetime:
+    """The real clock; only the command line passes it in."""
+    return datetime.now(timezone.utc)
+
+
+class ServiceError(Exception):
+    """An operation refused for a reason the user can read and fix (exit status 1)."""
+
+
+class BadRequest(ServiceError):
+    """Arguments that can never work (exit status 2); `problems` lists every one found."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+@dataclass
+class NewGame:
+    id: str
+    game: str
+    players: list[dict[str, str]]  # name, email, token
+    commitment: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "players": self.players, "commitment": self.commitment}
+
+
+@dataclass
+class Adjudication:
+    game: str
+    closed: dict[str, Any]
+    applied: list[dict[str, Any]] = field(default_factory=list)  # player, text
+    opened: dict[str, Any] | None = None
+    finished: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "closed": self.closed, "applied": self.applied,
+                "opened": self.opened, "finished": self.finished}
+
+
+def phase_json(game: Game, state: State) -> dict[str, Any]:
+    info = game.phase(state)
+    return {"key": info.key, "round": info.round, "name": info.name, "kind": info.kind}
+
+
+def state_hash(state: State) -> str:
+    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+
+
+def components_hash(components: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(dict(components)).encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------- options
+
+
+def _convert(option: GameOption, raw: str) -> Any:
+    """Turn `--option key=value` text into the option's type (that of its default)."""
+    default = option.default
+    if isinstance(default, bool):
+        low = raw.strip().lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise ValueError(f"option {option.name} takes true or false, not {raw!r}")
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except ValueError:
+            raise ValueError(f"option {option.name} takes a whole number, not {raw!r}") from None
+    if isinstance(default, float):
+        try:
+            return float(raw)
+        except ValueError:
+            raise ValueError(f"option {option.name} takes a number, not {raw!r}") from None
+    return raw
+
+
+def resolve_options(game: Game, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Every option of the game with the given values checked and converted; problems listed."""
+    known = {o.name: o for o in game.options}
+    values = {o.name: o.default for o in game.options}
+    problems = []
+    for name, raw in given.items():
+        option = known.get(name)
+        if option is None:
+            close = difflib.get_close_matches(name, list(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            listing = ", ".join(known) or "none"
+            problems.append(f"{game.name} has no option {name!r}{hint}; options: {listing}")
+            continue
+        try:
+            value = _convert(option, raw) if isinstance(raw, str) else raw
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
+        if option.choices is not None and value not in option.choices:
+            choices = ", ".join(json.dumps(c) for c in option.choices)
+            problems.append(f"option {name} must be one of {choices}, not {json.dumps(value)}")
+            continue
+        values[name] = value
+    return values, problems
+
+
+# --------------------------------------------------------------------------- effective history
+
+
+def effective_events(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The log as it counts: each `undo` discards the events after its target, in order.
+
+    Nothing is removed from the store; this is a view of it. The undo events themselves
+    stay in the view, as moderator actions."""
+    kept: list[dict[str, Any]] = []
+    for event in events:
+        if event["type"] == "undo":
+            kept = [e for e in kept if e["seq"] <= event["to"]]
+        kept.append(dict(event))
+    return kept
+
+
+def rebuild(game: Game, meta: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+            *, parse_text: bool = False) -> tuple[Position, list[tuple[str, State]]]:
+    """Recompute the position from setup by replaying the effective steps.
+
+    Returns the position and each phase opening met on the way (key, state), so callers can
+    snapshot them. With `parse_text` the canonical text is parsed again (as a log replay
+    would) instead of using the stored orders."""
+    state = setup_state(game, meta)
+    pos = Position.start(game, state)
+    openings = [(pos.key, state)]
+    for event in effective_events(events):
+        kind = event["type"]
+        if kind not in STATE_EVENTS:
+            continue
+        if kind == DROP:
+            orders = []
+        elif parse_text:
+            orders = game.parse(pos.state, event["player"], event["text"])
+        else:
+            orders = [Order.from_json(o) for o in event["orders"]]
+        outcome = pos.submit(event["player"], orders, kind)
+        if outcome.resolved:
+            openings.append((pos.key, pos.state))
+    return pos, openings
+
+
+def setup_state(game: Game, meta: Mapping[str, Any]) -> State:
+    return game.setup(list(meta["players"]), meta["seed"], dict(meta["options"]),
+                      game.load_components(meta.get("components")))
+
+
+# --------------------------------------------------------------------------- the service
+
+
+class Referee:
+    """Games, submissions and moderator actions over a `GameStore`."""
+
+    def __init__(self, store: GameStore, clock: Clock = system_clock,
+                 games: Callable[[str], Game] = registry.get) -> None:
+        self.store = store
+        self.clock = clock
+        self._games = games
+
+    # -- helpers
+
+    def _now(self) -> str:
+        now = self.clock()
+        if now.tzinfo is None:
+            raise ValueError("the clock must return an aware datetime")
+        return now.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def game_of(self, meta: Mapping[str, Any]) -> Game:
+        try:
+            return self._games(meta["game"])
+        except registry.UnknownGame as exc:
+            raise ServiceError(f"this game needs {meta['game']!r}, which is not installed") from exc
+
+    def _position(self, tx: Any, game: Game) -> Position:
+        """The live position: the current state, the steps since the phase opened, and the
+        snapshot taken when it opened."""
+        state = tx.state
+        steps = [Step.from_json(s) for s in tx.meta.get("steps", [])]
+        key = game.phase(state).key
+        opening = state
+        if steps:
+            matches = [s for s in tx.snapshots() if s["key"] == key]
+            if not matches:
+                raise ServiceError(f"the game file has no snapshot for phase {key}; run undo to rebuild")
+            opening = matches[-1]["state"]
+        return Position(game, state, opening, steps)
+
+    def _save(self, tx: Any, pos: Position, resolved: bool) -> None:
+        tx.set_state(pos.state)
+        tx.set_meta(steps=[s.to_json() for s in pos.steps])
+        if resolved or (pos.steps and not any(s["key"] == pos.key for s in tx.snapshots())):
+            # the opening state of the phase now open, which resubmission recomputes from
+            tx.snapshot(pos.key, pos.opening)
+
+    def _finish_if_over(self, tx: Any, game: Game, pos: Position) -> bool:
+        if not pos.over or tx.meta.get("status") == "finished":
+            return False
+        result = game.result(pos.state)
+        meta = tx.meta
+        tx.append({"type": "finished", "at": self._now(), "phase": pos.key,
+                   "result": result.to_json() if result else None, "seed": meta["seed"]})
+        tx.set_meta(status="finished", seed_revealed=True)
+        return True
+
+    def _seat(self, meta: Mapping[str, Any], player: str) -> dict[str, Any] | None:
+        for seat in meta["seats"]:
+            if seat["name"] == player.strip().lower():
+                return seat
+        return None
+
+    def _require_seat(self, meta: Mapping[str, Any], player: str) -> dict[str, Any]:
+        seat = self._seat(meta, player)
+        if seat is None:
+            raise ServiceError(f"{meta['id']} has no player {player!r}; players: {', '.join(meta['players'])}")
+        return seat
+
+    def _next(self, game: Game, pos: Position, player: str | None, outcome_resolved: bool) -> dict[str, Any]:
+        phase = phase_json(game, pos.state)
+        waiting = pos.waiting_for()
+        if not waiting:
+            result = game.result(pos.state)
+            winners = ", ".join(result.winners) if result else "none"
+            return {"resolved": outcome_resolved, "finished": True, "phase": phase, "waiting_for": [],
+                    "text": f"The game is over. Winner(s): {winners}."}
+        wait = f"waiting for {', '.join(waiting)}"
+        if outcome_resolved:
+            text = f"the phase resolved; now open: {phase['name']} (round {phase['round']}, phase {phase['key']}), {wait}."
+        else:
+            text = f"{wait} in {phase['name']} (phase {phase['key']})."
+            if player and player in waiting and pos.is_simultaneous(player):
+                text += " You may send a new set: your latest set counts until you end your part or the phase closes."
+        return {"resolved": outcome_resolved, "finished": False, "phase": phase, "waiting_for": waiting, "text": text}
+
+    # -- creating games
+
+    def new_game(self, game_type: str, players: Sequence[tuple[str, str]], *, seed: str | None = None,
+                 options: Mapping[str, Any] | None = None, components: Mapping[str, Any] | None = None,
+                 game_id: str | None = None) -> NewGame:
+        """Check everything first; create the game only when nothing is wrong."""
+        try:
+            game = self._games(game_type)
+        except registry.UnknownGame as exc:
+            raise BadRequest([str(exc)]) from None
+        problems: list[str] = []
+        names = [name.strip().lower() for name, _ in players]
+        if not game.min_players <= len(names) <= game.max_players:
+            problems.append(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(names)}")
+        for (raw, email), name in zip(players, names):
+            if not valid_name(name):
+                problems.append(f"bad player name {raw!r}: use letters, digits, '_' and '-', starting with a letter or digit")
+            if not valid_email(email.strip()):
+                problems.append(f"bad email address for {raw}: {email!r}")
+        for dup in sorted({n for n in names if names.count(n) > 1}):
+            problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
+        values, option_problems = resolve_options(game, options or {})
+        problems += option_problems
+        try:
+            loaded = game.load_components(components)
+        except ComponentError as exc:
+            problems += [f"components: {p}" for p in exc.problems]
+            loaded = None
+        if game_id is not None:
+            try:
+                check_game_id(game_id)
+            except StoreError as exc:
+                problems.append(str(exc))
+            else:
+                if self.store.exists(game_id):
+                    problems.append(f"a game {game_id!r} already exists")
+        if problems:
+            raise BadRequest(problems)
+        seed = seed if seed is not None else new_seed()
+        try:
+            state = game.setup(names, seed, values, loaded)
+        except SetupError as exc:
+            raise BadRequest([f"setup refused: {exc}"]) from None
+        game_id = game_id or self._fresh_id(game.name)
+        seats = [{"name": n, "email": e.strip(), "token": new_token()} for n, (_, e) in zip(names, players)]
+        now = self._now()
+        meta = {
+            "game": game.name, "title": game.title, "rules_version": game.rules_version,
+            "players": names, "seats": seats, "options": values,
+            "components": loaded, "components_sha256": components_hash(loaded or {}),
+            "components_custom": components is not None,
+            "seed": seed, "commitment": commitment(seed), "seed_revealed": False,
+            "created": now, "status": "active", "steps": [],
+        }
+        self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names}])
+        return NewGame(game_id, game.name, seats, meta["commitment"])
+
+    def _fresh_id(self, name: str) -> str:
+        prefix = name.split("-")[0][:12]
+        n = 1
+        while self.store.exists(f"{prefix}-{n}"):
+            n += 1
+        return f"{prefix}-{n}"
+
+    # -- submissions
+
+    def submit(self, game_id: str, player: str, text: str, *, token: str | None = None,
+               message_id: str | None = None, phase_key: str | None = None, source: str = "cli") -> Receipt:
+        """Read, check and apply one submission; always returns a receipt, never raises for bad
+        orders. Only an accepted submission writes to the store."""
+        player = player.strip().lower()
+        at = self._now()
+        base = {"game": game_id, "player": player, "message_id": message_id, "source": source, "at": at}
+
+        class _Abort(Exception):
+            pass
+
+        receipt: Receipt | None = None
+        try:
+            with self.store.transaction(game_id) as tx:
+                meta = tx.meta
+                seat = self._seat(meta, player)
+                if token is not None and (seat is None or not same_token(token, seat["token"])):
+                    receipt = Receipt(REFUSED, reason="the player name or token is not right for this game", **base)
+                    raise _Abort
+                if seat is None:
+                    receipt = Receipt(REFUSED, reason=f"{game_id} has no player {player!r}", **base)
+                    raise _Abort
+                if message_id:
+                    for record in tx.records("submissions"):
+                        if record.get("message_id") == message_id:
+                            old = Receipt.from_json(record["receipt"])
+                            old.status = DUPLICATE
+                            receipt = old
+                            raise _Abort
+                game = self.game_of(meta)
+                pos = self._position(tx, game)
+                phase = phase_json(game, pos.state)
+                base["phase"] = phase
+                if meta.get("status") == "finished" or pos.over:
+                    receipt = Receipt(REFUSED, reason=f"{game_id} is over; no more orders are taken", **base)
+                    raise _Abort
+                if phase_key is not None and phase_key != phase["key"]:
+                    receipt = Receipt(REFUSED, reason=(
+                        f"these orders are for phase {phase_key}, which is not open (already resolved); the phase now open is "
+                        f"{phase['name']} (round {phase['round']}, phase {phase['key']})"), **base)
+                    raise _Abort
+                try:
+                    pos.ensure_prompted(player)
+                except Refused as exc:
+                    receipt = Receipt(REFUSED, reason=str(exc), **base)
+                    raise _Abort
+                previous = pos.last_set(player)
+                try:
+                    orders = pos.read(player, text)
+                    outcome = pos.submit(player, orders)
+                except OrderError as exc:
+                    receipt = Receipt(REJECTED, errors=error_list(exc, text), **base)
+                    raise _Abort
+                echo = [game.format(o) for o in orders]
+                old = previous.text.splitlines() if previous else []
+                added, removed = diff_lines(old, echo)
+                event = {"type": ORDER, "at": at, "player": player, "phase": phase["key"],
+                         "text": "\n".join(echo), "orders": [o.to_json() for o in orders],
+                         "message_id": message_id, "source": source,
+                         "events": [e.to_json() for e in outcome.events]}
+                if outcome.resolved:
+                    event["opened"] = outcome.after_key
+                seq = tx.append(event)
+                self._save(tx, pos, outcome.resolved)
+                self._finish_if_over(tx, game, pos)
+                receipt = Receipt(ACCEPTED, echo=echo, added=added, removed=removed, first_set=previous is None,
+                                  events=[e.text for e in outcome.events if e.visible_to(player)],
+                                  next=self._next(game, pos, player, outcome.resolved), seq=seq, **base)
+                tx.add_record("submissions", {"message_id": message_id, "seq": seq, "receipt": receipt.to_json()})
+        except _Abort:
+            pass
+        assert receipt is not None
+        return receipt
+
+    # -- moderator actions
+
+    def adjudicate(self, game_id: str) -> Adjudication:
+        """Close the open phase now: every player still asked gets their default orders."""
+        with self.store.transaction(game_id) as tx:
+            meta = tx.meta
+            game = self.game_of(meta)
+            pos = self._position(tx, game)
+            if pos.over or meta.get("status") == "finished":
+                raise ServiceError(f"{game_id} is over; there is nothing to adjudicate")
+            start = pos.key
+            report = Adjudication(game_id, phase_json(game, pos.state))
+            at = self._now()
+            tx.append({"type": "adjudicate", "at": at, "phase": start, "waiting_for": pos.waiting_for()})
+            rounds = 0
+            while pos.key == start and not pos.over:
+                rounds += 1
+                if rounds > MAX_DEFAULT_ROUNDS:
+                    raise ServiceError(f"default orders do not close phase {start}; the game engine never moves on")
+                for player in pos.waiting_for():
+                    if pos.key != start:
+                        break
+                    orders = game.default_orders(pos.state, player)
+                    try:
+                        outcome = pos.submit(player, orders, DEFAULT)
+                    except (OrderError, Refused) as exc:
+                        raise ServiceError(f"{player}'s default orders cannot be applied: {exc}") from None
+                    text = "\n".join(game.format(o) for o in orders)
+                    event = {"type": DEFAULT, "at": at, "player": player, "phase": outcome.before_key,
+                             "text": text, "orders": [o.to_json() for o in orders], "source": "adjudicate",
+                             "events": [e.to_json() for e in outcome.events]}
+                    if outcome.resolved:
+                        event["opened"] = outcome.after_key
+                    tx.append(event)
+                    report.applied.append({"player": player, "text": text})
+            self._save(tx, pos, True)
+            report.finished = self._finish_if_over(tx, game, pos)
+            report.opened = None if pos.over else phase_json(game, pos.state)
+        return report
+
+    def undo(self, game_id: str, to: int, reason: str) -> dict[str, Any]:
+        """Roll back to just after event `to`. Nothing is deleted: an `undo` event records the
+        rollback and its reason, and the state is recomputed from the effective log."""
+        if not reason.strip():
+            raise BadRequest(["an undo needs a reason"])
+        with self.store.transaction(game_id) as tx:
+            meta = tx.meta
+            game = self.game_of(meta)
+            events = tx.events()
+            live = effective_events(events)
+            seqs = [e["seq"] for e in live]
+            if to not in seqs:
+                raise ServiceError(f"event {to} is not in the effective history of {game_id}; "
+                                   f"choose one of 1-{events[-1]['seq']} shown by `referee history`")
+            if to == seqs[-1]:
+                raise ServiceError(f"event {to} is the latest event; there is nothing to undo")
+            discarded = [e["seq"] for e in live if e["seq"] > to]
+            tx.append({"type": "undo", "at": self._now(), "to": to, "reason": reason.strip(),
+                       "discarded": discarded})
+            pos, _ = rebuild(game, meta, tx.events())
+            tx.drop_snapshots_after(to)
+            tx.snapshot(pos.key, pos.opening)
+            tx.set_state(pos.state)
+            tx.set_meta(steps=[s.to_json() for s in pos.steps])
+            if meta.get("status") == "finished" and not pos.over:
+                tx.set_meta(status="active")
+            self._finish_if_over(tx, game, pos)
+            return {"game": game_id, "to": to, "discarded": discarded, "phase": phase_json(game, pos.state),
+                    "waiting_for": pos.waiting_for()}
+
+    def replace(self, game_id: str, player: str, email: str) -> dict[str, Any]:
+        """A new person takes over a seat: new address, new token; the old token stops working."""
+        if not valid_email(email.strip()):
+            raise BadRequest([f"bad email address {email!r}"])
+        with self.store.transaction(game_id) as tx:
+            meta = tx.meta
+            seat = self._require_seat(meta, player)
+            token = new_token()
+            seats = [dict(s, email=email.strip(), token=token) if s["name"] == seat["name"] else s
+                     for s in meta["seats"]]
+            tx.set_meta(seats=seats)
+            tx.append({"type": "replace", "at": self._now(), "player": seat["name"]})
+        return {"game": game_id, "player": seat["name"], "email": email.strip(), "token": token}
+
+    def drop(self, game_id: str, player: str) -> dict[str, Any]:
+        """Remove a player where the game allows it; the game's refusal is passed on."""
+        with self.store.transaction(game_id) as tx:
+            meta = tx.meta
+            seat = self._require_seat(meta, player)
+            game = self.game_of(meta)
+            pos = self._position(tx, game)
+            if pos.over:
+                raise ServiceError(f"{game_id} is over")
+            try:
+                outcome = pos.submit(seat["name"], [], DROP)
+            except OrderError as exc:
+                raise ServiceError(f"{game.title} does not allow dropping {seat['name']}: {exc.message}") from None
+            event = {"type": DROP, "at": self._now(), "player": seat["name"], "phase": outcome.before_key,
+                     "text": "", "orders": [], "events": [e.to_json() for e in outcome.events]}
+            if outcome.resolved:
+                event["opened"] = outcome.after_key
+            tx.append(event)
+            self._save(tx, pos, outcome.resolved)
+            self._finish_if_over(tx, game, pos)
+            return {"game": game_id, "player": seat["name"], "events": [e.text for e in outcome.events],
+                    "phase": phase_json(game, pos.state)}
+
+    # -- reading
+
+    def list(self) -> list[dict[str, Any]]:
+        return self.store.list()
+
+    def status(self, game_id: str) -> dict[str, Any]:
+        stored = self.store.load(game_id)
+        game = self.game_of(stored.meta)
+        prompts = game.prompts(stored.state)
+        result = game.result(stored.state) if not prompts else None
+        return {
+            "id": game_id, "game": stored.meta["game"], "title": stored.meta.get("title"),
+            "status": stored.meta.get("status"), "phase": phase_json(game, stored.state),
+            "waiting_for": [{"player": p.player, "decision": p.decision, "text": p.text,
+                             "simultaneous": p.simultaneous} for p in prompts],
+            "deadline": None, "players": stored.meta["players"],
+            "result": result.to_json() if result else None,
+            "commitment": stored.meta["commitment"],
+            "seed": stored.meta["seed"] if stored.meta.get("seed_revealed") else None,
+        }
+
+    def show(self, game_id: str, player: str | None = None) -> dict[str, Any]:
+        stored = self.store.load(game_id)
+        game = self.game_of(stored.meta)
+        if player is not None:
+            player = self._require_seat(stored.meta, player)["name"]
+        return game.view(stored.state, player)
+
+    def history(self, game_id: str) -> list[dict[str, Any]]:
+        """Every event ever recorded, each marked whether it still counts after undos."""
+        stored = self.store.load(game_id)
+        live = {e["seq"] for e in effective_events(stored.events)}
+        return [dict(e, effective=e["seq"] in live) for e in stored.events]
+
+    def load(self, game_id: str):
+        return self.store.load(game_id)

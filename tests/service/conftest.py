@@ -1,0 +1,56 @@
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from click.testing import CliRunner
+
+from commands.main import cli
+from referee import registry
+from referee.service import Referee
+from referee.store import TinyDBStore
+
+from ..race import GAME as RACE
+from .simul import GAME as SIMUL
+
+
+class FakeClock:
+    """Starts at a fixed moment and moves a minute each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(minutes=1)
+        return self.now
+
+
+@pytest.fixture
+def games(monkeypatch):
+    """The race and simul test games installed next to whatever real games load."""
+    real = registry.games()
+    table = {**real, "race": RACE, "simul": SIMUL}
+    monkeypatch.setattr(registry, "games", lambda: table)
+    return table
+
+
+@pytest.fixture
+def store(tmp_path):
+    return TinyDBStore(tmp_path / "data")
+
+
+@pytest.fixture
+def ref(store, games):
+    return Referee(store, clock=FakeClock())
+
+
+@pytest.fixture
+def run(tmp_path, games):
+    """Invoke the CLI on a data directory in tmp_path with a fake clock."""
+    runner = CliRunner()
+    data = tmp_path / "data"
+
+    def invoke(*args, input=None):
+        return runner.invoke(cli, ["--data-dir", str(data), *args], input=input,
+                             obj=None, catch_exceptions=False)
+
+    invoke.data = data
+    return invoke
