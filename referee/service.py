@@ -188,10 +188,21 @@ class Referee:
     """Games, submissions and moderator actions over a `GameStore`."""
 
     def __init__(self, store: GameStore, clock: Clock = system_clock,
-                 games: Callable[[str], Game] = registry.get) -> None:
+                 games: Callable[[str], Game] = registry.get, notifier: Any = None) -> None:
         self.store = store
         self.clock = clock
         self._games = games
+        # Mail hooks (mailer.notifier.MailNotifier): called inside the game's unit of work so
+        # a turn and the mail it causes are written together.
+        self.notifier = notifier
+
+    def _notify_reports(self, tx: Any, game: Game, state: State) -> None:
+        if self.notifier is not None:
+            self.notifier.reports(tx, game, tx.meta, state)
+
+    def _flush_notices(self) -> None:
+        if self.notifier is not None:
+            self.notifier.flush_marks()
 
     # -- helpers
 
@@ -322,6 +333,10 @@ class Referee:
             "created": now, "status": "active", "steps": [],
         }
         self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names}])
+        if self.notifier is not None:
+            with self.store.transaction(game_id) as tx:
+                self._notify_reports(tx, game, state)
+            self._flush_notices()
         return NewGame(game_id, game.name, seats, meta["commitment"])
 
     def _fresh_id(self, name: str) -> str:
@@ -334,7 +349,8 @@ class Referee:
     # -- submissions
 
     def submit(self, game_id: str, player: str, text: str, *, token: str | None = None,
-               message_id: str | None = None, phase_key: str | None = None, source: str = "cli") -> Receipt:
+               message_id: str | None = None, phase_key: str | None = None, source: str = "cli",
+               in_reply_to: str | None = None) -> Receipt:
         """Read, check and apply one submission; always returns a receipt, never raises for bad
         orders. Only an accepted submission writes to the store."""
         player = player.strip().lower()
@@ -402,9 +418,14 @@ class Referee:
                                   events=[e.text for e in outcome.events if e.visible_to(player)],
                                   next=self._next(game, pos, player, outcome.resolved), seq=seq, **base)
                 tx.add_record("submissions", {"message_id": message_id, "seq": seq, "receipt": receipt.to_json()})
+                if self.notifier is not None:
+                    self.notifier.receipt(tx, tx.meta, receipt, in_reply_to)
+                    if outcome.resolved:
+                        self._notify_reports(tx, game, pos.state)
         except _Abort:
             pass
         assert receipt is not None
+        self._flush_notices()
         return receipt
 
     # -- moderator actions
@@ -445,6 +466,8 @@ class Referee:
             self._save(tx, pos, True)
             report.finished = self._finish_if_over(tx, game, pos)
             report.opened = None if pos.over else phase_json(game, pos.state)
+            self._notify_reports(tx, game, pos.state)
+        self._flush_notices()
         return report
 
     def undo(self, game_id: str, to: int, reason: str) -> dict[str, Any]:
@@ -474,8 +497,11 @@ class Referee:
             if meta.get("status") == "finished" and not pos.over:
                 tx.set_meta(status="active")
             self._finish_if_over(tx, game, pos)
-            return {"game": game_id, "to": to, "discarded": discarded, "phase": phase_json(game, pos.state),
+            self._notify_reports(tx, game, pos.state)
+            done = {"game": game_id, "to": to, "discarded": discarded, "phase": phase_json(game, pos.state),
                     "waiting_for": pos.waiting_for()}
+        self._flush_notices()
+        return done
 
     def replace(self, game_id: str, player: str, email: str) -> dict[str, Any]:
         """A new person takes over a seat: new address, new token; the old token stops working."""
@@ -511,10 +537,24 @@ class Referee:
             tx.append(event)
             self._save(tx, pos, outcome.resolved)
             self._finish_if_over(tx, game, pos)
-            return {"game": game_id, "player": seat["name"], "events": [e.text for e in outcome.events],
+            self._notify_reports(tx, game, pos.state)
+            done = {"game": game_id, "player": seat["name"], "events": [e.text for e in outcome.events],
                     "phase": phase_json(game, pos.state)}
+        self._flush_notices()
+        return done
 
     # -- reading
+
+    def seat(self, game_id: str, player: str, token: str | None) -> dict[str, Any] | None:
+        """The player's seat when `token` is theirs (compared in constant time), else None."""
+        try:
+            meta = self.store.load(game_id).meta
+        except StoreError:
+            return None
+        seat = self._seat(meta, player)
+        if seat is None or token is None or not same_token(token, seat["token"]):
+            return None
+        return seat
 
     def list(self) -> list[dict[str, Any]]:
         return self.store.list()
