@@ -295,12 +295,20 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     if st["order"][c["turn"]] != player:
         return []
     out = [Order("done")]
-    cands = [{"building": b} for b in data["buildings"]]
-    cands += [{"public": f} for f in (3, 4, 5, 6)]
-    cands += [{"wall": w} for w in st["walls"]]
     p = pl(st, player)
+    built = p["r"]["built"]
+    red = "Redemptor" in p["buildings"] and not p["r"]["redemptor"] and p["goods"]["red"] > 0
+    budget = p["gold"] + (5 if red else 0)
+    cands: list[dict[str, Any]] = []
+    for b, info in data["buildings"].items():
+        if info["kind"] not in built and st["supply"][b] > 0 and b not in p["buildings"] and info["cost"] <= budget:
+            cands.append({"building": b})
+    if "public" not in built:
+        cands += [{"public": f} for f in (3, 4, 5, 6)]
+    if "wall" not in built and st["offices"]["urbi"] == player and st["ability"]["urbi"] is None:
+        cands += [{"wall": w} for w in st["walls"]]
     for g in cands:
-        for variant in (g, dict(g, redemptor=True)) if "Redemptor" in p["buildings"] else (g,):
+        for variant in (g, dict(g, redemptor=True)) if red else (g,):
             try:
                 check_build(st, player, variant)
                 out.append(Order("build", variant))

@@ -10,7 +10,23 @@ import re
 from typing import Any
 
 from referee.contract import InvalidOrder, Order
-from referee.orderlines import fold, match_name, parse_int
+from referee.orderlines import fold, parse_int
+from referee.orderlines import match_name as _match_name
+
+_FOLDED: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
+
+
+def match_name(word: str, names: dict[str, str], what: str) -> str:
+    """Exact spellings are looked up in a pre-folded table; the rest go to the shared matcher."""
+    entry = _FOLDED.get(id(names))
+    if entry is None or entry[0] is not names:
+        if len(_FOLDED) > 64:
+            _FOLDED.clear()
+        entry = (names, {fold(k): v for k, v in names.items()})
+        _FOLDED[id(names)] = entry
+    table = entry[1]
+    hit = table.get(fold(word))
+    return hit if hit is not None else _match_name(word, names, what)
 
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 
@@ -47,12 +63,19 @@ GLOSSES = {"Pistrinum": ["mill"], "Venatoris Domus": ["hunter's lodge", "hunters
            "Redemptor": ["property developer"], "Taberna": ["reseller"], "Horreum": ["warehouse"]}
 
 
+_BUILDING_NAMES: dict[str, dict[str, str]] = {}
+
+
 def building_names(data: dict[str, Any]) -> dict[str, str]:
-    out = {}
+    cached = _BUILDING_NAMES.get(data["sha256"])
+    if cached is not None:
+        return cached
+    out: dict[str, str] = {}
     for name in data["buildings"]:
         out[name] = name
         for alias in GLOSSES.get(name, []):
             out[alias] = name
+    _BUILDING_NAMES[data["sha256"]] = out
     return out
 
 

@@ -131,8 +131,14 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     """A compact menu: single-good market deals, each commercial building, the wall deals."""
     p = pl(st, player)
     out = []
+    card = market_card(st)["goods"]
+    ledger = p["r"]["ledger"]
     for good in GOODS:
+        if card[good]["limit"] <= 0 or abs(ledger.get(good, 0)) >= card[good]["limit"]:
+            continue
         for kind in ("buy", "sell"):
+            if kind == "sell" and p["goods"][good] == 0:
+                continue
             o = Order(kind, {"good": good, "count": 1})
             try:
                 check(st, player, o)
