@@ -1,0 +1,147 @@
+"""The worker: spooled mail in, orders submitted, answers queued.
+
+Who is writing is decided by a secret, never by From: the token in a tokenised reply
+address (`game+player+token@host`), or a `PLAYER name token` line in a mail to the plain
+game address. Anything that cannot be matched gets a short refusal that says nothing about
+the game. Automatic mail (bounces, vacation replies, lists) gets no answer at all, so two
+robots can never talk to each other forever.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from email import policy
+from email.parser import BytesParser
+from typing import Callable
+
+from referee.config import Settings
+from referee.receipts import ACCEPTED, DUPLICATE, REJECTED
+from referee.service import Referee
+from referee.store import GameNotFound, StoreBusy
+
+from .addresses import parse_plus_address
+from .headers import sanitise_header
+from .message import InboundMail, parse_message
+from .notifier import MailNotifier
+from .spool import Spool
+
+REFUSAL = (
+    "This mail could not be matched to a player of a game run here, so nothing was done.\n\n"
+    "To send orders, reply to the latest report you received from the referee (its reply\n"
+    "address identifies you), or write to the game's address and put this line in the mail:\n\n"
+    "    PLAYER <your name> <your token>\n"
+)
+
+
+@dataclass(frozen=True)
+class Handled:
+    outcome: str  # accepted, rejected, refused, duplicate, unmatched, ignored
+    detail: str = ""
+    game: str | None = None
+    player: str | None = None
+
+
+def envelope_recipients(raw: bytes) -> list[str]:
+    """The Delivered-To lines the SMTP server put on top, in order."""
+    head = BytesParser(policy=policy.compat32).parsebytes(raw[:8192], headersonly=True)
+    return [sanitise_header(v, 320) for v in head.get_all("Delivered-To") or []]
+
+
+class MailWorker:
+    def __init__(self, referee: Referee, notifier: MailNotifier, settings: Settings,
+                 game_exists: Callable[[str], bool] | None = None) -> None:
+        self.referee = referee
+        self.notifier = notifier
+        self.settings = settings
+        self.game_exists = game_exists or referee.store.exists
+
+    def _identify(self, mail: InboundMail, raw: bytes) -> tuple[str, str, str] | None:
+        host = self.settings.hostname.lower()
+        candidates = envelope_recipients(raw) + list(mail.recipients)
+        for address in candidates:
+            local, _, domain = address.lower().rpartition("@")
+            if domain != host:
+                continue
+            parsed = parse_plus_address(address, games=_Known(self.game_exists))
+            if parsed:
+                return parsed
+            if self._valid_game(local) and mail.player:
+                name, token = mail.player
+                return local, name, token
+        return None
+
+    def _valid_game(self, game_id: str) -> bool:
+        try:
+            return self.game_exists(game_id)
+        except Exception:
+            return False
+
+    def handle(self, raw: bytes) -> Handled:
+        mail = parse_message(raw)
+        if mail.is_automatic:
+            return Handled("ignored", f"automatic mail ({mail.automatic_reason})")
+        if not mail.sender:
+            return Handled("ignored", "no usable sender address to answer")
+        who = self._identify(mail, raw)
+        if who is None or not self._valid_game(who[0]):
+            self._refuse(mail)
+            return Handled("unmatched", "no game and player token found")
+        game_id, player, token = who
+        phase_key = None
+        if mail.orders_tag:
+            words = mail.orders_tag.split()
+            if len(words) >= 2 and words[0].lower() == game_id:
+                phase_key = words[1]
+        receipt = self.referee.submit(game_id, player, mail.orders_text, token=token,
+                                      message_id=mail.message_id, phase_key=phase_key, source="mail",
+                                      in_reply_to=mail.message_id)
+        if receipt.status == ACCEPTED:
+            return Handled(ACCEPTED, game=game_id, player=player)
+        if receipt.status == DUPLICATE:
+            return Handled(DUPLICATE, game=game_id, player=player)
+        seat = self.referee.seat(game_id, player, token)
+        if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
+            self._refuse(mail)
+            return Handled("refused", "bad token", game_id, player)
+        self.notifier.system_mail(
+            seat["email"], f"[{game_id}] Orders not accepted", receipt.render(),
+            in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}")
+        return Handled(receipt.status if receipt.status == REJECTED else "refused", receipt.reason, game_id, player)
+
+    def _refuse(self, mail: InboundMail) -> None:
+        assert mail.sender
+        self.notifier.system_mail(mail.sender, "Your mail to the referee", REFUSAL,
+                                  in_reply_to=mail.message_id, serial=f"refusal.{_digest(mail.message_id, b'')}")
+
+    def run_once(self, spool: Spool) -> list[Handled]:
+        """Process every spooled message once; a busy store leaves the message for later."""
+        done: list[Handled] = []
+        for key in list(spool.keys()):
+            try:
+                handled = self.handle(spool.read(key))
+            except (StoreBusy, GameNotFound):
+                continue
+            finally:
+                self.notifier.flush_marks()
+            spool.done(key, "S")
+            done.append(handled)
+        return done
+
+
+def _digest(message_id: str | None, raw: bytes) -> str:
+    """A stable short id for an answer, so a re-processed mail gets the same Message-ID."""
+    return hashlib.sha256((message_id or "").encode("utf-8") + raw).hexdigest()[:16]
+
+
+class _Known:
+    """`in` test against the store, for splitting `game-player` addresses unambiguously."""
+
+    def __init__(self, exists: Callable[[str], bool]) -> None:
+        self.exists = exists
+
+    def __contains__(self, game_id: object) -> bool:
+        try:
+            return isinstance(game_id, str) and self.exists(game_id)
+        except Exception:
+            return False

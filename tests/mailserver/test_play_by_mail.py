@@ -1,0 +1,216 @@
+"""A game played by mail through real servers on loopback: smtplib → aiosmtpd ingest → spool
+→ worker → service → outbox → a second aiosmtpd acting as the relay."""
+
+import email
+import smtplib
+import socket
+from dataclasses import replace
+from datetime import datetime, timezone
+from email import policy
+from email.message import EmailMessage
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from mailer.notifier import MailNotifier
+from mailer.outbox import Outbox
+from mailer.relay import SMTPRelay
+from mailer.smtp_server import IngestHandler, make_controller
+from mailer.spool import Spool
+from mailer.worker import MailWorker
+from referee.config import Settings
+from referee.service import Referee
+from referee.store import TinyDBStore
+
+from ..race import GAME
+
+HOST = "games.test"
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Inbox:
+    """The relay: collects what the referee sends, per recipient."""
+
+    def __init__(self):
+        self.mails = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.mails.append(email.message_from_bytes(envelope.original_content, policy=policy.default))
+        return "250 OK"
+
+    def to(self, address):
+        return [m for m in self.mails if m["To"] == address]
+
+
+@pytest.fixture
+def world(tmp_path):
+    settings = Settings(hostname=HOST, data_dir=tmp_path)
+    store = TinyDBStore(tmp_path / "data")
+    outbox = Outbox(store, tmp_path / "data" / "outbox-pending")
+    system = TinyDBStore(tmp_path / "system")
+    system_outbox = Outbox(system, tmp_path / "system" / "outbox-pending")
+    notifier = MailNotifier(settings, lambda: NOW, outbox, system_outbox)
+    referee = Referee(store, clock=lambda: NOW, games=lambda name: GAME, notifier=notifier)
+    spool = Spool(tmp_path / "spool")
+
+    def known(address):
+        local, _, domain = address.lower().rpartition("@")
+        game = local.split("+")[0]
+        return domain == HOST and (store.exists(game) if game and game[0].isalnum() else False)
+
+    ingest = make_controller(IngestHandler(spool, settings, known), settings, port=free_port())
+    inbox = Inbox()
+    relay_ctl = Controller(inbox, hostname="127.0.0.1", port=free_port(), server_hostname="relay.test")
+    ingest.start()
+    relay_ctl.start()
+    relay = SMTPRelay("127.0.0.1", relay_ctl.port, timeout=5)
+    worker = MailWorker(referee, notifier, settings)
+
+    class World:
+        pass
+
+    w = World()
+    w.__dict__.update(locals())
+
+    def send(frm, to, body, subject="orders", in_reply_to=None, extra=None):
+        msg = EmailMessage()
+        msg["From"] = frm
+        msg["To"] = to
+        msg["Subject"] = subject
+        msg["Message-ID"] = email.utils.make_msgid(domain="players.test")
+        if in_reply_to:
+            msg["In-Reply-To"] = in_reply_to
+        for k, v in (extra or {}).items():
+            msg[k] = v
+        msg.set_content(body)
+        with smtplib.SMTP("127.0.0.1", ingest.port, timeout=10) as smtp:
+            smtp.send_message(msg)
+        return msg["Message-ID"]
+
+    def pump():
+        handled = worker.run_once(spool)
+        outbox.deliver(relay, NOW)
+        system_outbox.deliver(relay, NOW)
+        return handled
+
+    w.send, w.pump = send, pump
+    yield w
+    ingest.stop()
+    relay_ctl.stop()
+
+
+def reply_to(mail):
+    return mail["Reply-To"]
+
+
+def test_a_game_played_by_mail_to_the_end(world):
+    created = world.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")],
+                                     seed="mail-seed", options={"target": "5"}, game_id="race-1")
+    world.pump()
+    first = world.inbox.to("ann@players.test")[-1]
+    assert first["Subject"] == "[race-1] Round 0: add"
+    assert "ORDERS race-1 t0" in first.get_body(("plain",)).get_content()
+    assert first["List-Id"] == "race-1 <race-1.games.test>" and first["Auto-Submitted"] == "auto-generated"
+    turn = 0
+    while True:
+        status = world.referee.status("race-1")
+        if status["result"]:
+            break
+        player = status["waiting_for"][0]["player"]
+        report = world.inbox.to(f"{player}@players.test")[-1]
+        body = report.get_body(("plain",)).get_content()
+        block = body[body.index("ORDERS race-1"):body.index("\nEND") + 4].replace("# ADD 2", "ADD 2")
+        reply = f"{block}\n\nOn Sat, someone wrote:\n> ORDERS race-1 t0\n> ADD 3\n> END\n"
+        world.send(f"{player}@players.test", reply_to(report), reply, subject="Re: " + report["Subject"],
+                   in_reply_to=report["Message-ID"])
+        handled = world.pump()
+        assert [h.outcome for h in handled] == ["accepted"], (handled, world.inbox.to(f"{player}@players.test")[-1].get_body(("plain",)).get_content())
+        receipt = world.inbox.to(f"{player}@players.test")[-2]
+        assert receipt["Subject"] == "[race-1] Orders received: accepted"
+        assert "ADD 2" in receipt.get_body(("plain",)).get_content()
+        assert receipt["Auto-Submitted"] == "auto-replied"
+        turn += 1
+        assert turn < 10
+    assert world.referee.status("race-1")["result"]["winners"] == ["ann"]  # 2 + 2 + 2 reaches 5 on ann's turn
+    final = world.inbox.to("ann@players.test")[-1]
+    assert final["Subject"] == "[race-1] Game over"
+
+
+def test_bad_orders_get_a_receipt_with_line_and_class_and_change_nothing(world):
+    world.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")],
+                           seed="s", game_id="race-2")
+    world.pump()
+    before = world.store.path("race-2").read_bytes()
+    report = world.inbox.to("ann@players.test")[-1]
+    world.send("ann@players.test", reply_to(report), "ORDERS race-2 t0\nADD 7\nEND\n")
+    assert [h.outcome for h in world.pump()] == ["rejected"]
+    assert world.store.path("race-2").read_bytes() == before
+    text = world.inbox.to("ann@players.test")[-1].get_body(("plain",)).get_content()
+    assert "NOT accepted" in text and "[illegal]" in text and "line 1" in text
+
+
+def test_strangers_wrong_tokens_and_robots(world):
+    world.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")],
+                           seed="s", game_id="race-3")
+    world.pump()
+    before = world.store.path("race-3").read_bytes()
+    world.send("eve@evil.test", "race-3+ann+wrongtoken@games.test", "ADD 1\n")
+    world.send("eve@evil.test", "race-3@games.test", "ADD 1\n")
+    world.send("eve@evil.test", "race-3@games.test", "PLAYER ann nottoken\nADD 1\n")
+    assert [h.outcome for h in world.pump()] == ["refused", "unmatched", "refused"]
+    refusals = world.inbox.to("eve@evil.test")
+    assert len(refusals) == 3
+    for mail in refusals:
+        text = mail.get_body(("plain",)).get_content()
+        assert "race-3" not in text and "ann" not in text.lower().replace("cannot", "")
+    world.send("MAILER-DAEMON@mx.test", "race-3@games.test", "bounce", extra={"Auto-Submitted": "auto-replied"})
+    assert [h.outcome for h in world.pump()] == ["ignored"]
+    assert world.store.path("race-3").read_bytes() == before
+
+
+def test_the_plain_game_address_with_a_player_line(world):
+    created = world.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")],
+                                     seed="s", game_id="race-4")
+    token = next(s["token"] for s in created.players if s["name"] == "ann")
+    world.send("ann@elsewhere.test", "race-4@games.test", f"PLAYER ann {token}\nADD 1\n")
+    assert [h.outcome for h in world.pump()] == ["accepted"]
+    # the receipt goes to the registered address, not to whoever wrote From
+    assert world.inbox.to("ann@elsewhere.test") == []
+
+
+def test_a_reply_to_a_closed_phase_is_refused_naming_the_open_one(world):
+    world.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")],
+                           seed="s", game_id="race-5")
+    world.pump()
+    report = world.inbox.to("ann@players.test")[-1]
+    world.send("ann@players.test", reply_to(report), "ORDERS race-5 t0\nADD 1\nEND\n")
+    world.pump()
+    bob_report = world.inbox.to("bob@players.test")[-1]
+    world.send("bob@players.test", reply_to(bob_report), "ORDERS race-5 t1\nADD 1\nEND\n")
+    world.pump()
+    world.send("ann@players.test", reply_to(report), "ORDERS race-5 t0\nADD 2\nEND\n")
+    assert [h.outcome for h in world.pump()] == ["refused"]
+    text = world.inbox.to("ann@players.test")[-1].get_body(("plain",)).get_content()
+    assert "phase t0" in text and "not open" in text and "phase t2" in text
+
+
+def test_the_same_mail_twice_is_processed_once(world):
+    world.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")],
+                           seed="s", game_id="race-6")
+    world.pump()
+    report = world.inbox.to("ann@players.test")[-1]
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "ann@players.test", reply_to(report), "orders"
+    msg["Message-ID"] = "<once@players.test>"
+    msg.set_content("ADD 1\n")
+    for _ in range(2):
+        with smtplib.SMTP("127.0.0.1", world.ingest.port, timeout=10) as smtp:
+            smtp.send_message(msg)
+    assert [h.outcome for h in world.pump()] == ["accepted", "duplicate"]
+    assert len([e for e in world.store.load("race-6").events if e["type"] == "order"]) == 1
