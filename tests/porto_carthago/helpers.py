@@ -63,9 +63,12 @@ def di(state: dict, name: str) -> int:
 
 
 def free_all_docks(state: dict) -> dict:
-    """Give every dock servant back to its owner's supply and empty the docks."""
+    """Give every dock servant back to its owner's supply and empty the docks of goods and ships."""
     out = copy_state(state)
     for i, o in enumerate(out["dock_o"]):
+        if out["dock_s"][i] is not None:
+            out["deck"].append(out["dock_s"][i])
+            out["dock_s"][i] = None
         if o is not None:
             out["supply"][o] += 2
             if out["dock_g"][i] is not None:
@@ -100,3 +103,76 @@ def sound(state: dict) -> dict:
     problems = GAME.check(state)
     assert not problems, problems
     return state
+
+
+def settle(state: dict) -> tuple[dict, list]:
+    """Run the automatic steps of a hand-made position (as apply would after an order)."""
+    from games.porto_carthago.flow import advance
+    out = copy_state(state)
+    events: list = []
+    advance(out, events)
+    return out, events
+
+
+def set_row1(state: dict, cids: list[str]) -> dict:
+    out = copy_state(state)
+    out["deck"].extend(out["row1"])
+    out["row1"] = []
+    for cid in cids:
+        take_ship(out, cid)
+    out["row1"] = list(cids)
+    return out
+
+
+def put_on_top(state: dict, cids: list[str]) -> dict:
+    out = copy_state(state)
+    for cid in cids:
+        take_ship(out, cid)
+    out["deck"][:0] = list(cids)
+    return out
+
+
+def own_dock(state: dict, player: str, dock: str, good: str | None = None, ship: str | None = None) -> dict:
+    """Make `player` own `dock` (servants from supply), optionally with a good and a ship."""
+    out = copy_state(state)
+    s = seat(out, player)
+    d = di(out, dock)
+    prev = out["dock_o"][d]
+    if prev is not None:
+        out["supply"][prev] += 2
+        if out["dock_g"][d] is not None:
+            out["bag"].append(out["dock_g"][d])
+            out["dock_g"][d] = None
+    out["dock_o"][d] = s
+    out["supply"][s] -= 2
+    if good is not None:
+        out["bag"].remove(good)
+        out["dock_g"][d] = good
+    if ship is not None:
+        take_ship(out, ship)
+        if out["dock_s"][d] is not None:
+            out["deck"].append(out["dock_s"][d])
+        out["dock_s"][d] = ship
+    return out
+
+
+def give(state: dict, player: str, **values: int) -> dict:
+    """Set per-player numbers; servants moved to lighthouse/temple come out of the supply."""
+    out = copy_state(state)
+    s = seat(out, player)
+    for key, value in values.items():
+        if key in ("light", "temple"):
+            out["supply"][s] -= value - out[key][s]
+        out[key][s] = value
+    return out
+
+
+def store(state: dict, player: str, *goods: str) -> dict:
+    out = copy_state(state)
+    s = seat(out, player)
+    out["bag"].extend(out["store"][s])
+    out["store"][s] = []
+    for g in goods:
+        out["bag"].remove(g)
+        out["store"][s].append(g)
+    return out
