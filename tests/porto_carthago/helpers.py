@@ -176,3 +176,18 @@ def store(state: dict, player: str, *goods: str) -> dict:
         out["bag"].remove(g)
         out["store"][s].append(g)
     return out
+
+
+def hold(state: dict, player: str, cid: str) -> dict:
+    out = copy_state(state)
+    take_ship(out, cid)
+    out["held"][seat(out, player)].append(cid)
+    return out
+
+
+def charter(state: dict, player: str) -> dict:
+    out = copy_state(state)
+    s = seat(out, player)
+    out["charter"][out["charter"].index(None)] = s
+    out["supply"][s] -= 1
+    return out
