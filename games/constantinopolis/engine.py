@@ -120,14 +120,16 @@ class Constantinopolis:
             raise IllegalOrder(f"{player!r} is not playing in this game")
         data = comp(state)
         allowed = _allowed(state, player)
+        prompted = any(p.player == player for p in _prompts(state))
         orders: list[Order] = []
         errors: list[OrderError] = []
         for number, line in order_lines(text):
             try:
                 o = parse_line(line, data, state["players"])
                 if o.kind not in allowed:
-                    if not allowed:
-                        raise IllegalOrder("you have nothing to decide now", suggestion="wait for your turn")
+                    if not prompted:
+                        extra = f" (you may still give: {', '.join(sorted(allowed))})" if allowed else ""
+                        raise IllegalOrder("you have nothing to decide now" + extra, suggestion="wait for your turn")
                     raise IllegalOrder(f"'{line.split()[0]}' is not an order you can give now",
                                        suggestion="allowed now: " + ", ".join(sorted(set(k.split("-")[0] for k in allowed))))
                 orders.append(o)

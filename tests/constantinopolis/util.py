@@ -57,6 +57,7 @@ def at_donate(st: dict) -> dict:
     st = clone(st)
     st["auction"] = None
     rounds.start_donate(st)
+    engine._settle(st, [])
     return st
 
 
