@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import AmbiguousOrder, IllegalOrder, InvalidOrder, Order, OrderError, OrderErrors
-from referee.orderlines import match_name, order_lines, parse_int
+from referee.orderlines import match_name as _match_name, order_lines, parse_int
 
 from .board import State
 
@@ -30,6 +30,17 @@ KEYWORDS.update({
 })
 SLOTTED = ("captain", "aristocrat", "loadmaster", "merchant", "porter", "side")
 NO_ARGS = ("talents", "refill", "pass", "done", "expand", "palace", "accept", "decline")
+
+
+def match_name(word: str, names: dict[str, str], what: str) -> str:
+    """The shared matcher, plus a list of the valid names when nothing is close."""
+    try:
+        return _match_name(word, names, what)
+    except InvalidOrder as exc:
+        if not exc.suggestion:
+            listed = sorted(set(names.values()))
+            exc.suggestion = f"one of {', '.join(listed[:12])}" + (" ..." if len(listed) > 12 else "")
+        raise
 
 
 def _goods(state: State) -> dict[str, str]:

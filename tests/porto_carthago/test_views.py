@@ -1,0 +1,33 @@
+from games.porto_carthago import GAME
+
+from .helpers import at_actions, give
+
+
+def test_money_of_others_is_hidden():
+    s = give(at_actions(), "Bob", money=77)
+    v = GAME.view(s, "Ann")
+    assert v["players"]["Bob"]["money"] is None and v["players"]["Ann"]["money"] == s["money"][0]
+    assert GAME.view(s, "Bob")["players"]["Bob"]["money"] == 77
+    assert GAME.view(s, None)["players"]["Bob"]["money"] == 77
+
+
+def test_a_players_view_does_not_change_with_others_hidden_information():
+    s = at_actions()
+    t = give(s, "Bob", money=99)
+    t["deck"] = list(reversed(t["deck"]))
+    assert GAME.view(s, "Ann") == GAME.view(t, "Ann")
+    assert GAME.view(s, None) != GAME.view(t, None)
+
+
+def test_deck_order_and_random_state_stay_with_the_moderator():
+    s = at_actions()
+    v = GAME.view(s, "Ann")
+    assert "deck" not in v and v["deck_count"] == len(s["deck"]) and "rng" not in str(v.keys())
+    assert GAME.view(s, None)["deck"] == s["deck"]
+
+
+def test_queues_are_private():
+    s = at_actions()
+    s, events = GAME.apply(s, "Cid", GAME.parse(s, "Cid", "TALENTS"))
+    assert GAME.view(s, "Cid")["my_queue"] and not GAME.view(s, "Bob")["my_queue"]
+    assert all(e.to == ("Cid",) for e in events if e.kind == "queue")
