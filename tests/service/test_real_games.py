@@ -1,0 +1,40 @@
+"""Smoke test of each real game through the service: orders, adjudication, record, replay."""
+
+import pytest
+
+from referee import registry
+from referee.gamelog import replay_log, write_log
+from referee.service import Referee
+from referee.store import TinyDBStore
+
+from .conftest import FakeClock
+
+REAL = ("constantinopolis", "porto-carthago")
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_real_game_through_the_service(name, tmp_path):
+    game = registry.games().get(name)
+    if game is None:
+        pytest.skip(f"{name} is not installed or does not load yet")
+    store = TinyDBStore(tmp_path)
+    ref = Referee(store, clock=FakeClock())
+    count = max(game.min_players, 3)
+    players = [(p, f"{p}@example.org") for p in ("ann", "bob", "cy", "dee", "eve")[:count]]
+    made = ref.new_game(name, players, seed="smoke")
+    for _ in range(25):
+        stored = store.load(made.id)
+        prompts = game.prompts(stored.state)
+        if not prompts:
+            break
+        player = prompts[0].player
+        menu = game.legal_orders(stored.state, player)
+        assert menu, f"{player} is asked but has no legal order"
+        receipt = ref.submit(made.id, player, game.format(menu[0]))
+        assert receipt.status == "accepted", receipt.render()
+    if game.prompts(store.load(made.id).state):
+        ref.adjudicate(made.id)
+    stored = store.load(made.id)
+    text = write_log(stored.meta, stored.events, stored.state, reveal_seed=True)
+    result = replay_log(text, registry.get)
+    assert result.ok, result.message
