@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import functools
 import json
+from dataclasses import replace
 from typing import Any, Callable, TypeVar
 
 import click
 
 from referee.service import BadRequest, Referee, ServiceError, system_clock
-from referee.store import GameNotFound, StoreBusy, StoreError, TinyDBStore
+from referee.store import GameNotFound, StoreBusy, StoreError
+from referee.config import Settings
+from mailer.wiring import Services, build
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -19,10 +22,17 @@ EXIT_TEMPFAIL = 75  # EX_TEMPFAIL from sysexits.h: try again later
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def referee(ctx: click.Context) -> Referee:
-    """The service on the data directory given to `referee --data-dir`, with the real clock."""
+def services(ctx: click.Context) -> Services:
+    """Store, service and mail parts for the chosen settings, with the real clock (tests may
+    put another clock in the context)."""
     obj = ctx.find_root().obj or {}
-    return Referee(TinyDBStore(obj["data_dir"]), clock=obj.get("clock", system_clock))
+    settings = obj.get("settings") or Settings(data_dir=obj["data_dir"])
+    return build(replace(settings, data_dir=obj["data_dir"]), clock=obj.get("clock", system_clock))
+
+
+def referee(ctx: click.Context) -> Referee:
+    """The service, wired to the outbox so that what the CLI does is reported by mail too."""
+    return services(ctx).referee
 
 
 def fail(message: str, code: int = EXIT_REFUSED) -> None:

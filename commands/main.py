@@ -2,31 +2,35 @@
 
 from __future__ import annotations
 
-import os
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from . import cases, demo, games_admin, listing, moderation, play, records
+from referee import config
 
-
-def default_data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "referee"
+from . import cases, demo, games_admin, listing, mail, moderation, play, records
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="referee")
 @click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="REFEREE_CONFIG",
+    default=None,
+    help="TOML settings file (also REFEREE_CONFIG); without one the built-in defaults apply.",
+)
+@click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
     envvar="REFEREE_DATA",
-    default=default_data_dir,
-    show_default="$XDG_DATA_HOME/referee",
-    help="Where games are stored (also REFEREE_DATA).",
+    default=None,
+    help="Where games, spool and outbox live (also REFEREE_DATA; default: data_dir of the settings, ./var).",
 )
 @click.pass_context
-def cli(ctx: click.Context, data_dir: Path) -> None:
+def cli(ctx: click.Context, config_path: Path | None, data_dir: Path | None) -> None:
     """Referee: play board games by mail and from the command line.
 
     Players mail orders; Referee checks them against the rules, answers every mail, keeps
@@ -35,7 +39,13 @@ def cli(ctx: click.Context, data_dir: Path) -> None:
     Exit status: 0 done; 1 refused or rejected (bad orders, illegal action, unknown game);
     2 usage errors; 75 the game file is busy (try again).
     """
-    ctx.obj = {"data_dir": data_dir}
+    try:
+        settings = config.load(config_path)
+    except config.ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    if data_dir is not None:
+        settings = replace(settings, data_dir=data_dir)
+    ctx.obj = {"settings": settings, "data_dir": settings.data_dir}
 
 
 cli.add_command(listing.games_command)
@@ -43,7 +53,8 @@ cli.add_command(demo.demo_command)
 for _command in (games_admin.new_command, games_admin.list_command, games_admin.status_command,
                  games_admin.show_command, play.orders_command, play.adjudicate_command,
                  moderation.history_command, moderation.undo_command, moderation.replace_command,
-                 moderation.drop_command, records.log_command, records.replay_command, cases.case_group):
+                 moderation.drop_command, records.log_command, records.replay_command, cases.case_group,
+                 mail.serve_command, mail.ingest_command, mail.outbox_group, mail.config_group):
     cli.add_command(_command)
 
 

@@ -10,6 +10,7 @@ robots can never talk to each other forever.
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass
 from email import policy
 from email.parser import BytesParser
@@ -25,6 +26,8 @@ from .headers import sanitise_header
 from .message import InboundMail, parse_message
 from .notifier import MailNotifier
 from .spool import Spool
+
+log = logging.getLogger("referee.worker")
 
 REFUSAL = (
     "This mail could not be matched to a player of a game run here, so nothing was done.\n\n"
@@ -121,6 +124,11 @@ class MailWorker:
             try:
                 handled = self.handle(spool.read(key))
             except (StoreBusy, GameNotFound):
+                continue  # a temporary condition: the mail stays in the spool for the next pass
+            except Exception as exc:  # never lose the mail, never stop the daemon
+                log.exception("mail %s could not be processed; kept in the spool's cur/ with flag E", key)
+                spool.done(key, "E")
+                done.append(Handled("error", f"{type(exc).__name__}: {exc}"))
                 continue
             finally:
                 self.notifier.flush_marks()

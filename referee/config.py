@@ -37,7 +37,7 @@ class Settings:
     listen_host: str = "127.0.0.1"
     listen_port: int = 8025
     data_dir: Path = Path("var")
-    relay: str = "maildir:var/relay"  # or smtp://host:port, smtps://host:port
+    relay: str = ""  # empty: capture into <data_dir>/relay (a Maildir); or smtp://host:port, smtps://…
     relay_user: str = ""
     relay_password: str = ""
     worker_interval_seconds: float = 1.0
@@ -45,8 +45,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
 
     @property
-    def referee_address(self) -> str:
-        return f"referee@{self.hostname}"
+    def relay_url(self) -> str:
+        return self.relay or f"maildir:{self.data_dir / 'relay'}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -133,6 +133,6 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
     settings = _from_env(settings, environ)
     if not 0 < settings.listen_port < 65536:
         raise ConfigError(f"listen_port {settings.listen_port} is out of range")
-    if not (settings.relay.startswith(("maildir:", "smtp://", "smtps://"))):
+    if settings.relay and not settings.relay.startswith(("maildir:", "smtp://", "smtps://")):
         raise ConfigError(f"relay {settings.relay!r} must start with maildir:, smtp:// or smtps://")
     return settings

@@ -1,0 +1,5 @@
+"""`python -m commands` runs the `referee` command line (useful without the console script)."""
+
+from .main import main
+
+main()

@@ -1,0 +1,135 @@
+"""Mail commands: `serve`, `ingest`, `outbox`, `config show`."""
+
+from __future__ import annotations
+
+import json
+import logging
+import mailbox
+import signal
+import sys
+import threading
+from pathlib import Path
+
+import click
+
+from mailer.daemon import serve
+from referee.store import StoreBusy
+
+from .common import EXIT_TEMPFAIL, echo_json, services
+
+EX_DATAERR = 65  # the MTA bounces: the mail itself is unacceptable
+
+
+@click.command("serve")
+@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Override the SMTP listen port.")
+@click.pass_context
+def serve_command(ctx: click.Context, port: int | None) -> None:
+    """Run the SMTP server, the mail worker and the outbound sender until SIGTERM or Ctrl-C.
+
+    The server accepts mail for the game addresses only, spools it and answers at once; the
+    worker reads the spool, checks and submits orders and queues receipts and reports; the
+    sender delivers queued mail to the relay with retries.
+    """
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
+    svc = services(ctx)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    serve(svc, stop, port=port)
+
+
+def _process(svc, quiet: bool) -> None:
+    worker = svc.worker()
+    for handled in worker.run_once(svc.spool):
+        if not quiet:
+            click.echo(f"{handled.outcome}: {handled.game or '-'} {handled.player or '-'} {handled.detail}".rstrip(),
+                       err=True)
+    try:
+        svc.send()
+    except OSError as exc:  # the relay's trouble is the outbox's to retry, not the MTA's
+        click.echo(f"note: mail stays queued: {exc}", err=True)
+
+
+@click.command("ingest")
+@click.option("--maildir", "maildir", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
+              help="Read every new message of this Maildir instead of one message on stdin.")
+@click.option("--quiet", is_flag=True, help="Print nothing on success.")
+@click.pass_context
+def ingest_command(ctx: click.Context, maildir: Path | None, quiet: bool) -> None:
+    """Take mail from an MTA pipe (one raw message on stdin) or from a Maildir.
+
+    The mail is spooled first, so it is safe from then on; then it is processed and the
+    answers are sent. Exit status 75 (EX_TEMPFAIL) asks the MTA to retry later, 65 means the
+    message was refused (too large).
+    """
+    svc = services(ctx)
+    limit = svc.settings.limits.max_message_bytes
+    try:
+        if maildir is None:
+            raw = sys.stdin.buffer.read(limit + 1)
+            if len(raw) > limit:
+                click.echo(f"Error: message larger than {limit} bytes", err=True)
+                raise SystemExit(EX_DATAERR)
+            svc.spool.add(raw)
+        else:
+            box = mailbox.Maildir(maildir, factory=None, create=False)
+            for key in list(box.iterkeys()):
+                if box.get_message(key).get_subdir() != "new":
+                    continue
+                with box.get_file(key) as handle:
+                    svc.spool.add(handle.read())
+                msg = box.get_message(key)
+                msg.set_subdir("cur")
+                box[key] = msg
+        _process(svc, quiet)
+    except StoreBusy as exc:
+        click.echo(f"Error: {exc}", err=True)
+        raise SystemExit(EXIT_TEMPFAIL)
+    except OSError as exc:
+        click.echo(f"Error: cannot store the message now: {exc}", err=True)
+        raise SystemExit(EXIT_TEMPFAIL)
+
+
+@click.group("outbox", invoke_without_command=True)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.pass_context
+def outbox_group(ctx: click.Context, as_json: bool) -> None:
+    """List outgoing mail that is pending or failed (`outbox retry` sends it now)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    svc = services(ctx)
+    rows = svc.outbox.pending() + svc.system_outbox.pending()
+    fields = ["game", "message_id", "kind", "to", "subject", "status", "attempts", "next_attempt_at", "last_error"]
+    if as_json:
+        echo_json([{k: r.get(k) for k in fields} for r in rows])
+        return
+    if not rows:
+        click.echo("The outbox is empty: every mail has been delivered.")
+    for r in rows:
+        click.echo(f"{r['status']:<8} {r['game'] or '-':<16} {r['to']:<30} {r['subject']}  "
+                   f"(tries {r['attempts']}{', ' + r['last_error'] if r.get('last_error') else ''})")
+
+
+@outbox_group.command("retry")
+@click.pass_context
+def outbox_retry(ctx: click.Context) -> None:
+    """Make every pending or failed mail due now and try to deliver it."""
+    svc = services(ctx)
+    now = svc.clock()
+    count = svc.outbox.retry_now(now) + svc.system_outbox.retry_now(now)
+    report = svc.send()
+    click.echo(f"{count} mail(s) retried: {len(report.sent)} sent, {len(report.deferred)} deferred, "
+               f"{len(report.failed)} failed.")
+
+
+@click.group("config")
+def config_group() -> None:
+    """Inspect the settings."""
+
+
+@config_group.command("show")
+@click.pass_context
+def config_show(ctx: click.Context) -> None:
+    """Print the effective settings: defaults, then the config file, then REFEREE_* variables."""
+    settings = ctx.find_root().obj["settings"]
+    click.echo(json.dumps(settings.to_json(), indent=2))

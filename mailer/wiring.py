@@ -1,0 +1,82 @@
+"""Builds the running parts from the settings, the same way for the CLI and the daemon.
+
+Layout under the data directory::
+
+    index.json, games/        the game store
+    outbox-pending/           which games have mail waiting
+    system/                   mail not tied to a game (refusals, rejected orders)
+    spool/                    inbound mail (Maildir) waiting for the worker
+    relay/                    captured outgoing mail when no relay is configured
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+
+from referee.config import Settings
+from referee.service import Referee, system_clock
+from referee.store import TinyDBStore
+
+from .notifier import MailNotifier
+from .outbox import Outbox, SendReport
+from .relay import Relay, relay_from_url
+from .spool import Spool
+from .worker import MailWorker
+
+
+@dataclass
+class Services:
+    settings: Settings
+    clock: Callable[[], datetime]
+    store: TinyDBStore
+    outbox: Outbox
+    system_outbox: Outbox
+    notifier: MailNotifier
+    referee: Referee
+    spool: Spool
+
+    def relay(self) -> Relay:
+        s = self.settings
+        return relay_from_url(s.relay_url, user=s.relay_user, password=s.relay_password, local_hostname=s.hostname)
+
+    def worker(self) -> MailWorker:
+        return MailWorker(self.referee, self.notifier, self.settings)
+
+    def send(self, relay: Relay | None = None, *, full_scan: bool = False) -> SendReport:
+        """Deliver whatever is due from both outboxes."""
+        relay = relay or self.relay()
+        now = self.clock()
+        report = self.outbox.deliver(relay, now, full_scan=full_scan)
+        system = self.system_outbox.deliver(relay, now, full_scan=full_scan)
+        report.sent += system.sent
+        report.deferred += system.deferred
+        report.failed += system.failed
+        return report
+
+    def known_address(self, address: str) -> bool:
+        """For the SMTP server: is this one of our game addresses? Cheap, no parsing of mail."""
+        local, _, domain = address.strip().lower().rpartition("@")
+        if domain != self.settings.hostname.lower() or not local:
+            return False
+        for sep in ("+", "-"):
+            head = local.split("+")[0] if sep == "+" else local
+            candidates = [head] if sep == "+" else [local[:i] for i, ch in enumerate(local) if ch == "-"]
+            for game_id in candidates:
+                try:
+                    if game_id and self.store.exists(game_id):
+                        return True
+                except Exception:
+                    continue
+        return False
+
+
+def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> Services:
+    root = settings.data_dir
+    store = TinyDBStore(root)
+    outbox = Outbox(store, root / "outbox-pending")
+    system_outbox = Outbox(TinyDBStore(root / "system"), root / "system" / "outbox-pending")
+    notifier = MailNotifier(settings, clock, outbox, system_outbox)
+    referee = Referee(store, clock=clock, notifier=notifier)
+    return Services(settings, clock, store, outbox, system_outbox, notifier, referee, Spool(root / "spool"))
