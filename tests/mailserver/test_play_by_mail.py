@@ -214,3 +214,30 @@ def test_the_same_mail_twice_is_processed_once(world):
             smtp.send_message(msg)
     assert [h.outcome for h in world.pump()] == ["accepted", "duplicate"]
     assert len([e for e in world.store.load("race-6").events if e["type"] == "order"]) == 1
+
+
+HOSTILE = {
+    "header injection in subject": b"From: ann@players.test\r\nTo: {to}\r\nSubject: =?utf-8?q?x=0D=0ABcc:_evil@evil.test?=\r\nMessage-ID: <h1@p>\r\n\r\nADD 9\r\n",
+    "8-bit garbage body": b"From: ann@players.test\r\nTo: {to}\r\nSubject: x\r\nMessage-ID: <h2@p>\r\nContent-Type: text/plain; charset=x-unknown\r\n\r\n\xff\xfe\x00\x81ADD\x00 1\xc3\x28\r\n",
+    "empty body": b"From: ann@players.test\r\nTo: {to}\r\nSubject: x\r\nMessage-ID: <h3@p>\r\n\r\n",
+    "giant line": b"From: ann@players.test\r\nTo: {to}\r\nSubject: x\r\nMessage-ID: <h4@p>\r\n\r\n" + b"ADD " + b"9" * 900 + b"\r\n",
+    "no headers at all": b"\r\n\r\nADD 1\r\n",
+    "broken multipart": b"From: ann@players.test\r\nTo: {to}\r\nSubject: x\r\nMessage-ID: <h5@p>\r\nContent-Type: multipart/mixed; boundary=zz\r\n\r\n--zz\r\nContent-Type: text/plain\r\n\r\nADD 7\r\n--z",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_mail_changes_no_game_and_gets_a_clear_result(world, name):
+    created = world.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")],
+                                     seed="s", game_id="race-9")
+    world.pump()
+    token = next(p["token"] for p in created.players if p["name"] == "ann")
+    before = world.store.path("race-9").read_bytes()
+    raw = HOSTILE[name].replace(b"{to}", f"race-9+ann+{token}@games.test".encode())
+    handled = world.worker.handle(b"Delivered-To: race-9+ann+" + token.encode() + b"@games.test\r\n" + raw)
+    assert handled.outcome in {"rejected", "ignored", "unmatched", "refused"}, handled
+    assert world.store.path("race-9").read_bytes() == before
+    world.pump()
+    for mail in world.inbox.mails:
+        for header in ("Subject", "To", "Bcc", "Cc"):
+            assert "evil" not in str(mail.get(header, ""))
