@@ -374,6 +374,10 @@ class Referee:
                 if message_id:
                     for record in tx.records("submissions"):
                         if record.get("message_id") == message_id:
+                            if record["receipt"].get("player") != player:
+                                receipt = Receipt(REFUSED, reason=f"message id {message_id} was already "
+                                                  "used for another submission", **base)
+                                raise _Abort
                             old = Receipt.from_json(record["receipt"])
                             old.status = DUPLICATE
                             receipt = old
@@ -400,7 +404,8 @@ class Referee:
                     orders = pos.read(player, text)
                     outcome = pos.submit(player, orders)
                 except OrderError as exc:
-                    receipt = Receipt(REJECTED, errors=error_list(exc, text), **base)
+                    receipt = Receipt(REJECTED, errors=error_list(exc, text),
+                                      next=self._next(game, pos, player, False), **base)
                     raise _Abort
                 echo = [game.format(o) for o in orders]
                 old = previous.text.splitlines() if previous else []

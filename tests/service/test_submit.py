@@ -121,6 +121,8 @@ def test_same_message_id_is_processed_once(ref, store):
     assert "Already processed" in again.render()
     assert file_bytes(store, "r1") == before
     assert sum(e["type"] == "order" for e in store.load("r1").events) == 1
+    other = ref.submit("r1", "bob", "ADD 1", message_id="<m1@x>")
+    assert other.status == "refused" and "already used" in other.reason and not other.echo
 
 
 def test_stale_phase_is_refused_naming_the_open_phase(ref, store):
@@ -194,6 +196,7 @@ def test_a_rejected_resubmission_keeps_the_earlier_set(ref, store):
     ref.submit("s1", "ann", "PICK 4")
     receipt = ref.submit("s1", "ann", "PICK 12")
     assert receipt.status == "rejected" and receipt.errors[0]["suggestion"] == "PICK 9"
+    assert "waiting for ann, bob, cy" in receipt.render()
     assert store.load("s1").state["picks"] == {"ann": 4}
 
 
