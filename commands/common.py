@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from dataclasses import replace
 from typing import Any, Callable, TypeVar
 
@@ -57,6 +58,14 @@ def handles_errors(func: F) -> F:
             fail(f"{exc}; `referee list` shows the games")
         except (ServiceError, StoreError) as exc:
             fail(str(exc))
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:
+            # A bug or an environment problem (permissions, a full disk): still one line. A
+            # change that failed half-way was not written; the store writes all or nothing.
+            if os.environ.get("REFEREE_DEBUG"):
+                raise
+            fail(f"unexpected failure ({exc.__class__.__name__}: {exc}); set REFEREE_DEBUG=1 for details")
 
     return wrapper  # type: ignore[return-value]
 

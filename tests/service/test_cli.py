@@ -139,3 +139,17 @@ def test_store_busy_exits_75(run, monkeypatch):
     monkeypatch.setattr(TinyDBStore, "load", busy)
     result = run("status", "g1")
     assert result.exit_code == 75 and "locked" in result.output
+
+
+def test_an_unexpected_failure_is_one_line(run, monkeypatch):
+    from referee.service import Referee
+
+    new(run)
+
+    def broken(self, game_id):
+        raise KeyError("turn")
+
+    monkeypatch.setattr(Referee, "status", broken)
+    result = run("status", "g1")
+    assert result.exit_code == 1 and "unexpected failure (KeyError" in result.output
+    assert "Traceback" not in result.output
