@@ -65,20 +65,31 @@ class MailNotifier:
             in_reply_to=in_reply_to, auto="auto-replied"))
 
     def reports(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State) -> None:
-        """A report for every player: events since their last report, their view, what next."""
-        events_seen = int(meta.get("reported_seq", 0))
-        records = tx.events(since=events_seen)
-        events = [Event.from_json(e) for r in records for e in r.get("events", [])]
+        """Reports after a phase resolved. A player gets one when something is asked of them,
+        when a new phase or round begins, or when the game ends; in between (another player's
+        turn in a sequential phase) the events wait for their next report, so nobody is sent
+        a mail per move of every other player."""
         phase = game.phase(state)
-        serial = records[-1]["seq"] if records else events_seen
+        stage = f"{phase.round}/{phase.name}"
+        asked = {p.player for p in game.prompts(state)}
+        over = not asked
+        reported: dict[str, int] = dict(meta.get("reported", {}))
+        records = tx.events(since=min(reported.values(), default=0))
+        last_seq = records[-1]["seq"] if records else max(reported.values(), default=0)
         for seat in meta["seats"]:
-            ctx = report_context(game, state, game_id=tx.game_id, player=seat["name"], events=events)
+            name = seat["name"]
+            if not (name in asked or over or meta.get("reported_stage") != stage):
+                continue
+            seen = reported.get(name, 0)
+            events = [Event.from_json(e) for r in records if r["seq"] > seen for e in r.get("events", [])]
+            ctx = report_context(game, state, game_id=tx.game_id, player=name, events=events)
             text, html = render_report(ctx)
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
-                message_id(tx.game_id, f"report-{phase.key}", serial, seat["name"], self.settings.hostname),
+                message_id(tx.game_id, f"report-{phase.key}", last_seq, name, self.settings.hostname),
                 html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname)))
-        tx.set_meta(reported_seq=serial)
+            reported[name] = last_seq
+        tx.set_meta(reported=reported, reported_stage=stage)
 
     # -- mail that must not touch a game
 
