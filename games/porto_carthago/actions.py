@@ -250,10 +250,12 @@ def main_menu(state: State, seat: int) -> list[Order]:
             if charter_free and left >= 1:
                 out.append(order("captain", ("slot", slot)))
         elif kind == "aristocrat":
-            # the menu lists moves from one place to one other; the parser takes any mix
+            # the menu lists moves out of the supply by 1..5 and the largest move between
+            # other places; the parser accepts every legal mix
             have = {"supply": left, "lighthouse": state["light"][seat], "temple": state["temple"][seat]}
             for src, dst in ARISTOCRAT_ROUTES:
-                for k in range(1, min(5, have[src]) + 1):
+                top = min(5, have[src])
+                for k in (range(1, top + 1) if src == "supply" else range(top, top + 1) if top else ()):
                     pairs: list[tuple[str, int]] = [("slot", slot)]
                     if "lighthouse" in (src, dst):
                         pairs.append(("lighthouse", k if dst == "lighthouse" else -k))

@@ -29,15 +29,33 @@ PRIVILEGE_TEXT = {
 
 
 SHARED = frozenset(("comp", "players", "opts", "components", "action_cards", "game"))
+_FLAT = frozenset(("money", "tp", "supply", "blocked", "light", "temple", "dock_o", "dock_g", "dock_s", "charter",
+                   "slots", "palace", "big", "path", "market", "bag", "row1", "row2", "deck"))
+_NESTED = frozenset(("store", "on_card", "held"))
 
 
 def copy_state(state: State) -> State:
-    """A deep copy of the moving part; fixed parts (components, players, options) are shared
-    between successive states because nothing ever writes to them."""
-    out = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k not in SHARED}))
-    for k in SHARED:
-        if k in state:
-            out[k] = state[k]
+    """A deep copy of the moving part, written out per field because states are copied on
+    every order; fixed parts (components, players, options) are shared between successive
+    states because nothing ever writes to them."""
+    out: State = {}
+    for k, v in state.items():
+        if k in SHARED or v is None or isinstance(v, (int, str)):
+            out[k] = v
+        elif k in _FLAT:
+            out[k] = v[:]
+        elif k in _NESTED:
+            out[k] = [x[:] for x in v]
+        elif k == "rng":
+            out[k] = {p: r.copy() for p, r in v.items()}
+        elif k == "act":
+            out[k] = v.copy()
+        elif k == "arr":
+            a = v.copy()
+            a["ch"] = a["ch"][:]
+            out[k] = a
+        else:
+            out[k] = marshal.loads(marshal.dumps(v)) if v else type(v)()
     return out
 
 
