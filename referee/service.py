@@ -332,15 +332,13 @@ class Referee:
             "seed": seed, "commitment": commitment(seed), "seed_revealed": False,
             "created": now, "status": "active", "steps": [],
         }
-        self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names}])
-        if self.notifier is not None:
-            with self.store.transaction(game_id) as tx:
-                self._notify_reports(tx, game, state)
-            self._flush_notices()
+        self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names}],
+                          then=lambda tx: self._notify_reports(tx, game, state))
+        self._flush_notices()
         return NewGame(game_id, game.name, seats, meta["commitment"])
 
     def _fresh_id(self, name: str) -> str:
-        prefix = name.split("-")[0][:12]
+        prefix = name.split("-")[0][:16]
         n = 1
         while self.store.exists(f"{prefix}-{n}"):
             n += 1

@@ -23,7 +23,7 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 from filelock import FileLock, Timeout
 from tinydb import TinyDB
@@ -98,7 +98,8 @@ class GameStore(Protocol):
     """Create, load, append, snapshot, list: the whole storage surface of the service."""
 
     def create(self, game_id: str, meta: Mapping[str, Any], state: Mapping[str, Any],
-               events: Sequence[Mapping[str, Any]] = ()) -> None: ...
+               events: Sequence[Mapping[str, Any]] = (),
+               then: Callable[[GameTransaction], None] | None = None) -> None: ...
 
     def exists(self, game_id: str) -> bool: ...
 
@@ -256,7 +257,9 @@ class TinyDBStore:
         return self.path(game_id).exists()
 
     def create(self, game_id: str, meta: Mapping[str, Any], state: Mapping[str, Any],
-               events: Sequence[Mapping[str, Any]] = ()) -> None:
+               events: Sequence[Mapping[str, Any]] = (),
+               then: Callable[[GameTransaction], None] | None = None) -> None:
+        """Create a game; `then` may add to it (queue the opening mail, say) in the same write."""
         path = self.path(game_id)
         with self._open(path, must_exist=False) as (db, _):
             if db.table("meta").get(doc_id=1) is not None:
@@ -266,6 +269,8 @@ class TinyDBStore:
             tx.set_state(state)
             for event in events:
                 tx.append(event)
+            if then is not None:
+                then(tx)
         self._write_index_row(self._index_row(game_id, dict(meta)))
 
     @contextmanager
