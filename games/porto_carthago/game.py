@@ -124,7 +124,7 @@ def _execute(state: State, d: Decision, o: Order, events: list[Event]) -> None:
 
 def _run_queues(state: State, events: list[Event]) -> None:
     """Play queued orders for whoever is asked next, while they still fit and are legal."""
-    while True:
+    while any(state["queue"].values()):
         d = decision(state)
         if d is None:
             return
@@ -241,12 +241,13 @@ class PortoCarthago:
         seat = seat_of(state, player)
         if not orders:
             raise InvalidOrder("no orders given", line=1)
-        if decision(state) is None:
+        d = decision(state)
+        if d is None:
             raise IllegalOrder("the game is over", line=1)
         new = copy_state(state)
         events: list[Event] = []
         rest = list(orders)
-        d = decision(new)
+        d = d._replace(item=new["pending"][0]) if d.item is not None else d
         if d.seat == seat:
             first = rest.pop(0)
             try:

@@ -156,3 +156,22 @@ def test_action_cards_are_relaid_and_servants_on_them_return():
     s = run(s, lambda x: x["decade"] == 2 and x["stage"] == "actions")
     assert all(c[0] == 0 for c in s["on_card"])
     assert sorted(s["slots"]) == sorted(["captain", "aristocrat", "loadmaster", "merchant", "porter", "porter"])
+
+
+def test_each_decade_refills_the_market_and_resets_the_price_counter():
+    from games.porto_carthago.flow import refresh
+    s = at_actions()
+    s["deck"].extend(s["row1"])
+    s["row1"], s["decade"] = [], 2
+    s["bag"].extend(s["market"][:3])
+    del s["market"][:3]
+    s["bought"] = 2
+    refresh(s, [])
+    assert len(s["market"]) == 6 and s["bought"] == 0
+    sound(s)
+
+
+def test_decade_one_keeps_the_first_start_player():
+    from .helpers import new, run
+    s = run(new(start_player="Cid"), lambda x: x["stage"] == "actions")
+    assert s["players"][s["start"]] == "Cid" and who(s) == "Cid"
