@@ -53,7 +53,9 @@ def check(st: dict[str, Any]) -> list[str]:
         out.append(f"contract cards not conserved: {len(cards)} found, duplicates {dup[:5]}")
     # buildings owned never exceed the tiles put in play
     owned = Counter(b for n in st["players"] for b in st["p"][n]["buildings"])
-    for b, tiles in st["tiles"].items():
+    n = len(st["players"])
+    for b, info in data["buildings"].items():
+        tiles = info["tiles"] if n == 5 else min(info["tiles"], 1 if n == 2 else 2)
         if st["supply"][b] < 0:
             out.append(f"negative supply of {b}")
         if owned[b] + st["supply"][b] + st["gone"].get(b, 0) != tiles:

@@ -81,7 +81,7 @@ class Constantinopolis:
             "components": {"name": data["name"], "version": data["version"], "sha256": data["sha256"]},
             "options": opts, "players": players, "round": 1, "phase": "auction", "seq": 0,
             "offices": offices, "order": seats,
-            "p": {}, "supply": supply, "tiles": dict(supply), "gone": {}, "gone_public": 0, "gone_walls": 0,
+            "p": {}, "supply": supply, "gone": {}, "gone_public": 0, "gone_walls": 0,
             "publics": [t["id"] for t in data["public"]], "walls": [w["id"] for w in data["walls"]],
             "ships": {s: data["ships"][s]["count"] - (n if s == "small" else 0) for s in SIZES},
             "deck": [], "discard": [],

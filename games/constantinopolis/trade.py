@@ -139,7 +139,10 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
         for kind in ("buy", "sell"):
             if kind == "sell" and p["goods"][good] == 0:
                 continue
-            o = Order(kind, {"good": good, "count": 1})
+            n = 1
+            if kind == "sell":  # the menu sells as many as allowed at once: fewer, bigger steps
+                n = max(1, min(p["goods"][good], card[good]["limit"] + min(0, ledger.get(good, 0))))
+            o = Order(kind, {"good": good, "count": n})
             try:
                 check(st, player, o)
                 out.append(o)

@@ -65,8 +65,8 @@ def test_licence_chain_and_skip_when_previous_licence_is_sold_out():
     assert illegal(st, "greg", "build armorum faber")  # C needs B
     for b, info in DATA["buildings"].items():
         if info["kind"] == "production" and info["licence"] == "B":
+            st["gone"][b] = st["supply"][b]
             st["supply"][b] = 0
-            st["gone"][b] = st["tiles"][b]
     st, _ = do(st, "greg", "build armorum faber")  # FAQ: skip the sold-out B licence
     assert "Armorum Faber" in st["p"]["greg"]["buildings"]
 
