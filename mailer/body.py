@@ -99,7 +99,9 @@ def _choose(msg: Message, parts: list[tuple[Message, bool]], complete: bool) -> 
             continue
         if ctype in ("text/plain", "text/html"):
             found.setdefault(ctype, part)
-    return found.get("text/plain") or found.get("text/html")
+    # A Message without headers is falsy (len() counts headers), so test for None explicitly.
+    plain = found.get("text/plain")
+    return plain if plain is not None else found.get("text/html")
 
 
 def _decode_part(part: Message, problems: list[str]) -> str:

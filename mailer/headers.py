@@ -1,8 +1,9 @@
 """Reading inbound headers without trusting them, and cleaning text bound for outgoing headers.
 
 Header values arrive from strangers. With ``policy.default`` a header object is only built when
-it is read, and building it can raise (an encoded CR/LF in a display name does), so every read
-goes through :func:`header_text` or :func:`header_addresses`, which never raise.
+it is read, and building it can raise (an encoded CR/LF in a display name does) or take very
+long, so every read goes through the functions here, which work from the raw values, bound
+their size and never raise.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from email.header import decode_header, make_header
 from email.message import Message
 
 __all__ = [
+    "MAX_HEADER_CHARS",
+    "MAX_HEADER_INSTANCES",
     "header_addresses",
     "header_raw",
     "header_text",
@@ -28,6 +31,10 @@ _MSG_ID = re.compile(r"<([^<>\s]{1,250})>")
 _BARE_ADDR = re.compile(r"[^\s<>,;:\"'()\[\]\\]{1,64}@[A-Za-z0-9.\-\[\]:]{1,255}")
 _MAX_IDS = 50
 _MAX_ADDRESSES = 100
+# The header registry is slow on pathological values (tens of thousands of encoded words or
+# addresses take seconds to minutes), so only bounded values reach it.
+MAX_HEADER_CHARS = 4096
+MAX_HEADER_INSTANCES = 10
 
 
 def sanitise_header(value: object, limit: int = 200) -> str:
@@ -81,48 +88,57 @@ def header_raw(msg: Message, name: str) -> str | None:
     return value
 
 
+def _cut(name: str, value: str, problems: list[str] | None) -> str:
+    if len(value) > MAX_HEADER_CHARS:
+        if problems is not None:
+            problems.append(f"{name}: longer than {MAX_HEADER_CHARS} characters; cut")
+        return value[:MAX_HEADER_CHARS]
+    return value
+
+
+def _header_object(msg: Message, name: str, value: str) -> object:
+    """Build the structured header for one raw value; may raise on hostile input."""
+    return msg.policy.header_fetch_parse(name, value)  # type: ignore[union-attr]
+
+
 def header_text(msg: Message, name: str, problems: list[str] | None = None) -> str | None:
     """The first value of header *name* as decoded text, or None when absent; never raises."""
+    raw = _raw_values(msg, name)
+    if not raw:
+        return None
+    value = _cut(name, raw[0], problems)
     try:
-        value = msg.get(name)
+        text = str(_header_object(msg, name, value))
     except Exception:
-        raw = _raw_values(msg, name)
         if problems is not None:
             problems.append(f"{name}: header could not be decoded")
-        return _decode_raw(raw[0]) if raw else None
-    if value is None:
-        return None
-    try:
-        text = str(value)
-    except Exception:
-        text = ""
+        text = _decode_raw(value)
     if _has_surrogates(text):
         text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return text
 
 
 def header_addresses(msg: Message, name: str, problems: list[str] | None = None) -> list[str]:
-    """Every addr_spec in every instance of header *name*; falls back to a plain scan."""
+    """Every addr_spec in the first few instances of header *name*; never raises."""
     out: list[str] = []
-    try:
-        values = msg.get_all(name) or []
-    except Exception:
-        values = None
-    if values is None:
-        if problems is not None:
-            problems.append(f"{name}: header could not be decoded")
-        for raw in _raw_values(msg, name):
-            out.extend(_BARE_ADDR.findall(raw))
-    else:
-        for value in values:
-            addresses = getattr(value, "addresses", None)
-            if addresses is None:
-                out.extend(_BARE_ADDR.findall(str(value)))
-                continue
-            for address in addresses:
-                spec = address.addr_spec
-                if address.username and address.domain and spec and spec != "<>":
-                    out.append(spec)
+    raw_values = _raw_values(msg, name)
+    if len(raw_values) > MAX_HEADER_INSTANCES and problems is not None:
+        problems.append(f"{name}: more than {MAX_HEADER_INSTANCES} headers; the rest ignored")
+    for raw in raw_values[:MAX_HEADER_INSTANCES]:
+        value = _cut(name, raw, problems)
+        try:
+            addresses = getattr(_header_object(msg, name, value), "addresses", None)
+        except Exception:
+            addresses = None
+            if problems is not None:
+                problems.append(f"{name}: header could not be decoded")
+        if addresses is None:
+            out.extend(_BARE_ADDR.findall(value))
+            continue
+        for address in addresses:
+            spec = address.addr_spec
+            if address.username and address.domain and spec and spec != "<>":
+                out.append(spec)
     seen: dict[str, None] = {}
     for spec in out:
         clean = sanitise_header(spec, 320)
@@ -139,15 +155,17 @@ def single_address(msg: Message, name: str) -> tuple[str | None, str | None]:
     Returns ``(address, problem)``; exactly one of them is None. Python 3.11 before 3.11.10
     parses ``alice@x)<bob@y>`` leniently (CVE-2023-27043), so any defect means no sender at all.
     """
+    raw_values = _raw_values(msg, name)
+    if not raw_values:
+        return None, f"{name}: missing"
+    if len(raw_values) > 1:
+        return None, f"{name}: header given {len(raw_values)} times"
+    if len(raw_values[0]) > MAX_HEADER_CHARS:
+        return None, f"{name}: malformed (too long)"
     try:
-        values = msg.get_all(name)
+        value = _header_object(msg, name, raw_values[0])
     except Exception:
         return None, f"{name}: malformed (could not be parsed)"
-    if not values:
-        return None, f"{name}: missing"
-    if len(values) > 1:
-        return None, f"{name}: header given {len(values)} times"
-    value = values[0]
     defects = getattr(value, "defects", ())
     addresses = getattr(value, "addresses", None)
     if defects:

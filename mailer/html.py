@@ -112,11 +112,51 @@ class _TextExtractor(HTMLParser):
         self.size += len(text)
 
 
+def _defuse(html: str) -> str:
+    """Rewrite markup so that html.parser never rescans the document (linear time).
+
+    On Python 3.11.7 a few hundred kilobytes of unclosed ``<!--`` or ``</`` take minutes,
+    because each one searches to the end of the input. Here comments, declarations, processing
+    instructions and marked sections are removed, a construct without its closing delimiter
+    swallows the rest of the input (as in a browser), and a ``<`` that cannot start a tag
+    becomes text. Every search starts where the previous one ended, or ends the loop.
+    """
+    out: list[str] = []
+    pos = 0
+    length = len(html)
+    while pos < length:
+        start = html.find("<", pos)
+        if start < 0:
+            out.append(html[pos:])
+            break
+        out.append(html[pos:start])
+        rest = html[start + 1 : start + 4]
+        if rest.startswith("!--"):
+            close, skip = html.find("-->", start + 4), 3
+        elif rest.startswith("!") or rest.startswith("?"):
+            close, skip = html.find(">", start + 2), 1
+        elif rest[:1].isalpha() or (rest[:1] == "/" and rest[1:2].isalpha()):
+            close = html.find(">", start + 1)
+            if close < 0:
+                break
+            out.append(html[start : close + 1])
+            pos = close + 1
+            continue
+        else:
+            out.append("&lt;")
+            pos = start + 1
+            continue
+        if close < 0:
+            break
+        pos = close + skip
+    return "".join(out)
+
+
 def html_to_text(html: str, limit: int = 256 * 1024) -> str:
     """Readable text of *html*: one line per block, quotes and styles gone, entities decoded."""
     parser = _TextExtractor(limit)
     try:
-        parser.feed(html)
+        parser.feed(_defuse(html))
         parser.close()
     except Exception:  # the parser may give up on broken markup; keep what it produced
         pass

@@ -16,6 +16,7 @@ from email.parser import BytesParser
 from mailer.addresses import parse_plus_address
 from mailer.automatic import automatic_reason
 from mailer.body import extract_body
+from mailer.limits import bound_content_fields
 from mailer.headers import (
     header_addresses,
     header_raw,
@@ -91,6 +92,9 @@ def _parse_headers(msg: Message, problems: list[str]) -> dict[str, object]:
 
 
 def _parse(raw: bytes, problems: list[str]) -> InboundMail:
+    raw, cut = bound_content_fields(raw)
+    if cut:
+        problems.append("mime: oversized Content-* header cut")
     msg = BytesParser(policy=policy.default).parsebytes(raw)
     if msg.defects:
         kinds = sorted({type(defect).__name__ for defect in msg.defects})
@@ -125,6 +129,20 @@ def _parse(raw: bytes, problems: list[str]) -> InboundMail:
     )
 
 
+def _headers_only(raw: bytes, problems: list[str]) -> InboundMail:
+    """What the headers say when the body cannot be parsed; the body stays empty."""
+    try:
+        raw, _ = bound_content_fields(raw)
+        msg = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+        values = _parse_headers(msg, problems)
+        sender = values["sender"]
+        assert sender is None or isinstance(sender, str)
+        reason = automatic_reason(msg, [], sender)
+        return InboundMail(is_automatic=reason is not None, automatic_reason=reason, **values)  # type: ignore[arg-type]
+    except Exception:
+        return InboundMail()
+
+
 def parse_message(raw: bytes) -> InboundMail:
     """Parse raw message bytes into an :class:`InboundMail`; never raises on any input."""
     problems: list[str] = []
@@ -133,8 +151,8 @@ def parse_message(raw: bytes) -> InboundMail:
     try:
         mail = _parse(bytes(raw), problems)
     except RecursionError:
-        problems.append("mime: structure too deep to parse")
-        mail = InboundMail()
+        problems.append("mime: structure too deep to parse; headers only")
+        mail = _headers_only(bytes(raw), problems)
     except Exception as error:  # the last line of defence; the cases above are handled
         problems.append(f"parse failed: {sanitise_header(type(error).__name__, 60)}")
         mail = InboundMail()

@@ -569,3 +569,56 @@ def test_random_bytes_never_crash(data):
 def test_random_text_message_never_crashes(subject, body):
     raw = b"From: a@example.org\r\nSubject: " + subject.encode("utf-8", "surrogatepass") + b"\r\n\r\n"
     _check(parse_message(raw + body.encode("utf-8", "surrogatepass")))
+
+
+# -- hostile shapes that used to cost seconds to minutes in the stdlib ----------------------------
+# These inputs took from 10 s to several minutes before the bounds were added; the tests check
+# the outcome, and the suite's run time is the guard.
+
+
+def test_unclosed_html_comments_are_cheap():
+    raw = build("<div>A PAR H</div>" + "<!--" * 100_000, content_type="text/html; charset=utf-8")
+    assert lines(parse_message(raw)) == ["A PAR H"]
+
+
+def test_unclosed_end_tags_and_stray_brackets_become_text_or_vanish():
+    raw = build("A PAR H <3 " + "</" * 50_000, content_type="text/html")
+    assert parse_message(raw).orders_text.startswith("A PAR H <3")
+    assert html_to_text("a <!-- x --> b <? pi ?> c <!DOCTYPE html> d <![if x]>e<![endif]>") == "a b c d e"
+
+
+def test_huge_subject_and_address_headers_are_cut():
+    raw = (
+        b"Subject: " + b"=?utf-8?q?a?= " * 50_000 + b"\r\n"
+        + b"To: " + b"a@b.example, " * 50_000 + b"\r\n"
+        + b"Cc: c@d.example\r\n" * 5_000
+        + b"From: x@example.org\r\n\r\nA PAR H\r\n"
+    )
+    mail = parse_message(raw)
+    assert mail.sender == "x@example.org"
+    assert header_safe(mail.subject) and mail.subject.startswith("aaaa")
+    assert "Subject: longer than 4096 characters; cut" in mail.problems
+    assert "Cc: more than 10 headers; the rest ignored" in mail.problems
+    assert lines(mail) == ["A PAR H"]
+
+
+def test_oversized_content_type_parameters_are_cut():
+    raw = build("A PAR H\n", content_type="text/plain; charset=utf-8; " + "a*0=x; " * 20_000)
+    mail = parse_message(raw)
+    assert "mime: oversized Content-* header cut" in mail.problems
+    assert lines(mail) == ["A PAR H"]
+
+
+def test_headerless_parts_beyond_the_cap_still_give_a_body():
+    raw = b"From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"
+    raw += b"--b\r\n\r\nA PAR H\r\n" * (MAX_PARTS + 10) + b"--b--\r\n"
+    assert lines(parse_message(raw)) == ["A PAR H"]
+
+
+def test_nesting_too_deep_for_the_parser_keeps_the_headers():
+    nested = b"".join(
+        b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (i, i) for i in range(2000)
+    )
+    mail = parse_message(b"From: a@example.org\r\nSubject: deep\r\nAuto-Submitted: auto-generated\r\n" + nested)
+    assert mail.sender == "a@example.org" and mail.subject == "deep" and mail.is_automatic
+    assert mail.body == "" and mail.orders_text == ""
