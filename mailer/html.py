@@ -21,7 +21,11 @@ _BLOCK = frozenset(
     }
 )
 _SKIP_ALWAYS = frozenset({"blockquote", "head", "script", "style", "title", "template", "noscript"})
-_QUOTE_CLASSES = frozenset({"gmail_quote", "gmail_quote_container", "yahoo_quoted", "moz-cite-prefix"})
+_QUOTE_CLASSES = frozenset(
+    {"gmail_quote", "gmail_quote_container", "yahoo_quoted", "moz-cite-prefix", "gmail_signature", "moz-signature"}
+)
+# Signature containers: dropped like quotes, but what follows them is still read.
+_SKIP_IDS = frozenset({"signature", "ms-outlook-mobile-signature", "ms-outlook-ios-signature"})
 # Outlook puts the quoted message after these markers as siblings, not inside them.
 _CUT_IDS = frozenset({"divrplyfwdmsg", "appendonsend", "mail-editor-reference-message-container"})
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
@@ -52,7 +56,8 @@ class _TextExtractor(HTMLParser):
             self.stopped = True
             return
         classes = set(values.get("class", "").lower().split())
-        if tag in _SKIP_ALWAYS or classes & _QUOTE_CLASSES:
+        skip_id = values.get("id", "").strip().lower() in _SKIP_IDS
+        if tag in _SKIP_ALWAYS or classes & _QUOTE_CLASSES or skip_id:
             if tag not in _VOID:
                 self.skip_tag, self.skip_depth = tag, 1
             return
@@ -62,8 +67,6 @@ class _TextExtractor(HTMLParser):
             self._emit("\n")
         elif tag in _BLOCK:
             self._newline()
-        elif tag == "img" and values.get("alt"):
-            self._emit(values["alt"])
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self.stopped or self.skip_tag is not None:

@@ -22,6 +22,7 @@ import re
 __all__ = ["is_quoted", "visible_lines"]
 
 _MAX_HEADER_LEN = 400
+_MAX_MARKER_LEN = 100  # separators and phone footers are short; long lines never match
 
 # Attribution lines: (opening word, closing phrase). Matched on one line or two joined lines.
 _ATTRIBUTION = re.compile(
@@ -139,9 +140,11 @@ def visible_lines(lines: list[str]) -> list[str]:
         if is_quoted(line):
             i += 1
             continue
-        if _is_signature(line) or _SEPARATOR.match(stripped) or _FORWARD_START.match(stripped):
+        if _is_signature(line):
             break
-        if len(stripped) <= 100 and _PHONE_FOOTER.match(stripped):
+        if len(stripped) <= _MAX_MARKER_LEN and (
+            _SEPARATOR.match(stripped) or _FORWARD_START.match(stripped) or _PHONE_FOOTER.match(stripped)
+        ):
             break
         if _is_outlook_block(lines, i):
             break

@@ -622,3 +622,11 @@ def test_nesting_too_deep_for_the_parser_keeps_the_headers():
     mail = parse_message(b"From: a@example.org\r\nSubject: deep\r\nAuto-Submitted: auto-generated\r\n" + nested)
     assert mail.sender == "a@example.org" and mail.subject == "deep" and mail.is_automatic
     assert mail.body == "" and mail.orders_text == ""
+
+
+def test_html_signature_containers_are_dropped_but_text_after_them_is_kept():
+    html = (
+        '<div>A PAR H</div><div class="gmail_signature">Alice<br>Paris</div>'
+        '<div id="Signature">Bob</div><div>F BRE H</div>'
+    )
+    assert html_to_text(html) == "A PAR H\nF BRE H"
