@@ -37,6 +37,7 @@ KEYWORDS = {
     "preempt": "preempt", "pre-empt": "preempt", "allow": "allow", "redraw": "redraw", "load": "load",
     "unload": "unload", "post": "post", "save": "save", "free": "free", "ship": "ship", "offer": "offer",
     "accept": "accept", "reject": "reject", "decline": "reject", "donate": "donate", "keep": "keep", "store": "keep",
+    "discard": "discard", "drop": "discard",
 }
 
 GOOD_NAMES = {g: g for g in GOODS}
@@ -200,6 +201,11 @@ def parse_line(line: str, data: dict[str, Any], players: list[str]) -> Order:
     if kw in ("good", "donate"):
         need(1, f"{kw} <good>")
         return Order(kw, {"good": good(rest)})
+    if kw == "discard":
+        if len(rest_words) == 1:
+            return Order(kw, {"good": good(rest_words[0]), "count": 1})
+        need(2, "discard <count> <good>")
+        return Order(kw, {"good": good(rest_words[1]), "count": parse_int(rest_words[0], "the count", minimum=1)})
     if kw in ("buy", "sell"):
         if kw == "buy" and rest_words and not rest_words[0].isdigit():
             try:
@@ -284,7 +290,7 @@ def fmt(o: Order) -> str:
         return f"{k} {g['gold']}"
     if k in ("good", "donate"):
         return f"{k} {g['good']}"
-    if k in ("buy", "sell"):
+    if k in ("buy", "sell", "discard"):
         return f"{k} {g['count']} {g['good']}"
     if k == "build":
         if "public" in g:

@@ -10,7 +10,7 @@ from referee.contract import Event, Order
 from .components import GOODS
 from .state import comp, gain_goods, illegal, lose_goods, market_card, pl, producible
 
-KINDS = ("buy", "sell", "use", "exchange", "trade")
+KINDS = ("buy", "sell", "use", "exchange", "trade", "discard")
 
 
 def buy_price(st: dict[str, Any], p: dict[str, Any], good: str) -> int:
@@ -74,6 +74,9 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
             raise illegal(f"you have no {g['give']}")
         if g["get"] not in producible(p, data):
             raise illegal(f"you cannot produce {g['get']}")
+    elif o.kind == "discard":
+        if p["goods"][g["good"]] < g["count"]:
+            raise illegal(f"you have only {p['goods'][g['good']]} {g['good']}")
     elif o.kind == "trade":
         if "trade" not in p["walls"]:
             raise illegal("you do not own the trade wall segment")
@@ -119,6 +122,9 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         gain_goods(st, p, g["get"], 1)
         r["walls_used"].append("exchange")
         ev.append(Event("wall.exchange", f"{player} exchanges one {g['give']} for one {g['get']}.", {"player": player}))
+    elif o.kind == "discard":
+        lose_goods(st, p, g["good"], g["count"])
+        ev.append(Event("discard.goods", f"{player} discards {g['count']} {g['good']}.", {"player": player}))
     elif o.kind == "trade":
         for good in g["goods"]:
             lose_goods(st, p, good, 1)

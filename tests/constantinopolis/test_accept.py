@@ -278,3 +278,24 @@ def test_ties_by_gold_then_goods_then_shared():
     assert res.ranking[0] == ("c",) and res.ranking[1] == ("a", "b")
     give_goods(st, "b", green=1)
     assert GAME.result(st).ranking[1] == ("b",)
+
+
+def test_long_voyage_bonus_counts_ships_not_contracts():
+    st = accepting()
+    m = add_ship(st, "kay", "medium")
+    a, b = card("green", 1, medium=2), card("blue", 1, medium=2)
+    c = card("red", 1, medium=2)
+    give_cards(st, "kay", [a, b, c])
+    give_goods(st, "kay", green=1, blue=1, red=1)
+    m2 = add_ship(st, "kay", "medium")
+    st, _ = do(st, "kay", f"load {a} on ship {m}\nload {b} on ship {m}\nload {c} on ship {m2}\ndone")
+    st, _ = do(st, "greg", "done")
+    st, _ = do(st, "jen", "done")
+    assert st["p"]["kay"]["fame"] == 2  # two ships on long voyages, two contracts on one of them
+
+
+def test_empty_ships_do_not_sail():
+    st = accepting()
+    for n in ("greg", "jen", "kay"):
+        st, _ = do(st, n, "done")
+    assert all(s["at"] == 0 for p in st["p"].values() for s in p["ships"])

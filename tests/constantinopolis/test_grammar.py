@@ -74,7 +74,7 @@ def test_canonical_forms_round_trip():
                "trade green green blue", "done", "preempt", "allow", "preempt list Cura, public 5",
                "preempt never", "preempt ask", "redraw 4 17", "load 17 on ship 2", "unload 17", "post",
                "save 9", "free 9", "ship large", "offer bert give 2 gold, 1 green for contract 12",
-               "accept 1", "reject 2", "donate black", "keep green yellow", "keep nothing"]
+               "accept 1", "reject 2", "donate black", "keep green yellow", "keep nothing", "discard 2 blue"]
     from games.constantinopolis.grammar import parse_line
     from games.constantinopolis.components import BUILTIN
     for text in samples:
