@@ -230,28 +230,22 @@ def refill_buy_possible(state: State, seat: int) -> bool:
 
 
 def main_menu(state: State, seat: int) -> list[Order]:
-    """Every main action `seat` may take now (the aristocrat with all its splits)."""
+    """The main actions `seat` may take now: everything except that the aristocrat and the
+    loadmaster's switch are listed in a representative selection (the parser takes all)."""
     out = [order("talents"), order("refill")]
     supply = state["supply"][seat]
-    charter_free = None in state["charter"]
-    mine = own_docks(state, seat)
     names = state["comp"]["dock_names"]
-    unowned = [d for d in range(12) if state["dock_o"][d] is None]
-    room = storage_free(state, seat) >= 1
+    slots_info = state["comp"]["action_slots"]
+    tails: dict[str, list[tuple]] = {}
     for slot in range(1, 7):
         kind = state["slots"][slot - 1]
-        info = slot_info(state, slot)
+        info = slots_info[slot - 1]
         left = supply - info["cost"]
         if left < 0:
             continue
         if info["side"] != "none":
             out.append(order("side", ("slot", slot)))
-        if kind == "captain":
-            if charter_free and left >= 1:
-                out.append(order("captain", ("slot", slot)))
-        elif kind == "aristocrat":
-            # the menu lists moves out of the supply by 1..5 and the largest move between
-            # other places; the parser accepts every legal mix
+        if kind == "aristocrat":
             have = {"supply": left, "lighthouse": state["light"][seat], "temple": state["temple"][seat]}
             for src, dst in ARISTOCRAT_ROUTES:
                 top = min(5, have[src])
@@ -262,36 +256,48 @@ def main_menu(state: State, seat: int) -> list[Order]:
                     if "temple" in (src, dst):
                         pairs.append(("temple", k if dst == "temple" else -k))
                     out.append(order("aristocrat", *pairs))
-        elif kind == "loadmaster":
-            if left >= 2:
-                out.extend(order("loadmaster", ("slot", slot), ("mode", "occupy"), ("dock", names[d])) for d in unowned)
-            # switching is listed toward unowned docks where a ship waits (else the first
-            # unowned dock); the parser accepts every legal switch
-            shipped = [t for t in unowned if state["dock_s"][t] is not None] or unowned[:1]
-            for d in mine:
-                out.append(order("loadmaster", ("slot", slot), ("mode", "dissolve"), ("dock", names[d])))
-                out.extend(order("loadmaster", ("slot", slot), ("mode", "switch"), ("dock", names[d]), ("to", names[t]))
-                           for t in shipped)
-        elif kind == "merchant":
-            if room and state["money"][seat] >= goods_price(state):
-                out.extend(order("merchant", ("slot", slot), ("good", g)) for g in dict.fromkeys(state["market"]))
-        elif kind == "porter":
-            sources: list[tuple[str, str | None]] = [("storage", g) for g in dict.fromkeys(state["store"][seat])]
-            sources += [(dock_name(state, d), None) for d in mine if state["dock_g"][d] is not None]
-            targets = [dock_name(state, d) for d in mine if state["dock_g"][d] is None]
-            can_ship = seat in state["charter"] and state["temple"][seat] >= 1 and bool(state["deck"])
-            for src, good in sources:
-                dsts = list(targets)
-                if src != "storage" and room:
-                    dsts.append("storage")
-                if can_ship:
-                    dsts.append("charter")
-                for dst in dsts:
-                    if good is None:
-                        out.append(order("porter", ("slot", slot), ("from", src), ("to", dst)))
-                    else:
-                        out.append(order("porter", ("slot", slot), ("from", src), ("good", good), ("to", dst)))
+            continue
+        if kind == "captain":
+            if left >= 1 and None in state["charter"]:
+                out.append(order("captain", ("slot", slot)))
+            continue
+        key = f"{kind}{min(left, 2)}"
+        if key not in tails:
+            tails[key] = _tails(state, seat, kind, left, names)
+        slot_pair = ("slot", slot)
+        out.extend(order(kind, slot_pair, *tail) for tail in tails[key])
     return out
+
+
+def _tails(state: State, seat: int, kind: str, left: int, names: list[str]) -> list[tuple]:
+    """The argument pairs after the slot for one action kind (shared by both cards of a kind)."""
+    tails: list[tuple] = []
+    if kind == "loadmaster":
+        unowned = [d for d in range(12) if state["dock_o"][d] is None]
+        if left >= 2:
+            tails.extend((("mode", "occupy"), ("dock", names[d])) for d in unowned)
+        # switching is listed toward unowned docks where a ship waits (else the first
+        # unowned dock); the parser accepts every legal switch
+        shipped = [t for t in unowned if state["dock_s"][t] is not None] or unowned[:1]
+        for d in own_docks(state, seat):
+            tails.append((("mode", "dissolve"), ("dock", names[d])))
+            tails.extend((("mode", "switch"), ("dock", names[d]), ("to", names[t])) for t in shipped)
+    elif kind == "merchant":
+        if storage_free(state, seat) >= 1 and state["money"][seat] >= goods_price(state):
+            tails.extend((("good", g),) for g in dict.fromkeys(state["market"]))
+    elif kind == "porter":
+        mine = own_docks(state, seat)
+        room = storage_free(state, seat) >= 1
+        targets = [names[d] for d in mine if state["dock_g"][d] is None]
+        can_ship = seat in state["charter"] and state["temple"][seat] >= 1 and bool(state["deck"])
+        extra = ["charter"] if can_ship else []
+        for g in dict.fromkeys(state["store"][seat]):
+            tails.extend((("from", "storage"), ("good", g), ("to", dst)) for dst in targets + extra)
+        for d in mine:
+            if state["dock_g"][d] is not None:
+                dsts = targets + (["storage"] if room else []) + extra
+                tails.extend((("from", names[d]), ("to", dst)) for dst in dsts)
+    return tails
 
 
 def side_problem(state: State, seat: int, kind: str) -> str | None:

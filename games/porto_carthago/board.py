@@ -34,17 +34,23 @@ _FLAT = frozenset(("money", "tp", "supply", "blocked", "light", "temple", "dock_
 _NESTED = frozenset(("store", "on_card", "held"))
 
 
+_SCALARS = frozenset(("decade", "stage", "sq", "n", "final", "start", "bought"))
+_CATEGORY = {**{k: 0 for k in SHARED | _SCALARS}, **{k: 1 for k in _FLAT}, **{k: 2 for k in _NESTED}}
+
+
 def copy_state(state: State) -> State:
     """A deep copy of the moving part, written out per field because states are copied on
     every order; fixed parts (components, players, options) are shared between successive
     states because nothing ever writes to them."""
     out: State = {}
+    cat = _CATEGORY.get
     for k, v in state.items():
-        if k in SHARED or v is None or isinstance(v, (int, str)):
+        c = cat(k)
+        if c == 0 or v is None:
             out[k] = v
-        elif k in _FLAT:
+        elif c == 1:
             out[k] = v[:]
-        elif k in _NESTED:
+        elif c == 2:
             out[k] = [x[:] for x in v]
         elif k == "rng":
             out[k] = {p: r.copy() for p, r in v.items()}
