@@ -80,3 +80,33 @@ def test_after_setup_each_player_has_one_or_two_docks_and_one_good():
     assert [len(x) for x in s["store"]] == [1, 1, 1]
     assert s["dock_o"].count(0) in (1, 2)
     sound(s)
+
+
+def test_phase_keys_change_with_every_decision():
+    s = new()
+    keys = set()
+    for _ in range(30):
+        keys.add(GAME.phase(s).key)
+        p = who(s)
+        s, _ = GAME.apply(s, p, GAME.default_orders(s, p))
+    assert len(keys) == 30
+
+
+def test_default_orders_are_legal_and_drop_is_refused():
+    s = new()
+    while GAME.prompts(s):
+        p = who(s)
+        orders = GAME.default_orders(s, p)
+        assert orders and orders[0] in GAME.legal_orders(s, p)
+        assert GAME.default_orders(s, [q for q in s["players"] if q != p][0]) == []
+        s, _ = GAME.apply(s, p, orders)
+    with pytest.raises(IllegalOrder):
+        GAME.drop(s, "Ann")
+
+
+def test_orders_after_the_end_are_refused():
+    from .helpers import run
+    s = run(new(), lambda x: x["stage"] == "over", limit=5000)
+    assert GAME.prompts(s) == [] and GAME.legal_orders(s, "Ann") == []
+    with pytest.raises(IllegalOrder):
+        GAME.apply(s, "Ann", [GAME.parse(s, "Ann", "TALENTS")[0]])
