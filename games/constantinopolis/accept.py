@@ -311,7 +311,6 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         a["offers"].remove(offer)
         ev.append(Event("trade.reject", f"{player} turns down offer {offer['id']}.", {"offer": offer["id"]},
                         to=(player, offer["from"])))
-    bump(st)
 
 
 def settle(st: dict[str, Any], ev: list[Event]) -> bool:

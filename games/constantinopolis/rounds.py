@@ -125,7 +125,6 @@ def donate_do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> Non
         p["r"]["donated"] = True
         ev.append(Event("donate", f"{player} donates {entry['count']} {entry['good']} for {entry['fame']} fame.",
                         {"player": player, "good": entry["good"], "fame": entry["fame"]}))
-    bump(st)
 
 
 def donate_legal(st: dict[str, Any], player: str) -> list[Order]:
@@ -204,7 +203,6 @@ def store_do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None
         lose_goods(st, p, g, drop)
     st["store"].remove(player)
     ev.append(Event("store", f"{player} keeps {len(keep)} goods and discards {lost}.", {"player": player, "kept": list(keep)}))
-    bump(st)
 
 
 def best_keep(st: dict[str, Any], player: str) -> list[str]:

@@ -299,3 +299,14 @@ def test_empty_ships_do_not_sail():
     for n in ("greg", "jen", "kay"):
         st, _ = do(st, n, "done")
     assert all(s["at"] == 0 for p in st["p"].values() for s in p["ships"])
+
+
+def test_phase_key_is_stable_while_the_simultaneous_phase_is_open():
+    st = accepting()
+    key = GAME.phase(st).key
+    st, _ = do(st, "greg", "post")
+    st, _ = do(st, "jen", "done")
+    assert GAME.phase(st).key == key and GAME.phase(st).kind == "accept"
+    st, _ = do(st, "greg", "done")
+    st, _ = do(st, "kay", "done")
+    assert GAME.phase(st).key != key
