@@ -137,7 +137,12 @@ def extract_body(msg: Message, problems: list[str]) -> BodyResult:
         return result
     ctype = _content_type(part)
     result.content_type = ctype
+    # The top level's own defects are reported by the caller; decoding may add more.
+    known = len(part.defects) if part is msg else 0
     text = _decode_part(part, problems)
+    new_defects = part.defects[known:]
+    if new_defects:
+        problems.append("body: " + ", ".join(sorted({type(d).__name__ for d in new_defects}))[:150])
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.startswith("\ufeff"):
         text = text[1:]

@@ -68,7 +68,8 @@ class InboundMail:
     problems: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _parse_headers(msg: Message, problems: list[str]) -> dict[str, object]:
+def _parse_headers(msg: Message, problems: list[str], content_types: list[str]) -> InboundMail:
+    """The header-derived fields, loop classification included; the body fields stay empty."""
     sender, sender_problem = single_address(msg, "From")
     if sender_problem:
         problems.append(sender_problem)
@@ -78,17 +79,19 @@ def _parse_headers(msg: Message, problems: list[str]) -> dict[str, object]:
     message_id = normalise_message_id(header_text(msg, "Message-ID", problems))
     if message_id is None:
         problems.append("Message-ID: missing or unusable")
-    subject = sanitise_header(header_text(msg, "Subject", problems) or "")
     date = header_raw(msg, "Date")
-    return {
-        "sender": sender,
-        "recipients": tuple(dict.fromkeys(recipients)),
-        "message_id": message_id,
-        "subject": subject,
-        "in_reply_to": normalise_message_id(header_text(msg, "In-Reply-To", problems)),
-        "references": message_id_list(header_text(msg, "References", problems)),
-        "date": sanitise_header(date) if date is not None else None,
-    }
+    reason = automatic_reason(msg, content_types, sender)
+    return InboundMail(
+        message_id=message_id,
+        sender=sender,
+        recipients=tuple(dict.fromkeys(recipients)),
+        subject=sanitise_header(header_text(msg, "Subject", problems) or ""),
+        in_reply_to=normalise_message_id(header_text(msg, "In-Reply-To", problems)),
+        references=message_id_list(header_text(msg, "References", problems)),
+        date=sanitise_header(date) if date is not None else None,
+        is_automatic=reason is not None,
+        automatic_reason=reason,
+    )
 
 
 def _parse(raw: bytes, problems: list[str]) -> InboundMail:
@@ -101,31 +104,19 @@ def _parse(raw: bytes, problems: list[str]) -> InboundMail:
         problems.append("mime: " + ", ".join(kinds)[:150])
     if not any(True for _ in msg.raw_items()):
         problems.append("headers: none found")
-    values = _parse_headers(msg, problems)
     body = extract_body(msg, problems)
-    sender = values["sender"]
-    assert sender is None or isinstance(sender, str)
-    reason = automatic_reason(msg, body.content_types, sender)
+    headers = _parse_headers(msg, problems, body.content_types)
     section, visible = find_orders(body.text)
     problems.extend(section.problems)
-    player = extract_player_line("\n".join(visible))
     _, orders_text = split_player_line("\n".join(section.lines))
-    return InboundMail(
-        message_id=values["message_id"],  # type: ignore[arg-type]
-        sender=sender,
-        recipients=values["recipients"],  # type: ignore[arg-type]
-        subject=values["subject"],  # type: ignore[arg-type]
-        in_reply_to=values["in_reply_to"],  # type: ignore[arg-type]
-        references=values["references"],  # type: ignore[arg-type]
-        date=values["date"],  # type: ignore[arg-type]
-        is_automatic=reason is not None,
-        automatic_reason=reason,
+    return replace(
+        headers,
         body=body.text,
         body_type=body.content_type,
         orders_text=orders_text,
         orders_from_block=section.from_block,
         orders_tag=sanitise_header(section.tag) if section.tag else None,
-        player=player,
+        player=extract_player_line("\n".join(visible)),
     )
 
 
@@ -134,11 +125,7 @@ def _headers_only(raw: bytes, problems: list[str]) -> InboundMail:
     try:
         raw, _ = bound_content_fields(raw)
         msg = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
-        values = _parse_headers(msg, problems)
-        sender = values["sender"]
-        assert sender is None or isinstance(sender, str)
-        reason = automatic_reason(msg, [], sender)
-        return InboundMail(is_automatic=reason is not None, automatic_reason=reason, **values)  # type: ignore[arg-type]
+        return _parse_headers(msg, problems, [])
     except Exception:
         return InboundMail()
 

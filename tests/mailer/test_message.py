@@ -167,12 +167,18 @@ def test_auto_reply_is_automatic():
     mail = sample("auto_reply.eml")
     assert mail.is_automatic
     assert mail.automatic_reason == "Auto-Submitted: auto-replied"
+    assert lines(mail) == ["I am out of the office until Monday."]
 
 
 def test_bounce_is_automatic():
     mail = sample("bounce.eml")
     assert mail.is_automatic
     assert mail.automatic_reason == "empty Return-Path (bounce)"
+    assert lines(mail) == [
+        "This is the mail system at host mx.example.org.",
+        "I'm sorry to have to inform you that your message could not",
+        "be delivered to one or more recipients.",
+    ]
     # Without the Return-Path line the sender and the report type still give it away.
     raw = (SAMPLES / "bounce.eml").read_bytes().replace(b"Return-Path: <>\r\n", b"")
     again = parse_message(raw)
@@ -184,6 +190,7 @@ def test_bounce_is_automatic():
 def test_list_mail_is_automatic():
     mail = sample("list_mail.eml")
     assert mail.is_automatic and mail.automatic_reason == "Precedence: list"
+    assert lines(mail) == ["A new game starts next week."]
     raw = (SAMPLES / "list_mail.eml").read_bytes().replace(b"Precedence: list\r\n", b"")
     assert parse_message(raw).automatic_reason == "List-Id present"
 
@@ -206,8 +213,17 @@ def test_malformed_from_gives_no_sender(name):
 def test_garbage_bytes_do_not_crash():
     mail = sample("garbage.eml")
     assert mail.sender is None and mail.message_id is None
-    assert "From: missing" in mail.problems
+    assert "From: missing" in mail.problems and "headers: none found" in mail.problems
     assert header_safe(mail.subject)
+    # No order lines are expected to make sense; the text must just be clean of controls.
+    assert not re.search(r"[\x00-\x08\x0e-\x1f\x7f-\x9f\ufeff\u200b]", mail.orders_text)
+
+
+def test_broken_base64_still_decodes_and_is_reported():
+    raw = b"From: a@example.org\r\nContent-Transfer-Encoding: base64\r\n\r\nQSBQQVIgSA\r\n"
+    mail = parse_message(raw)
+    assert lines(mail) == ["A PAR H"]
+    assert "body: InvalidBase64PaddingDefect" in mail.problems
 
 
 # -- senders, recipients and loop classification ------------------------------------------------
