@@ -104,7 +104,7 @@ def prompts(st: dict[str, Any]) -> list[Prompt]:
             text = f"{d['holder']} raised to {d['bid']} for {_name(st, d['office'])}: raise or pass"
         return [Prompt(who, "auction.duel", False, ("raise", "pass", "defend"), text)]
     if a["active"] is not None:
-        return [Prompt(a["active"], "auction.choose", False, ("stay", "take", "bid", "defend", "preempt-list"),
+        return [Prompt(a["active"], "auction.choose", False, ("stay", "take", "bid", "defend"),
                        "stay, take a vacant office or bid on an occupied one")]
     return []
 

@@ -158,6 +158,8 @@ class Constantinopolis:
                 if st["p"][player]["dropped"]:
                     raise IllegalOrder("you have left the game")
                 _dispatch(st, player, o, ev)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+                raise InvalidOrder(f"malformed order {o.kind!r}: {e.__class__.__name__}", line=i) from None
             except OrderError as e:
                 if e.line is None:
                     e.line = i

@@ -28,8 +28,7 @@ def clone(state: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def comp(st: dict[str, Any]) -> dict[str, Any]:
-    return for_state(st)
+comp = for_state  # the component set of a state (a plain alias: it is called very often)
 
 
 def illegal(message: str, suggestion: str | None = None) -> IllegalOrder:
