@@ -24,8 +24,8 @@ __all__ = [
     "single_address",
 ]
 
-# Unicode line and paragraph separators, NEL and friends: str.split() already treats them as
-# whitespace, but naming them keeps the intent visible.
+# C0/C1 controls, zero-width characters, bidi overrides and the Unicode line separators: none
+# belongs in a one-line header, and the invisible ones only serve to disguise text.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
 _MSG_ID = re.compile(r"<([^<>\s]{1,250})>")
 _BARE_ADDR = re.compile(r"[^\s<>,;:\"'()\[\]\\]{1,64}@[A-Za-z0-9.\-\[\]:]{1,255}")
