@@ -310,3 +310,29 @@ def test_phase_key_is_stable_while_the_simultaneous_phase_is_open():
     st, _ = do(st, "greg", "done")
     st, _ = do(st, "kay", "done")
     assert GAME.phase(st).key != key
+
+
+def test_market_and_commercial_buildings_work_again_in_phase_six():
+    st = accepting()
+    st["market"]["current"] = [0]
+    own(st, "greg", "Caupona")
+    give_goods(st, "greg", green=4)
+    st, _ = do(st, "greg", "use caupona\nsell 2 green")
+    assert st["p"]["greg"]["gold"] == 36 and st["p"]["greg"]["fame"] == 1
+    assert "already used" in illegal(st, "greg", "use caupona").message
+    # the ledger of the round carries over from phase 4
+    st["p"]["jen"]["r"]["ledger"]["green"] = -2
+    give_goods(st, "jen", green=1)
+    assert "at most 2" in illegal(st, "jen", "sell 1 green").message
+
+
+def test_arrived_ship_loads_again_the_same_round():
+    st = accepting()
+    st["p"]["greg"]["ships"][0]["at"] = 1
+    put_on_ship(st, "greg", 1, [card("yellow", 1)])
+    rounds.move_ships(st, [])
+    c = card("green", 1)
+    give_cards(st, "greg", [c])
+    give_goods(st, "greg", green=1)
+    st, _ = do(st, "greg", f"load {c} on ship 1")
+    assert st["p"]["greg"]["ships"][0]["cargo"] == [c]
