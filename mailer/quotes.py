@@ -24,7 +24,9 @@ __all__ = ["is_quoted", "visible_lines"]
 _MAX_HEADER_LEN = 400
 _MAX_MARKER_LEN = 100  # separators and phone footers are short; long lines never match
 
-# Attribution lines: (opening word, closing phrase). Matched on one line or two joined lines.
+# Attribution lines: an opening word and a closing phrase, or (without the opening word) a line
+# that names an address or a date, so that "As I wrote:" in the new text is not taken for one.
+# Matched on one line or on two joined lines.
 _ATTRIBUTION = re.compile(
     r"""^(?:
         on\s.+\swrote\s?:
@@ -33,7 +35,8 @@ _ATTRIBUTION = re.compile(
       | le\s.+\sa\s[ée]crit\s?:
       | el\s.+\sescribi[óo]\s?:
       | op\s.+\sschreef\b.*:
-      | .+\s(?:wrote|schrieb|ha\sscritto|a\s[ée]crit|escribi[óo]|schreef)\s?:
+      | (?=.*[@\d]).+\s(?:wrote|schrieb|ha\sscritto|a\s[ée]crit|escribi[óo]|schreef)\s?:
+      | .+\sschrieb\sam\s.*\d.*:
     )$""",
     re.IGNORECASE | re.VERBOSE,
 )

@@ -331,6 +331,10 @@ def test_read_receipt_nested_in_mixed_is_automatic():
         ("A MAD-POR\nEl mar, 3 mar 2026 a las 10:12, Ref (<r@x>) escribió:\nA OLD\n", ["A MAD-POR"]),
         ("A AMS-BEL\nOp di 3 mrt 2026 om 10:12 schreef Ref <r@x>:\nA OLD\n", ["A AMS-BEL"]),
         ("A BER-KIE\nAm 03.03.26 um 10:12 schrieb Ref:\nA OLD\n", ["A BER-KIE"]),
+        ("A BER-KIE\nRef <r@x.de> schrieb am 03.03.2026 um 10:12:\nA OLD\n", ["A BER-KIE"]),
+        ("A PAR-BUR\nalice@example.org wrote:\n> A OLD\nF BRE-MAO\n", ["A PAR-BUR", "F BRE-MAO"]),
+        # prose that merely ends in "wrote:" is not an attribution
+        ("As I wrote:\nA PAR-BUR\n", ["As I wrote:", "A PAR-BUR"]),
         # two-line attribution followed by a ">" quote, then new text (bottom-posted)
         ("On Tue, 3 Mar 2026 at 10:12, Referee <\nr@x> wrote:\n> A OLD\n\nA NEW\n", ["A NEW"]),
         # invisible characters and odd spaces
