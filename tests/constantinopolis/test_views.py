@@ -1,5 +1,7 @@
 """Hidden information: others' gold, contracts on others' ships, deck order, advance limits."""
 
+import pytest
+
 from games.constantinopolis import GAME
 
 from .util import at_accept, at_auction, card, do, give_cards, give_goods, new, seat
@@ -51,3 +53,37 @@ def test_face_down_market_option_hides_the_future_pile_after_reshuffle():
         p = GAME.prompts(st2)[0].player
         st2, _ = GAME.apply(st2, p, GAME.default_orders(st2, p))
     assert "hidden" not in GAME.view(st2, "a")["market"]["future"]
+
+
+def test_views_are_json_and_never_show_hidden_values_during_play():
+    import json
+
+    from referee.playthrough import play
+
+    def look(pt):
+        if pt.steps % 11:
+            return
+        for n in pt.players:
+            v = GAME.view(pt.state, n)
+            json.dumps(v)
+            for other, entry in v["players"].items():
+                if other != n:
+                    assert entry["gold"] == "hidden"
+                    assert all(s["cargo"] in ("hidden", []) for s in entry["ships"])
+            assert isinstance(v["deck"], int)
+
+    play(GAME, ["ann", "bob", "cid"], "views", on_step=look)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_default_orders_end_each_part_and_finish_the_game(n):
+    st = new(tuple("abcde"[:n]))
+    steps = 0
+    while GAME.prompts(st):
+        p = GAME.prompts(st)[0]
+        st2, _ = GAME.apply(st, p.player, GAME.default_orders(st, p.player))
+        assert [(q.player, q.decision) for q in GAME.prompts(st2)].count((p.player, p.decision)) == 0 \
+            or GAME.phase(st2).key != GAME.phase(st).key
+        st = st2
+        steps += 1
+    assert GAME.result(st) is not None and st["round"] == 9 and steps < 400
