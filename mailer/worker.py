@@ -86,6 +86,8 @@ class MailWorker:
             return Handled("ignored", f"automatic mail ({mail.automatic_reason})")
         if not mail.sender:
             return Handled("ignored", "no usable sender address to answer")
+        if mail.sender.lower().rpartition("@")[2] == self.settings.hostname.lower():
+            return Handled("ignored", "mail from one of our own addresses (a loop)")
         who = self._identify(mail, raw)
         if who is None or not self._valid_game(who[0]):
             self._refuse(mail)
