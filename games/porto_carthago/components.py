@@ -198,9 +198,18 @@ def validate(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+_BUILTIN: dict[str, Any] | None = None
+
+
 def load(data: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The built-in set for None, otherwise the validated moderator set."""
-    return validate(_BUILTIN_RAW if data is None else data)
+    """The built-in set for None (validated once, then handed out as a fresh top-level dict),
+    otherwise the validated moderator set."""
+    global _BUILTIN
+    if data is not None:
+        return validate(data)
+    if _BUILTIN is None:
+        _BUILTIN = validate(_BUILTIN_RAW)
+    return dict(_BUILTIN)
 
 
 def builtin_raw() -> dict[str, Any]:
