@@ -87,3 +87,24 @@ def test_help_lists_example_orders():
     s = at_actions()
     assert "TALENTS" in GAME.help(s, "Ann")
     assert "queue" in GAME.help(s, "Bob")
+
+
+def test_garbage_never_raises_anything_but_order_errors():
+    from referee.contract import OrderError
+    from referee.rng import Rng
+    s = at_actions()
+    words = ["porter", "5", "to", "storage", "G1", "C1-I", "-", "charter", "use", "S07", "Ann", "lighthouse",
+             "+2", "x", "dock", "II", "occupy", "take", "arrange", "intrigue", "-1", "ä", "#", "->", "side", "0"]
+    rng = Rng.from_seed("fuzz", "grammar")
+    for _ in range(2000):
+        line = " ".join(rng.choice(words) for _ in range(rng.randint(1, 6)))
+        try:
+            orders = GAME.parse(s, "Ann", line)
+        except OrderError as exc:
+            assert exc.line is not None
+            continue
+        for o in orders:
+            try:
+                GAME.apply(s, "Ann", [o])
+            except OrderError as exc:
+                assert exc.line == 1
