@@ -52,11 +52,16 @@ def ship_charter(state: State, seat: int, good: str, events: list[Event]) -> Non
     rules = state["comp"]["shipping"]
     if temple >= c["danger"]:
         gain = c["yield"]
-        tax = min(temple * rules["tax_per_temple_servant"], state["money"][seat] + gain)
+        nominal = temple * rules["tax_per_temple_servant"]
+        tax = min(nominal, state["money"][seat] + gain)  # A20: never below zero
         state["money"][seat] += gain - tax
         points = rules["success_tp"]
+        # the public text gives the nominal tax: a capped amount would reveal the secret purse
         text = (f"{name} ships {good} by charter: card {top} shows danger {c['danger']} against {temple} temple "
-                f"servant(s), a success. {gain} talents earned, {tax} paid as temple tax.")
+                f"servant(s), a success. {gain} talents earned, {nominal} due as temple tax.")
+        if tax < nominal:
+            events.append(Event("tax", f"You could pay only {tax} of the {nominal} talents of temple tax.",
+                                {"paid": tax}, to=(name,)))
     else:
         gain = (c["yield"] + 1) // 2
         state["money"][seat] += gain
