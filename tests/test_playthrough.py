@@ -1,8 +1,7 @@
-import copy
 
 import pytest
 
-from referee.contract import Game, Order
+from referee.contract import Game
 from referee.playthrough import PlaythroughError, play, replay, same_state
 
 from .race import GAME, Race

@@ -4,18 +4,18 @@ import json
 import os
 import signal
 import smtplib
-import socket
 import subprocess
 import sys
 import time
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from commands.main import cli
 from referee import registry
+
+from .net import free_port
 
 
 def run(*args, input=None, env=None):
@@ -98,12 +98,6 @@ def test_config_show_layers_file_and_environment(tmp_path):
     bad.write_text("colour = 'red'\n")
     result = run("--config", str(bad), "config", "show")
     assert result.exit_code == 2 and "unknown setting 'colour'" in result.output
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_serve_accepts_mail_and_stops_cleanly_on_sigterm(tmp_path):

@@ -1,7 +1,6 @@
 """The outbox: queued with the turn, delivered with retries, exactly once per Message-ID."""
 
 import email
-import socket
 from datetime import datetime, timedelta, timezone
 from email import policy
 
@@ -16,11 +15,7 @@ from referee.store import TinyDBStore
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
 HOST = "games.test"
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .net import free_port
 
 
 def report(n: int, to: str = "alice@example.org", subject: str = "[g-1] Round 1") -> OutgoingMail:

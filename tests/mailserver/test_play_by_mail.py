@@ -3,8 +3,6 @@
 
 import email
 import smtplib
-import socket
-from dataclasses import replace
 from datetime import datetime, timezone
 from email import policy
 from email.message import EmailMessage
@@ -27,11 +25,7 @@ from ..race import GAME
 HOST = "games.test"
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .net import free_port
 
 
 class Inbox:

@@ -1,8 +1,6 @@
 """The inbound SMTP server on loopback, driven by real smtplib clients."""
 
 import smtplib
-import socket
-from dataclasses import replace
 from email.message import EmailMessage
 
 import pytest
@@ -11,11 +9,7 @@ from mailer.smtp_server import IngestHandler, SenderRateLimit, make_controller
 from mailer.spool import Spool
 from referee.config import Limits, Settings
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .net import free_port
 
 
 def known(address: str) -> bool:
