@@ -34,34 +34,33 @@ _FLAT = frozenset(("money", "tp", "supply", "blocked", "light", "temple", "dock_
 _NESTED = frozenset(("store", "on_card", "held"))
 
 
-_SCALARS = frozenset(("decade", "stage", "sq", "n", "final", "start", "bought"))
-_CATEGORY = {**{k: 0 for k in SHARED | _SCALARS}, **{k: 1 for k in _FLAT}, **{k: 2 for k in _NESTED}}
+_FLAT_KEYS = tuple(sorted(_FLAT))
+_NESTED_KEYS = tuple(sorted(_NESTED))
 
 
 def copy_state(state: State) -> State:
     """A deep copy of the moving part, written out per field because states are copied on
-    every order; fixed parts (components, players, options) are shared between successive
-    states because nothing ever writes to them."""
-    out: State = {}
-    cat = _CATEGORY.get
-    for k, v in state.items():
-        c = cat(k)
-        if c == 0 or v is None:
-            out[k] = v
-        elif c == 1:
-            out[k] = v[:]
-        elif c == 2:
-            out[k] = [x[:] for x in v]
-        elif k == "rng":
-            out[k] = {p: r.copy() for p, r in v.items()}
-        elif k == "act":
-            out[k] = v.copy()
-        elif k == "arr":
-            a = v.copy()
-            a["ch"] = a["ch"][:]
-            out[k] = a
-        else:
-            out[k] = marshal.loads(marshal.dumps(v)) if v else type(v)()
+    every order; fixed parts (components, players, options) and scalars are shared between
+    successive states because nothing ever writes to them."""
+    out = dict(state)
+    for k in _FLAT_KEYS:
+        out[k] = state[k][:]
+    for k in _NESTED_KEYS:
+        out[k] = [x[:] for x in state[k]]
+    out["rng"] = {p: r.copy() for p, r in state["rng"].items()}
+    if state["act"] is not None:
+        out["act"] = state["act"].copy()
+    if state["arr"] is not None:
+        arr = out["arr"] = state["arr"].copy()
+        arr["ch"] = arr["ch"][:]
+    if state["pending"]:
+        out["pending"] = marshal.loads(marshal.dumps(state["pending"]))
+    else:
+        out["pending"] = []
+    if state["queue"]:
+        out["queue"] = marshal.loads(marshal.dumps(state["queue"]))
+    else:
+        out["queue"] = {}
     return out
 
 
