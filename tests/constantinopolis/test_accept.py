@@ -336,3 +336,17 @@ def test_arrived_ship_loads_again_the_same_round():
     give_goods(st, "greg", green=1)
     st, _ = do(st, "greg", f"load {c} on ship 1")
     assert st["p"]["greg"]["ships"][0]["cargo"] == [c]
+
+
+def test_contract_card_example_voyage_by_ship_size():
+    c = card("green", 1, medium=1, large=2)
+    for size, at in (("small", 1), ("medium", 1), ("large", 2)):
+        st = accepting()
+        sid = 1 if size == "small" else add_ship(st, "greg", size)
+        give_cards(st, "greg", [c])
+        give_goods(st, "greg", green=1)
+        st, _ = do(st, "greg", f"load {c} on ship {sid}\ndone")
+        st, _ = do(st, "jen", "done")
+        st, _ = do(st, "kay", "done")
+        ship = next(s for s in st["p"]["greg"]["ships"] if s["id"] == sid)
+        assert ship["at"] == at, size

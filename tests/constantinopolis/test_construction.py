@@ -269,3 +269,11 @@ def test_production_and_new_buildings_produce_next_round():
     assert st["p"]["a"]["goods"]["blue"] == 0
     rounds.produce(st, [])
     assert st["p"]["a"]["goods"]["blue"] == 2 and st["p"]["a"]["goods"]["green"] == 4
+
+
+def test_faq_able_to_produce_means_owning_a_building_of_that_type():
+    st = construct()
+    own(st, "greg", "Metallum", "Taberna", "Emporium")
+    st, _ = do(st, "greg", "buy 2 red")  # bought, not produced: still fine for the Emporium
+    st, _ = do(st, "greg", "use emporium")
+    assert st["p"]["greg"]["gold"] == 30 - 12 + 7 and st["p"]["greg"]["fame"] == 1
