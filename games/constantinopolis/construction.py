@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.contract import Event, Order, Prompt
+from referee.contract import Event, Order, OrderError, Prompt
 
 from . import trade
 from .components import LICENCES
@@ -17,7 +17,7 @@ from .state import bump, comp, illegal, lose_goods, pl, producible
 
 def start(st: dict[str, Any]) -> None:
     st["phase"] = "construct"
-    st["construct"] = {"turn": 0, "pending": None}
+    st["construct"] = {"turn": 0, "pending": None, "queue": []}
     bump(st)
 
 
@@ -206,6 +206,29 @@ def _answer(st: dict[str, Any], yes: bool, ev: list[Event]) -> None:
     else:
         execute(st, b["buyer"], b["args"], ev)
     bump(st)
+    _run_queue(st, b["buyer"], ev)
+
+
+def _run_queue(st: dict[str, Any], buyer: str, ev: list[Event]) -> None:
+    """Carry on with the orders the buyer sent after the purchase the Consul was asked about."""
+    from .grammar import fmt
+
+    c = st["construct"]
+    while c["queue"] and c["pending"] is None:
+        o = Order.from_json(c["queue"].pop(0))
+        if c["turn"] >= len(st["order"]) or st["order"][c["turn"]] != buyer:
+            ev.append(Event("queue.dropped", f"Your turn had ended, so '{fmt(o)}' and what followed were not used.",
+                            {"order": fmt(o)}, to=(buyer,)))
+            c["queue"] = []
+            return
+        try:
+            do(st, buyer, o, ev)
+        except OrderError as e:
+            ev.append(Event("queue.error", f"After the Consul's answer, '{fmt(o)}' could not be carried out "
+                            f"({e.message}); the orders after it were not used either. Please send new orders.",
+                            {"order": fmt(o), "error": e.message}, to=(buyer,)))
+            c["queue"] = []
+            return
 
 
 def check(st: dict[str, Any], player: str, o: Order) -> None:

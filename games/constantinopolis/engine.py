@@ -166,6 +166,13 @@ class Constantinopolis:
                     e.text = fmt(o)
                 raise
             _settle(st, ev)
+            c = st.get("construct")
+            if c and c["pending"] and c["pending"]["buyer"] == player and i < len(orders):
+                # the Consul must answer first; the rest of this mail waits for him
+                c["queue"] = [x.to_json() for x in orders[i:]]
+                ev.append(Event("queue.wait", f"{len(orders) - i} more orders wait for the Consul's answer.",
+                                {"orders": [fmt(x) for x in orders[i:]]}, to=(player,)))
+                break
         return st, ev
 
     def default_orders(self, state: State, player: str) -> list[Order]:
@@ -212,6 +219,7 @@ class Constantinopolis:
                     {"player": player})]
         if st["phase"] == "construct" and st["construct"]["pending"] and st["construct"]["pending"]["buyer"] == player:
             st["construct"]["pending"] = None
+            st["construct"]["queue"] = []
         if st["phase"] == "accept":
             st["accept"]["offers"] = [x for x in st["accept"]["offers"] if player not in (x["from"], x["to"])]
         if st["phase"] == "donate" and player in st["donate"]:

@@ -277,3 +277,21 @@ def test_faq_able_to_produce_means_owning_a_building_of_that_type():
     st, _ = do(st, "greg", "buy 2 red")  # bought, not produced: still fine for the Emporium
     st, _ = do(st, "greg", "use emporium")
     assert st["p"]["greg"]["gold"] == 30 - 12 + 7 and st["p"]["greg"]["fame"] == 1
+
+
+def test_rest_of_a_mail_waits_for_the_consul():
+    st = construct({"magister": "kay", "comes": "greg", "consul": "jen"})
+    st, ev = do(st, "kay", "build cura\nbuild mensae\ndone")
+    assert [e.kind for e in ev if e.kind == "queue.wait"] and st["construct"]["queue"]
+    assert "Mensae" not in st["p"]["kay"]["buildings"]
+    st, ev = do(st, "jen", "preempt")
+    assert "Cura" in st["p"]["jen"]["buildings"] and "Mensae" in st["p"]["kay"]["buildings"]
+    assert GAME.prompts(st)[0].player == "greg"  # kay's queued done ended her turn
+    st2 = construct({"magister": "kay", "comes": "greg", "consul": "jen"})
+    st2, _ = do(st2, "kay", "build cura\nbuild metallum\nbuild mensae")
+    st2, ev = do(st2, "jen", "allow")
+    # Cura went through; the second production building of the round is refused and reported
+    assert "Cura" in st2["p"]["kay"]["buildings"] and "Mensae" not in st2["p"]["kay"]["buildings"]
+    err = [e for e in ev if e.kind == "queue.error"]
+    assert err and err[0].to == ("kay",)
+    assert GAME.prompts(st2)[0].player == "kay"
