@@ -263,10 +263,24 @@ def main_menu(state: State, seat: int) -> list[Order]:
             continue
         key = f"{kind}{min(left, 2)}"
         if key not in tails:
-            tails[key] = _tails(state, seat, kind, left, names)
-        slot_pair = ("slot", slot)
-        out.extend(order(kind, slot_pair, *tail) for tail in tails[key])
+            tails[key] = tuple(_tails(state, seat, kind, left, names))
+        out.extend(_slot_orders(kind, slot, tails[key]))
     return out
+
+
+_MENUS: dict[tuple, list[Order]] = {}
+
+
+def _slot_orders(kind: str, slot: int, tails: tuple) -> list[Order]:
+    """The orders for one slot, remembered by their arguments: menus repeat a lot."""
+    key = (kind, slot, tails)
+    found = _MENUS.get(key)
+    if found is None:
+        if len(_MENUS) > 50_000:
+            _MENUS.clear()
+        slot_pair = ("slot", slot)
+        found = _MENUS[key] = [order(kind, slot_pair, *tail) for tail in tails]
+    return found
 
 
 def _tails(state: State, seat: int, kind: str, left: int, names: list[str]) -> list[tuple]:
