@@ -248,6 +248,11 @@ class PortoCarthago:
         events: list[Event] = []
         rest = list(orders)
         d = d._replace(item=new["pending"][0]) if d.item is not None else d
+        if d.seat == seat and d.name == "action.after" and rest[0].kind in MAIN_KINDS and rest[0].kind != "use":
+            # a main action sent while the turn is still open for extras: the turn ends, and
+            # the action is meant for the next turn
+            _execute(new, d, Order("done"), events)
+            d = decision(new) or d._replace(seat=-1)
         if d.seat == seat:
             first = rest.pop(0)
             try:

@@ -62,3 +62,11 @@ def test_a_decision_not_in_the_queue_keeps_the_queue_and_asks():
     s = own_dock(s, "Ann", "C1-I", ship="S01")
     s, _ = do(s, "PORTER 5 STORAGE G1 TO C1-I\nTALENTS")
     assert decision(s) == "intrigue.reward" and len(s["queue"]["Ann"]) == 1
+
+
+def test_a_main_action_sent_while_the_turn_is_open_ends_it_and_waits():
+    s = at_actions()
+    s, _ = do(s, "ARISTOCRAT 2 LIGHTHOUSE +1")
+    assert decision(s) == "action.after"
+    s, _ = do(s, "TALENTS", "Ann")
+    assert who(s) == "Bob" and [q["kind"] for q in s["queue"]["Ann"]] == ["talents"]
