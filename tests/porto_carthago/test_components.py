@@ -19,9 +19,10 @@ def test_builtin_set_loads_and_is_recorded_in_the_state():
 def test_every_value_is_tagged_as_the_reference_classifies_it():
     raw = builtin_raw()
     tags = {k: v["tag"] for k, v in raw.items() if isinstance(v, dict) and "tag" in v}
-    for key in ("ship_cards", "civilizations", "goods", "action_slots", "palace_fields", "intrigue_path"):
+    for key in ("ship_cards", "civilizations", "goods", "action_slots", "palace_fields", "intrigue_path",
+                "action_cards"):
         assert tags[key] == "placeholder", key
-    for key in ("starting_money", "action_cards", "ship_rows_extra"):
+    for key in ("starting_money", "ship_rows_extra"):
         assert tags[key] == "inferred", key
     for key in ("danger_distribution", "market_size", "goods_prices", "palace_big_field", "final_seat", "storage"):
         assert tags[key] == "certain", key
