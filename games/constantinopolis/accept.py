@@ -15,7 +15,7 @@ from . import trade
 from .components import GOODS, SIZES
 from .state import bump, comp, contract, draw_cards, illegal, pl
 
-KINDS = ("load", "unload", "post", "save", "free", "ship", "redraw", "done") + trade.KINDS
+KINDS = ("load", "unload", "post", "save", "free", "ship", "redraw", "defend", "done") + trade.KINDS
 TRADE_KINDS = ("offer", "accept", "reject")
 
 
@@ -95,7 +95,7 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
     if player in a["done"]:
         raise illegal("you already ended this phase")
     k = o.kind
-    if k == "done":
+    if k in ("done", "defend"):
         return
     if k in trade.KINDS:
         trade.check(st, player, o)
@@ -228,6 +228,10 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
     k = o.kind
     if k in trade.KINDS:
         trade.do(st, player, o, ev)
+    elif k == "defend":
+        st["defend"][player] = g["gold"]
+        ev.append(Event("auction.defend", f"In the next auction you will defend your office up to {g['gold']} gold.",
+                        {"gold": g["gold"]}, to=(player,)))
     elif k == "done":
         a["done"].append(player)
         a["offers"] = [x for x in a["offers"] if player not in (x["from"], x["to"])]
@@ -369,6 +373,8 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     for size in SIZES:
         ok(Order("ship", {"size": size}))
     out += trade.legal(st, player)
+    if player not in st["defend"]:
+        out.append(Order("defend", {"gold": min(p["gold"], 3)}))
     if st["options"]["free_trade"]:
         for x in a["offers"]:
             if x["to"] == player:

@@ -19,7 +19,7 @@ def start(st: dict[str, Any]) -> None:
     st["phase"] = "auction"
     order = [n for n in turn_order(st) if office_of(st, n) is not None and not st["p"][n]["dropped"]]
     st["auction"] = {"start": order, "been": [], "active": None, "free": None, "coins": {}, "paid": 0,
-                     "duel": None, "defend": {}}
+                     "duel": None}
     bump(st)
 
 
@@ -62,6 +62,7 @@ def _finish(st: dict[str, Any], ev: list[Event]) -> None:
     ev.append(Event("auction.end", f"The auction is over; {a['paid']} gold on the office board goes back to the bank.",
                     {"discarded": a["paid"], "offices": dict(st["offices"])}))
     st["last_auction_discard"] = a["paid"]
+    st["defend"] = {}  # limits hold for one auction
     st["order"] = turn_order(st)
     comes = st["offices"]["comes"]
     if comes is not None:
@@ -167,7 +168,7 @@ def _auto_duel(st: dict[str, Any], ev: list[Event]) -> None:
         if st["p"][who]["dropped"]:
             _pass(st, ev, who)
             return
-        limit = a["defend"].get(who) if d["turn"] == "holder" else d.get("limit")
+        limit = st["defend"].get(who) if d["turn"] == "holder" else d.get("limit")
         if limit is None:
             return
         need = min_raise(st)
@@ -182,8 +183,8 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
     """Raise IllegalOrder unless the order fits now; never changes the state."""
     k, g = o.kind, o.args
     if k == "defend":
-        if st["phase"] != "auction":
-            raise illegal("defend limits are given during the auction")
+        if st["phase"] not in ("auction", "accept"):
+            raise illegal("defend limits are given during the auction or in the accept phase before it")
         return
     if st["phase"] == "pretorio":
         if k != "good" or st["pretorio"] != player:
@@ -237,7 +238,7 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
     check(st, player, o)
     k, g = o.kind, o.args
     if k == "defend":
-        st["auction"]["defend"][player] = g["gold"]
+        st["defend"][player] = g["gold"]
         ev.append(Event("auction.defend", f"You will defend your office up to {g['gold']} gold.", {"gold": g["gold"]},
                         to=(player,)))
         return
@@ -309,7 +310,7 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
                 out.append(Order("bid", {"office": office, "gold": need}))
                 if need + 2 <= gold:
                     out.append(Order("bid", {"office": office, "gold": need, "limit": need + 2}))
-    if player not in a["defend"] and office_of(st, player) is not None:
+    if player not in st["defend"] and office_of(st, player) is not None:
         out.append(Order("defend", {"gold": min(gold, 2)}))
     return out
 

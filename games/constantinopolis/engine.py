@@ -88,7 +88,7 @@ class Constantinopolis:
             "market": {"current": markets[:1], "future": markets[1:], "empties": 0, "hidden": False},
             "flow": {g: 0 for g in GOODS}, "ability": {"consul": None, "urbi": None}, "preempt": None,
             "last_public": False, "auction": None, "construct": None, "accept": None, "donate": None,
-            "store": None, "pretorio": None, "last_auction_discard": 0, "reshuffles": 0,
+            "store": None, "pretorio": None, "last_auction_discard": 0, "reshuffles": 0, "defend": {},
         }
         st["deck"] = rng.shuffled([c["id"] for c in data["contracts"]])
         st["rng"] = rng.to_json()

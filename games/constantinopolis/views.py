@@ -44,8 +44,8 @@ def view(state: dict[str, Any], player: str | None) -> dict[str, Any]:
                           "duel": None if a["duel"] is None else {k: v for k, v in a["duel"].items() if k != "limit"}}
         if a["duel"] is not None and a["duel"]["challenger"] == player:
             out["auction"]["duel"]["limit"] = a["duel"]["limit"]
-        if player in a["defend"]:
-            out["auction"]["your_defend_limit"] = a["defend"][player]
+    if player in state["defend"]:
+        out["your_defend_limit"] = state["defend"][player]
     if state["construct"] is not None:
         c = state["construct"]
         out["construct"] = {"turn": state["order"][c["turn"]] if c["turn"] < len(state["order"]) else None,

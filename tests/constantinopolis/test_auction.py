@@ -179,3 +179,21 @@ def test_player_short_of_gold_can_always_take_an_office():
     assert menu and all(o.kind == "take" for o in menu if o.kind != "defend")
     st, _ = GAME.apply(st, "b", [o for o in menu if o.kind == "take"][:1])
     assert st["p"]["b"]["gold"] >= 0
+
+
+def test_defend_limit_can_be_sent_with_the_previous_rounds_phase_six_mail():
+    from .util import at_accept
+    st = at_accept(seat(new(("a", "b")), {"magister": "a", "pretorio": "b"}))
+    st, ev = do(st, "b", "defend 3\ndone")
+    assert [e.to for e in ev if e.kind == "auction.defend"] == [("b",)]
+    assert GAME.view(st, "b")["your_defend_limit"] == 3 and "your_defend_limit" not in GAME.view(st, "a")
+    st, _ = do(st, "a", "done")
+    while st["phase"] != "auction":
+        p = GAME.prompts(st)[0].player
+        st, _ = GAME.apply(st, p, GAME.default_orders(st, p))
+    first = GAME.prompts(st)[0].player
+    assert first == "a"
+    st, _ = do(st, "a", "bid pretorio 1")
+    assert st["auction"]["duel"]["bid"] == 2  # b answered from the standing limit
+    st, _ = do(st, "a", "raise 4")
+    assert st["offices"]["pretorio"] == "a"  # 4 is above b's limit of 3
