@@ -71,3 +71,28 @@ def test_a_corrected_set_changes_the_recorded_hash():
 def test_not_an_object_is_refused():
     with pytest.raises(ComponentError):
         GAME.load_components([1, 2])
+
+
+def test_a_different_valid_set_plays_to_the_end():
+    from referee.rng import Rng
+    raw = builtin_raw()
+    raw["palace_fields"]["value"] = [[4, 1], [8, 3]]
+    raw["intrigue_path"]["value"] = {"length": 5, "scoring": {"3": [2], "5": [3, 1]}}
+    raw["action_slots"]["value"] = [{"cost": c, "side": side} for c, side in
+                                    [(0, "palace"), (0, "none"), (1, "expand_storage"), (1, "none"), (3, "palace"), (2, "none")]]
+    raw["civilizations"]["value"] = ["Egypt", "Greece", "Rome", "Persia", "Iberia", "Numidia"]
+    names = dict(zip(["C1", "C2", "C3", "C4", "C5", "C6"], raw["civilizations"]["value"]))
+    for card in raw["ship_cards"]["value"]:
+        card["civilization"] = names[card["civilization"]]
+    comp = GAME.load_components(raw)
+    for seed in range(5):
+        state = GAME.setup(["A", "B", "C", "D", "E"], f"custom-{seed}", {}, comp)
+        bots = Rng.from_seed(f"custom-{seed}", "bots")
+        while GAME.prompts(state):
+            p = GAME.prompts(state)[0].player
+            menu = GAME.legal_orders(state, p)
+            o = menu[bots.randbelow(len(menu))]
+            assert GAME.parse(state, p, GAME.format(o)) == [o]
+            state, _ = GAME.apply(state, p, [o])
+            assert GAME.check(state) == []
+        assert GAME.result(state) is not None
