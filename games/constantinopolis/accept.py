@@ -360,13 +360,23 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
 
     if not p["r"]["loaded"] and p["hand"]:
         ok(Order("redraw", {"contracts": p["hand"][:2]}))
+    harbour = []
+    for ship in p["ships"]:
+        if ship["at"] == 0:
+            cargo, people = used_space(data, ship)
+            info = data["ships"][ship["size"]]
+            harbour.append((ship, info["capacity"] - cargo, info["passengers"] - people))
     for c in p["hand"]:
-        for ship in p["ships"]:
-            o = Order("load", {"contract": c, "ship": ship["id"]})
-            before = len(out)
-            ok(o)
-            if len(out) > before:
-                break
+        card = contract(data, c)
+        if card["cargo"] != "passenger" and p["goods"][card["cargo"]] < card["amount"]:
+            continue
+        for ship, space, seats in harbour:
+            if card["voyage"][ship["size"]] is None or space < card["amount"]:
+                continue
+            if card["cargo"] == "passenger" and seats < 1:
+                continue
+            out.append(Order("load", {"contract": c, "ship": ship["id"]}))
+            break
     ok(Order("post"))
     if p["hand"]:
         ok(Order("save", {"contract": p["hand"][0]}))

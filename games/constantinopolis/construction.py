@@ -12,7 +12,7 @@ from referee.contract import Event, Order, OrderError, Prompt
 
 from . import trade
 from .components import LICENCES
-from .state import bump, comp, illegal, lose_goods, pl, producible
+from .state import bump, can_produce, comp, illegal, lose_goods, pl
 
 
 def start(st: dict[str, Any]) -> None:
@@ -107,7 +107,7 @@ def check_build(st: dict[str, Any], player: str, g: dict[str, Any], *, preempt: 
             raise illegal("you do not own the Redemptor")
         if p["r"]["redemptor"]:
             raise illegal("the Redemptor was already used this round")
-        if "red" not in producible(p, data):
+        if "red" not in can_produce(st, p):
             raise illegal("the Redemptor needs you to produce industrial (red) goods")
         if p["goods"]["red"] < 1:
             raise illegal("the Redemptor needs one red good to discard")

@@ -30,6 +30,12 @@ OPTIONS = (
     GameOption("market_reshuffle", "faceup", "Italian edition: the reshuffled future market pile lies face down.",
                ("faceup", "facedown")),
     GameOption("dropout", False, "Italian edition: a player may leave and the game goes on with at least two.", (False, True)),
+    GameOption("produce_since_round_start", False,
+               "Italian edition: only production buildings owned since the start of the round make a player "
+               "'able to produce' (commercial buildings, donations, Redemptor, exchange wall).", (False, True)),
+    GameOption("taberna_one_type", False,
+               "Italian edition reading: with the Taberna a player buys only one of the types he produces each round.",
+               (False, True)),
 )
 
 

@@ -9,7 +9,7 @@ from referee.rng import Rng
 
 from . import auction
 from .components import GOODS, OFFICES
-from .state import (GOOD_VALUE, bump, comp, contract, draw_cards, gain_goods, goods_total, illegal, level,
+from .state import (GOOD_VALUE, bump, can_produce, comp, contract, draw_cards, gain_goods, goods_total, illegal, level,
                     lose_goods, market_card, new_round_flags, pl, producible)
 
 
@@ -82,7 +82,7 @@ def draw_phase(st: dict[str, Any], ev: list[Event]) -> None:
 
 def donations_for(st: dict[str, Any], n: str) -> list[dict[str, Any]]:
     p = pl(st, n)
-    can = producible(p, comp(st))
+    can = can_produce(st, p)
     return [d for d in market_card(st)["donations"] if d["good"] in can and p["goods"][d["good"]] >= d["count"]]
 
 
@@ -108,7 +108,7 @@ def donate_check(st: dict[str, Any], player: str, o: Order) -> None:
     entry = next((d for d in card["donations"] if d["good"] == o.args["good"]), None)
     if entry is None:
         raise illegal(f"the current market takes no {o.args['good']} donation")
-    if o.args["good"] not in producible(pl(st, player), comp(st)):
+    if o.args["good"] not in can_produce(st, pl(st, player)):
         raise illegal(f"you cannot produce {o.args['good']}")
     if pl(st, player)["goods"][entry["good"]] < entry["count"]:
         raise illegal(f"a donation of {entry['good']} needs {entry['count']} goods")

@@ -78,6 +78,13 @@ def producible(p: dict[str, Any], data: dict[str, Any], *, old_only: bool = Fals
     return types
 
 
+def can_produce(st: dict[str, Any], p: dict[str, Any]) -> set[str]:
+    """Types that count as 'able to produce' for commercial buildings, donations, the
+    Redemptor and the exchange wall. The Italian option counts only buildings owned since
+    the start of the round."""
+    return producible(p, comp(st), old_only=bool(st["options"].get("produce_since_round_start")))
+
+
 def goods_total(p: dict[str, Any]) -> int:
     return sum(p["goods"].values())
 

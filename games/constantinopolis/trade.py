@@ -8,7 +8,7 @@ from typing import Any
 from referee.contract import Event, Order
 
 from .components import GOODS
-from .state import comp, gain_goods, illegal, lose_goods, market_card, pl, producible
+from .state import can_produce, comp, gain_goods, illegal, lose_goods, market_card, pl, producible
 
 KINDS = ("buy", "sell", "use", "exchange", "trade", "discard")
 
@@ -34,8 +34,12 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
         if o.kind == "buy":
             if done < 0:
                 raise illegal(f"you sold {good} this round, so you cannot buy it")
-            if good in producible(p, data, old_only=True) and "Taberna" not in p["buildings"]:
+            own = producible(p, data, old_only=True)
+            if good in own and "Taberna" not in p["buildings"]:
                 raise illegal(f"you produce {good}; buying it needs the Taberna")
+            if good in own and st["options"].get("taberna_one_type") and any(
+                    x != good and x in own and n > 0 for x, n in r["ledger"].items()):
+                raise illegal("with the Taberna you may buy only one type you produce each round (Italian option)")
             if done + n > row["limit"]:
                 raise illegal(f"the market lets you trade at most {row['limit']} {good} this round ({done} done)")
             cost = n * buy_price(st, p, good)
@@ -57,7 +61,7 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
             raise illegal(f"you do not own {b}")
         if b in r["used"]:
             raise illegal(f"{b} was already used this round")
-        can = producible(p, data)
+        can = can_produce(st, p)
         for good, n in info["input"].items():
             if good not in can:
                 raise illegal(f"{b} needs {good} goods, which you cannot produce")
@@ -72,7 +76,7 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
             raise illegal("exchange one type for a different type")
         if p["goods"][g["give"]] < 1:
             raise illegal(f"you have no {g['give']}")
-        if g["get"] not in producible(p, data):
+        if g["get"] not in can_produce(st, p):
             raise illegal(f"you cannot produce {g['get']}")
     elif o.kind == "discard":
         if p["goods"][g["good"]] < g["count"]:
@@ -134,43 +138,42 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
 
 
 def legal(st: dict[str, Any], player: str) -> list[Order]:
-    """A compact menu: single-good market deals, each commercial building, the wall deals."""
+    """A compact menu: buy one or sell all allowed of each good, each usable commercial
+    building, the wall deals. Computed directly (the same tests as `check`) for speed."""
     p = pl(st, player)
+    data = comp(st)
+    r = p["r"]
     out = []
     card = market_card(st)["goods"]
-    ledger = p["r"]["ledger"]
+    ledger = r["ledger"]
+    own_old = producible(p, data, old_only=True)
+    can = can_produce(st, p)
+    taberna = "Taberna" in p["buildings"]
     for good in GOODS:
-        if card[good]["limit"] <= 0 or abs(ledger.get(good, 0)) >= card[good]["limit"]:
+        limit = card[good]["limit"]
+        done = ledger.get(good, 0)
+        if limit <= 0:
             continue
-        for kind in ("buy", "sell"):
-            if kind == "sell" and p["goods"][good] == 0:
-                continue
-            n = 1
-            if kind == "sell":  # the menu sells as many as allowed at once: fewer, bigger steps
-                n = max(1, min(p["goods"][good], card[good]["limit"] + min(0, ledger.get(good, 0))))
-            o = Order(kind, {"good": good, "count": n})
-            try:
-                check(st, player, o)
-                out.append(o)
-            except Exception:
-                pass
+        one_type = st["options"].get("taberna_one_type") and good in own_old and any(
+            x != good and x in own_old and n > 0 for x, n in ledger.items())
+        if done >= 0 and done + 1 <= limit and (taberna or good not in own_old) and not one_type \
+                and buy_price(st, p, good) <= p["gold"]:
+            out.append(Order("buy", {"good": good, "count": 1}))
+        if done <= 0 and p["goods"][good] > 0 and -done < limit:
+            out.append(Order("sell", {"good": good, "count": min(p["goods"][good], limit + done)}))
     for b in p["buildings"]:
-        if comp(st)["buildings"][b]["kind"] == "commercial":
-            o = Order("use", {"building": b})
-            try:
-                check(st, player, o)
-                out.append(o)
-            except Exception:
-                pass
-    if "exchange" in p["walls"] and "exchange" not in p["r"]["walls_used"]:
+        info = data["buildings"][b]
+        if info["kind"] == "commercial" and b not in r["used"] and all(
+                g in can and p["goods"][g] >= n for g, n in info["input"].items()):
+            out.append(Order("use", {"building": b}))
+    if "exchange" in p["walls"] and "exchange" not in r["walls_used"]:
         have = [x for x in GOODS if p["goods"][x] > 0]
-        can = [x for x in GOODS if x in producible(p, comp(st))]
         for give in have[:1]:
-            for get in can:
-                if get != give:
+            for get in GOODS:
+                if get in can and get != give:
                     out.append(Order("exchange", {"give": give, "get": get}))
                     break
-    if "trade" in p["walls"] and "trade" not in p["r"]["walls_used"]:
+    if "trade" in p["walls"] and "trade" not in r["walls_used"]:
         bag = [x for x in GOODS for _ in range(p["goods"][x])]
         if len(bag) >= 3:
             out.append(Order("trade", {"goods": bag[:3]}))

@@ -89,6 +89,44 @@ def test_random_games_with_a_dropout(seed):
 
 @pytest.mark.parametrize("seed", range(15))
 def test_random_games_with_all_other_options(seed):
-    opts = {"free_trade": True, "market_reshuffle": "facedown", "public_gold": True}
+    opts = {"free_trade": True, "market_reshuffle": "facedown", "public_gold": True,
+            "produce_since_round_start": seed % 2 == 0, "taberna_one_type": seed % 3 == 0}
     pt = play(GAME, ["a", "b", "c"], f"opt{seed}", opts, checks=True)
     assert pt.result is not None
+
+
+def _construct(**opts):
+    from .util import at_construct
+    from games.constantinopolis import rounds
+    st = seat(new(("a", "b"), **opts), {"magister": "a", "pretorio": "b"})
+    st["market"]["current"] = [0]
+    st = at_construct(st)
+    rounds.produce(st, [])
+    return st
+
+
+def test_italian_able_to_produce_needs_buildings_owned_since_round_start():
+    for flag, allowed in ((False, True), (True, False)):
+        st = _construct(produce_since_round_start=flag)
+        st["p"]["a"]["gold"] = 60
+        st, _ = do(st, "a", "build metallum\nbuild emporium")
+        give_goods(st, "a", red=2)
+        if allowed:
+            st, _ = do(st, "a", "use emporium")
+            assert st["p"]["a"]["fame"] == 1
+        else:
+            with pytest.raises(IllegalOrder):
+                GAME.apply(st, "a", GAME.parse(st, "a", "use emporium"))
+
+
+def test_italian_taberna_one_type_reading():
+    for flag in (False, True):
+        st = _construct(taberna_one_type=flag)
+        own(st, "a", "Taberna", "Venatoris Domus")
+        st, _ = do(st, "a", "buy 1 green")
+        if flag:
+            with pytest.raises(IllegalOrder):
+                GAME.apply(st, "a", GAME.parse(st, "a", "buy 1 blue"))
+            st, _ = do(st, "a", "buy 1 green")  # more of the same type is fine
+        else:
+            st, _ = do(st, "a", "buy 1 blue")
