@@ -18,12 +18,17 @@ class Decision(NamedTuple):
     seat: int
     name: str
     kinds: tuple[str, ...]
-    text: str
     item: dict[str, Any] | None = None
 
 
 MAIN_KINDS = ("talents", "refill", "captain", "aristocrat", "loadmaster", "merchant", "porter", "side", "use")
 AFTER_KINDS = ("expand", "palace", "use", "done")
+_PENDING = {
+    "reward": ("intrigue.reward", ("intrigue",)),
+    "priv": ("privilege.immediate", ("accept", "decline")),
+    "arrange": ("privilege.arrange", ("arrange",)),
+    "refill_buy": ("market.refill_buy", ("buy", "pass")),
+}
 
 
 def turn_seat(state: State) -> int:
@@ -31,46 +36,52 @@ def turn_seat(state: State) -> int:
 
 
 def decision(state: State) -> Decision | None:
-    """Who decides what now, or None when the game is over."""
+    """Who decides what now, or None when the game is over (called on every order, so cheap)."""
     if state["pending"]:
         item = state["pending"][0]
-        t = item["t"]
-        if t == "reward":
-            return Decision(item["p"], "intrigue.reward", ("intrigue",),
-                            f"you gain {item['n']} trade point(s) ({item['why']}): how many go onto the intrigue path instead?", item)
-        if t == "priv":
-            return Decision(item["p"], "privilege.immediate", ("accept", "decline"),
-                            f"take or decline the immediate privilege of ship card {item['card']}", item)
-        if t == "arrange":
-            return Decision(item["p"], "privilege.arrange", ("arrange",),
-                            "put the looked-at ship cards back in an order of your choice (top first)", item)
-        return Decision(item["p"], "market.refill_buy", ("buy", "pass"),
-                        f"buy one good from the fresh market for {state['comp']['refill_buy_price']} talents, or pass", item)
+        name, kinds = _PENDING[item["t"]]
+        return Decision(item["p"], name, kinds, item)
     st = state["stage"]
-    if st == "dock1":
-        return Decision(dock_round_seat(state), "setup.optional_dock", ("occupy", "pass"),
-                        "you may occupy a dock warehouse with 2 servants, or pass")
-    if st == "dock2":
-        return Decision(dock_round_seat(state), "setup.compulsory_dock", ("occupy",),
-                        "occupy a dock warehouse and take one good from the market into your storage")
+    if st == "actions":
+        if not state["act"]["main"]:
+            return Decision(turn_seat(state), "action.main", MAIN_KINDS)
+        return Decision(turn_seat(state), "action.after", AFTER_KINDS)
     if st == "lighthouse":
-        seat = current_chooser(state)
+        return Decision(current_chooser(state), "arrival.lighthouse", ("dock", "reject"))
+    if st == "dock1":
+        return Decision(dock_round_seat(state), "setup.optional_dock", ("occupy", "pass"))
+    if st == "dock2":
+        return Decision(dock_round_seat(state), "setup.compulsory_dock", ("occupy",))
+    if st == "final_buy":
+        return Decision((state["start"] + state["sq"]) % len(state["players"]), "end.final_seat", ("palace", "pass"))
+    return None
+
+
+def describe(state: State, d: Decision) -> str:
+    """One line for a human: what the decision asks."""
+    item = d.item
+    if d.name == "intrigue.reward":
+        return (f"you gain {item['n']} trade point(s) ({item['why']}): how many go onto the intrigue path "
+                "instead? (INTRIGUE 0 keeps them all)")
+    if d.name == "privilege.immediate":
+        return f"take or decline the immediate privilege of ship card {item['card']}"
+    if d.name == "privilege.arrange":
+        return "put the looked-at ship cards back in an order of your choice (top first)"
+    if d.name == "market.refill_buy":
+        return f"buy one good from the fresh market for {state['comp']['refill_buy_price']} talents, or pass"
+    if d.name == "setup.optional_dock":
+        return "you may occupy a dock warehouse with 2 servants, or pass"
+    if d.name == "setup.compulsory_dock":
+        return "occupy a dock warehouse and take one good from the market into your storage"
+    if d.name == "arrival.lighthouse":
         arr = state["arr"]
         extra = " or send one ship away" if arr["i"] == 0 and arr["fresh"] else ""
-        return Decision(seat, "arrival.lighthouse", ("dock", "reject"),
-                        f"choose a ship of row 1 to dock ({arr['left']} more){extra}")
-    if st == "actions":
-        seat = turn_seat(state)
-        act = state["act"]
-        if not act["main"]:
-            return Decision(seat, "action.main", MAIN_KINDS,
-                            f"decade {state['decade']}, action round {act['r']}: choose your action")
-        return Decision(seat, "action.after", AFTER_KINDS, "take the side action, use a privilege, or say DONE")
-    if st == "final_buy":
-        seat = (state["start"] + state["sq"]) % len(state["players"])
-        return Decision(seat, "end.final_seat", ("palace", "pass"),
-                        f"buy one final palace seat for {state['comp']['final_seat']['price']} talents, or pass")
-    return None
+        return f"choose a ship of row 1 to dock ({arr['left']} more){extra}"
+    if d.name == "action.main":
+        return f"decade {state['decade']}, action round {state['act']['r']}: choose your action"
+    if d.name == "action.after":
+        return "take the side action, use a privilege, or say DONE"
+    return f"buy one final palace seat for {state['comp']['final_seat']['price']} talents, or pass"
 
 
 def after_open(state: State, seat: int) -> bool:

@@ -10,7 +10,7 @@ from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, Ord
 
 from . import actions, arrival, components, grammar, privileges, scoring, views
 from .board import State, copy_state, seat_of
-from .flow import MAIN_KINDS, Decision, advance, decision
+from .flow import MAIN_KINDS, Decision, advance, decision, describe
 from .palace import buy_final_seat, final_problem
 from .setup import dock_round_seat, new_state
 
@@ -51,7 +51,7 @@ def _dn(state: State, i: int) -> str:
 def _validate(state: State, d: Decision, o: Order) -> None:
     """Raise IllegalOrder unless `o` answers decision `d` legally."""
     if o.kind not in d.kinds:
-        raise IllegalOrder(f"{o.kind.upper()} does not answer the current decision: {d.text}",
+        raise IllegalOrder(f"{o.kind.upper()} does not answer the current decision: {describe(state, d)}",
                            suggestion="allowed now: " + ", ".join(k.upper() for k in d.kinds))
     if d.name == "arrival.lighthouse":
         arrival.validate_choice(state, d.seat, o.kind, o.args.get("ship"), o.args.get("at"))
@@ -208,7 +208,7 @@ class PortoCarthago:
         d = decision(state)
         if d is None:
             return []
-        return [Prompt(state["players"][d.seat], d.name, False, d.kinds, d.text)]
+        return [Prompt(state["players"][d.seat], d.name, False, d.kinds, describe(state, d))]
 
     def legal_orders(self, state: State, player: str) -> list[Order]:
         d = decision(state)
@@ -288,7 +288,7 @@ class PortoCarthago:
                     "when your turn comes if still legal.")
         menu = [grammar.format_order(o) for o in _menu(state, d)]
         more = f" (and {len(menu) - 8} more)" if len(menu) > 8 else ""
-        return f"You must {d.text}. Orders: {', '.join(k.upper() for k in d.kinds)}. For example: " \
+        return f"You must {describe(state, d)}. Orders: {', '.join(k.upper() for k in d.kinds)}. For example: " \
                f"{'; '.join(menu[:8])}{more}."
 
     def result(self, state: State) -> Result | None:

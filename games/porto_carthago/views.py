@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import State, dock_name
-from .flow import decision
+from .flow import decision, describe
 from .scoring import seats_bought
 
 
@@ -56,7 +56,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "palace_big_field": {state["players"][s]: k for s, k in enumerate(state["big"]) if k},
         "intrigue_path": [state["players"][s] for s in state["path"]],
         "action": dict(state["act"]) if state["act"] else None,
-        "waiting_for": None if d is None else {"player": state["players"][d.seat], "decision": d.name, "text": d.text},
+        "waiting_for": None if d is None else {"player": state["players"][d.seat], "decision": d.name, "text": describe(state, d)},
     }
     pending = []
     for item in state["pending"]:
