@@ -246,16 +246,8 @@ def main_menu(state: State, seat: int) -> list[Order]:
         if info["side"] != "none":
             out.append(order("side", ("slot", slot)))
         if kind == "aristocrat":
-            have = {"supply": left, "lighthouse": state["light"][seat], "temple": state["temple"][seat]}
-            for src, dst in ARISTOCRAT_ROUTES:
-                top = min(5, have[src])
-                for k in (range(1, top + 1) if src == "supply" else range(top, top + 1) if top else ()):
-                    pairs: list[tuple[str, int]] = [("slot", slot)]
-                    if "lighthouse" in (src, dst):
-                        pairs.append(("lighthouse", k if dst == "lighthouse" else -k))
-                    if "temple" in (src, dst):
-                        pairs.append(("temple", k if dst == "temple" else -k))
-                    out.append(order("aristocrat", *pairs))
+            out.extend(_aristocrat_orders(slot, min(left, 5), min(state["light"][seat], 5),
+                                          min(state["temple"][seat], 5)))
             continue
         if kind == "captain":
             if left >= 1 and None in state["charter"]:
@@ -269,6 +261,28 @@ def main_menu(state: State, seat: int) -> list[Order]:
 
 
 _MENUS: dict[tuple, list[Order]] = {}
+
+
+def _aristocrat_orders(slot: int, supply: int, light: int, temple: int) -> list[Order]:
+    """Moves out of the supply by 1..5 and the largest move between any two other places; the
+    parser accepts every legal mix, the menu only lists these."""
+    key = ("aristocrat", slot, supply, light, temple)
+    found = _MENUS.get(key)
+    if found is not None:
+        return found
+    have = {"supply": supply, "lighthouse": light, "temple": temple}
+    found = []
+    for src, dst in ARISTOCRAT_ROUTES:
+        top = have[src]
+        for k in (range(1, top + 1) if src == "supply" else range(top, top + 1) if top else ()):
+            pairs: list[tuple[str, int]] = [("slot", slot)]
+            if "lighthouse" in (src, dst):
+                pairs.append(("lighthouse", k if dst == "lighthouse" else -k))
+            if "temple" in (src, dst):
+                pairs.append(("temple", k if dst == "temple" else -k))
+            found.append(order("aristocrat", *pairs))
+    _MENUS[key] = found
+    return found
 
 
 def _slot_orders(kind: str, slot: int, tails: tuple) -> list[Order]:

@@ -44,8 +44,7 @@ def _menu(state: State, d: Decision) -> list[Order]:
 
 
 def _dn(state: State, i: int) -> str:
-    from .board import dock_name
-    return dock_name(state, i)
+    return state["comp"]["dock_names"][i]
 
 
 def _validate(state: State, d: Decision, o: Order) -> None:
