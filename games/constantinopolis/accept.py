@@ -383,8 +383,6 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     for size in SIZES:
         ok(Order("ship", {"size": size}))
     out += trade.legal(st, player)
-    if player not in st["defend"]:
-        out.append(Order("defend", {"gold": min(p["gold"], 3)}))
     if st["options"]["free_trade"]:
         for x in a["offers"]:
             if x["to"] == player:
