@@ -6,7 +6,7 @@ from typing import Any
 
 from referee.contract import Event, IllegalOrder, Order
 
-from .board import (State, order, card, dock_index, dock_name, goods_price, own_docks, refill_market,
+from .board import (State, order, card, dock_index, goods_price, own_docks, refill_market,
                     storage_free)
 from .loading import load_if_wanted, ship_charter
 from .palace import buy_seat, purchase_problem

@@ -12,7 +12,7 @@ from . import actions, arrival, components, grammar, privileges, scoring, views
 from .board import State, copy_state, seat_of
 from .flow import MAIN_KINDS, Decision, advance, decision, describe
 from .palace import buy_final_seat, final_problem
-from .setup import dock_round_seat, new_state
+from .setup import new_state
 
 
 def _menu(state: State, d: Decision) -> list[Order]:

@@ -1,10 +1,7 @@
-import pytest
-
 from games.porto_carthago import GAME
 from games.porto_carthago.intrigue import bonus_seats, reached_field
-from referee.contract import IllegalOrder
 
-from .helpers import (P4, at_actions, decision, do, free_all_docks, give, own_dock, run, set_row1, settle, sound,
+from .helpers import (at_actions, decision, do, free_all_docks, give, own_dock, run, set_row1, settle, sound,
                       who)
 
 

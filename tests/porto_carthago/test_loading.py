@@ -3,7 +3,7 @@ import pytest
 from referee.contract import IllegalOrder
 
 from .helpers import (at_actions, charter, decision, di, do, free_all_docks, give, own_dock, put_on_top, sound,
-                      store, who)
+                      store)
 
 
 def base():

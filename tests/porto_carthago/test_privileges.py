@@ -3,7 +3,7 @@ import pytest
 from games.porto_carthago import GAME
 from referee.contract import IllegalOrder
 
-from .helpers import (at_actions, decision, di, do, free_all_docks, give, hold, own_dock, put_on_top, set_row1,
+from .helpers import (at_actions, decision, do, free_all_docks, give, hold, own_dock, put_on_top, set_row1,
                       sound, store, who)
 
 

@@ -1,5 +1,3 @@
-from games.porto_carthago import GAME
-
 from .helpers import at_actions, decision, di, do, free_all_docks, give, set_row1, settle, store, who
 
 
