@@ -12,7 +12,6 @@ from .scoring import seats_bought
 def view(state: State, player: str | None) -> dict[str, Any]:
     seat = state["players"].index(player) if player in state["players"] else None
     moderator = player is None
-    n = len(state["players"])
     d = decision(state)
     players = {}
     for s, p in enumerate(state["players"]):
@@ -72,5 +71,4 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         out["options"] = dict(state["opts"])
     elif seat is not None:
         out["my_queue"] = list(state["queue"].get(player, []))
-    del n
     return out
