@@ -327,7 +327,10 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
         if info["kind"] not in built and st["supply"][b] > 0 and b not in p["buildings"] and info["cost"] <= budget:
             cands.append({"building": b})
     if "public" not in built:
-        cands += [{"public": f} for f in (3, 4, 5, 6)]
+        for f in sorted({t["fame"] for t in data["public"]}):
+            tile = public_tile(st, f)
+            if tile is not None and tile["cost"] <= budget:
+                cands.append({"public": f})
     if "wall" not in built and st["offices"]["urbi"] == player and st["ability"]["urbi"] is None:
         cands += [{"wall": w} for w in st["walls"]]
     for g in cands:
