@@ -13,10 +13,10 @@ from referee.contract import (JSON, Event, GameOption, IllegalOrder, InvalidOrde
 from referee.orderlines import order_lines
 from referee.rng import Rng
 
-from . import accept, auction, components, construction, rounds, trade
+from . import accept, auction, components, construction, rounds
 from .components import GOODS, OFFICES, SIZES
 from .grammar import fmt, parse_line
-from .state import clone, comp, goods_total, new_round_flags, office_of, pl
+from .state import clone, comp, goods_total, new_round_flags, pl, producible
 from .views import view as _view
 
 PHASE_NAMES = {"auction": ("Auction of public offices", "auction"), "pretorio": ("Auction of public offices", "auction"),
@@ -233,7 +233,7 @@ class Constantinopolis:
         if st["phase"] == "store" and player in st["store"]:
             st["store"].remove(player)
         if st["phase"] == "pretorio" and st["pretorio"] == player:
-            auction.give_good(st, player, auction.best_good(rounds.producible(pl(st, player), comp(st))), ev)
+            auction.give_good(st, player, auction.best_good(producible(pl(st, player), comp(st))), ev)
         if st["phase"] == "auction" and st["auction"]["active"] == player:
             _dispatch(st, player, _default(st, player)[0], ev, force=True)
         _settle(st, ev)

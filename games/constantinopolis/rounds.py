@@ -10,7 +10,7 @@ from referee.rng import Rng
 from . import auction
 from .components import GOODS, OFFICES
 from .state import (GOOD_VALUE, bump, can_produce, comp, contract, draw_cards, gain_goods, goods_total, illegal, level,
-                    lose_goods, market_card, new_round_flags, pl, producible)
+                    lose_goods, market_card, new_round_flags, pl)
 
 
 def move_ships(st: dict[str, Any], ev: list[Event], *, final: bool = False) -> None:

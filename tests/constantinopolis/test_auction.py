@@ -5,7 +5,7 @@ import pytest
 from games.constantinopolis import GAME
 from referee.contract import IllegalOrder
 
-from .util import at_auction, do, give_goods, new, seat
+from .util import at_auction, do, new, seat
 
 
 def example_start():

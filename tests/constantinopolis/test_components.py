@@ -10,7 +10,6 @@ import pytest
 from games.constantinopolis import GAME
 from games.constantinopolis.components import BUILTIN, BUILTIN_RAW, TAGS
 from referee.contract import ComponentError
-from referee.playthrough import replay, same_state
 
 
 def leaves(node, path=""):

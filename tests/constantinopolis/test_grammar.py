@@ -5,7 +5,7 @@ import pytest
 from games.constantinopolis import GAME
 from referee.contract import AmbiguousOrder, IllegalOrder, InvalidOrder, Order, OrderErrors
 
-from .util import at_accept, at_auction, do, new, seat
+from .util import at_auction, new, seat
 
 
 def auction_state():

@@ -4,7 +4,6 @@ import pytest
 
 from games.constantinopolis import GAME, rounds
 from games.constantinopolis.components import OFFICES
-from referee.contract import IllegalOrder
 
 from .util import DATA, at_construct, do, give_goods, new, seat
 
