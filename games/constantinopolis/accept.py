@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.contract import Event, Order, Prompt
+from referee.contract import Event, Order, OrderError, Prompt
 
 from . import trade
 from .components import GOODS, SIZES
@@ -355,7 +355,7 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
         try:
             check(st, player, o)
             out.append(o)
-        except Exception:
+        except OrderError:
             pass
 
     if not p["r"]["loaded"] and p["hand"]:

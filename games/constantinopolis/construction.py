@@ -125,7 +125,7 @@ def can_preempt(st: dict[str, Any], buyer: str, g: dict[str, Any]) -> str | None
     plain = {k: v for k, v in g.items() if k != "redemptor"}
     try:
         check_build(st, consul, plain, preempt=True)
-    except Exception:
+    except OrderError:
         return None
     return consul
 
@@ -312,7 +312,7 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
         try:
             check(st, player, Order("preempt"))
             out.append(Order("preempt"))
-        except Exception:
+        except OrderError:
             pass
         return out
     if st["order"][c["turn"]] != player:
@@ -338,7 +338,7 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
             try:
                 check_build(st, player, variant)
                 out.append(Order("build", variant))
-            except Exception:
+            except OrderError:
                 pass
     out += trade.legal(st, player)
     if st["offices"]["consul"] == player and st["ability"]["consul"] is None and st["preempt"] is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee.contract import InvalidOrder, Order
+from referee.contract import InvalidOrder, Order, OrderError
 from referee.orderlines import fold, parse_int
 from referee.orderlines import match_name as _match_name
 
@@ -210,7 +210,7 @@ def parse_line(line: str, data: dict[str, Any], players: list[str]) -> Order:
         if kw == "buy" and rest_words and not rest_words[0].isdigit():
             try:
                 return Order("build", _building(rest, data))
-            except Exception:
+            except OrderError:
                 if len(rest_words) != 1:
                     raise
         if len(rest_words) == 1:
