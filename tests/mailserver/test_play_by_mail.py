@@ -6,6 +6,7 @@ import smtplib
 from datetime import datetime, timezone
 from email import policy
 from email.message import EmailMessage
+from types import SimpleNamespace
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -66,11 +67,7 @@ def world(tmp_path):
     relay = SMTPRelay("127.0.0.1", relay_ctl.port, timeout=5)
     worker = MailWorker(referee, notifier, settings)
 
-    class World:
-        pass
-
-    w = World()
-    w.__dict__.update(locals())
+    w = SimpleNamespace(**locals())
 
     def send(frm, to, body, subject="orders", in_reply_to=None, extra=None):
         msg = EmailMessage()
