@@ -314,3 +314,15 @@ class Game(Protocol):
     def check(self, state: State) -> list[str]:
         """Invariant violations of a position (empty when sound); used by tests and replay."""
         ...
+
+
+def accepts_orders(game: Game, state: State, player: str) -> bool:
+    """Whether `player` may submit now although no prompt names them.
+
+    Mail is slow, so engines may take standing orders ahead of time (a defend limit during
+    someone else's auction turn, a queued turn). An engine opts in by defining
+    ``accepts_unprompted(state, player) -> bool``; `apply` still validates what is sent.
+    Without it only prompted players may submit.
+    """
+    hook = getattr(game, "accepts_unprompted", None)
+    return bool(hook(state, player)) if hook is not None else False

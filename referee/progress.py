@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .contract import Event, Game, InvalidOrder, Order, OrderError, State
+from .contract import Event, Game, InvalidOrder, Order, OrderError, State, accepts_orders
 
 ORDER, DEFAULT, DROP = "order", "default", "drop"
 
@@ -96,7 +96,7 @@ class Position:
         if self.over:
             raise Refused("the game is over; no more orders are taken")
         waiting = self.waiting_for()
-        if player in waiting:
+        if player in waiting or accepts_orders(self.game, self.state, player):
             return
         phase = self.game.phase(self.state)
         if any(s.player == player for s in self.steps) and self.game.prompts(self.state)[0].simultaneous:

@@ -119,6 +119,11 @@ class Constantinopolis:
     def prompts(self, state: State) -> list[Prompt]:
         return _prompts(state)
 
+    def accepts_unprompted(self, state: State, player: str) -> bool:
+        """Standing orders (a defend limit, the Consul's pre-emption list) come ahead of time."""
+        pp = state["p"].get(player)
+        return pp is not None and not pp["dropped"] and state["phase"] != "over" and bool(_allowed(state, player))
+
     # ------------------------------------------------------------------ orders
 
     def parse(self, state: State, player: str, text: str) -> list[Order]:

@@ -209,6 +209,10 @@ class PortoCarthago:
             return []
         return [Prompt(state["players"][d.seat], d.name, False, d.kinds, describe(state, d))]
 
+    def accepts_unprompted(self, state: State, player: str) -> bool:
+        """Any seated player may queue orders (a dock preference list, their next turn)."""
+        return player in state["players"] and decision(state) is not None
+
     def legal_orders(self, state: State, player: str) -> list[Order]:
         d = decision(state)
         if d is None or state["players"][d.seat] != player:
