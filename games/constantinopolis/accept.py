@@ -358,8 +358,13 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
         except OrderError:
             pass
 
-    if not p["r"]["loaded"] and p["hand"]:
-        ok(Order("redraw", {"contracts": p["hand"][:2]}))
+    r = p["r"]
+    gold = p["gold"]
+    # the tests of `check`, worked out directly for the common orders
+    if not r["loaded"] and p["hand"]:
+        office = "consul" if st["offices"]["consul"] == player else "urbi" if st["offices"]["urbi"] == player else None
+        if office is not None and st["ability"][office] is None:
+            out.append(Order("redraw", {"contracts": p["hand"][:2]}))
     harbour = []
     for ship in p["ships"]:
         if ship["at"] == 0:
@@ -377,11 +382,15 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
                 continue
             out.append(Order("load", {"contract": c, "ship": ship["id"]}))
             break
-    ok(Order("post"))
-    if p["hand"]:
-        ok(Order("save", {"contract": p["hand"][0]}))
-    for size in SIZES:
-        ok(Order("ship", {"size": size}))
+    prices = data["post_prices"]
+    if not r["post"] and p["posts"] < len(prices) and prices[p["posts"]] <= gold:
+        out.append(Order("post"))
+    if p["hand"] and p["posts"] - len(p["saved"]) >= 1:
+        out.append(Order("save", {"contract": p["hand"][0]}))
+    if r["ship"] is None:
+        for size in SIZES:
+            if _ship_cost(st, p, size) <= gold and (st["ships"][size] > 0 or _victim(st, player, size) is not None):
+                out.append(Order("ship", {"size": size}))
     out += trade.legal(st, player)
     if st["options"]["free_trade"]:
         for x in a["offers"]:

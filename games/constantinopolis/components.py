@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from referee.contract import ComponentError, canonical_json
 
@@ -273,6 +273,31 @@ def load(data: Mapping[str, Any] | None) -> dict[str, Any]:
     flat = flatten(data)
     _CACHE.setdefault(flat["sha256"], flat)
     return flat
+
+
+class Tables(NamedTuple):
+    """Lookups derived from a component set, built once per set (see `tables`)."""
+
+    public_fames: tuple[int, ...]  # the fame values of public buildings, ascending
+    public_by_fame: dict[int, tuple[dict[str, Any], ...]]  # the tiles of each value, dearest first
+    wall_cost: dict[str, int]
+
+
+_TABLES: dict[str, Tables] = {}
+
+
+def tables(data: Mapping[str, Any]) -> Tables:
+    """Derived lookups of a flattened component set, cached by its hash (a pure function of it)."""
+    t = _TABLES.get(data["sha256"])
+    if t is None:
+        by_fame: dict[int, list[dict[str, Any]]] = {}
+        for tile in data["public"]:
+            by_fame.setdefault(tile["fame"], []).append(tile)
+        t = Tables(tuple(sorted(by_fame)),
+                   {f: tuple(sorted(ts, key=lambda x: -x["cost"])) for f, ts in by_fame.items()},
+                   {w["id"]: w["cost"] for w in data["walls"]})
+        _TABLES[data["sha256"]] = t
+    return t
 
 
 def for_state(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import Any
 from referee.contract import Event, Order, OrderError, Prompt
 
 from . import trade
-from .components import LICENCES
+from .components import LICENCES, tables
 from .state import bump, can_produce, comp, illegal, lose_goods, pl
 
 
@@ -41,8 +41,8 @@ def key(g: dict[str, Any]) -> str:
 
 def public_tile(st: dict[str, Any], fame: int) -> dict[str, Any] | None:
     """The dearer tile of the pair while it is there, else the cheaper one."""
-    tiles = [t for t in comp(st)["public"] if t["fame"] == fame and t["id"] in st["publics"]]
-    return max(tiles, key=lambda t: t["cost"]) if tiles else None
+    left = st["publics"]
+    return next((t for t in tables(comp(st)).public_by_fame.get(fame, ()) if t["id"] in left), None)
 
 
 def licence_ok(st: dict[str, Any], p: dict[str, Any], name: str) -> bool:
@@ -68,7 +68,7 @@ def cost_of(st: dict[str, Any], g: dict[str, Any]) -> int:
         tile = public_tile(st, g["public"])
         return tile["cost"] if tile else 0
     if "wall" in g:
-        return next(w["cost"] for w in data["walls"] if w["id"] == g["wall"])
+        return tables(data).wall_cost[g["wall"]]
     return data["buildings"][g["building"]]["cost"]
 
 
@@ -319,27 +319,43 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
         return []
     out = [Order("done")]
     p = pl(st, player)
-    built = p["r"]["built"]
-    red = "Redemptor" in p["buildings"] and not p["r"]["redemptor"] and p["goods"]["red"] > 0
-    budget = p["gold"] + (5 if red else 0)
-    cands: list[dict[str, Any]] = []
+    r = p["r"]
+    built = r["built"]
+    gold = p["gold"]
+    # the tests of `check_build`, worked out once for the whole menu
+    red = "Redemptor" in p["buildings"] and not r["redemptor"] and p["goods"]["red"] > 0
+    red_ok = red and "red" in can_produce(st, p)
+    budget = gold + (5 if red else 0)
+    licence: dict[str, bool] = {}
+
+    def offer(g: dict[str, Any], cost: int) -> None:
+        if cost <= gold:
+            out.append(Order("build", g))
+        if red_ok and max(0, cost - 5) <= gold:
+            out.append(Order("build", dict(g, redemptor=True)))
+
+    supply = st["supply"]
+    owned = p["buildings"]
     for b, info in data["buildings"].items():
-        if info["kind"] not in built and st["supply"][b] > 0 and b not in p["buildings"] and info["cost"] <= budget:
-            cands.append({"building": b})
+        k = info["kind"]
+        if k not in built and supply[b] > 0 and b not in owned and info["cost"] <= budget:
+            if k == "production":
+                lic = info["licence"]
+                if lic not in licence:
+                    licence[lic] = licence_ok(st, p, b)
+                if not licence[lic]:
+                    continue
+            offer({"building": b}, info["cost"])
+    t = tables(data)
     if "public" not in built:
-        for f in sorted({t["fame"] for t in data["public"]}):
-            tile = public_tile(st, f)
+        left = st["publics"]
+        for f in t.public_fames:
+            tile = next((x for x in t.public_by_fame[f] if x["id"] in left), None)
             if tile is not None and tile["cost"] <= budget:
-                cands.append({"public": f})
+                offer({"public": f}, tile["cost"])
     if "wall" not in built and st["offices"]["urbi"] == player and st["ability"]["urbi"] is None:
-        cands += [{"wall": w} for w in st["walls"]]
-    for g in cands:
-        for variant in (g, dict(g, redemptor=True)) if red else (g,):
-            try:
-                check_build(st, player, variant)
-                out.append(Order("build", variant))
-            except OrderError:
-                pass
+        for w in st["walls"]:
+            offer({"wall": w}, t.wall_cost[w])
     out += trade.legal(st, player)
     if st["offices"]["consul"] == player and st["ability"]["consul"] is None and st["preempt"] is None:
         out.append(Order("preempt-list", {"buildings": []}))

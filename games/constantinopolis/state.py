@@ -1,8 +1,10 @@
 """The game position as plain JSON data, and the small helpers every phase shares.
 
-The state is copied with `marshal` (C speed, JSON-native types only) so that `apply` never
-touches its input and a step costs the same in round 9 as in round 1: there is no growing
-history inside the state, only the position.
+`apply` never touches its input, so every step starts from a copy. The copy knows the
+layout of the state: flat dicts and lists of scalars are copied with one C call each, and
+only the nested parts are walked; any key it does not know is deep-copied, so a new field
+can never end up shared between two states. There is no growing history inside the state,
+only the position, so a step costs the same in round 9 as in round 1.
 """
 
 from __future__ import annotations
@@ -17,15 +19,94 @@ from .components import GOODS, OFFICES, for_state
 GOOD_VALUE = {g: i for i, g in enumerate(GOODS)}  # higher index: more valuable
 
 
+def deep_copy(v: Any) -> Any:
+    """A deep copy of JSON-native data (dicts, lists, scalars)."""
+    t = type(v)
+    if t is dict:
+        return {k: deep_copy(x) for k, x in v.items()}
+    if t is list:
+        return [deep_copy(x) for x in v]
+    return v
+
+
+def _player(p: dict[str, Any]) -> dict[str, Any]:
+    q = p.copy()
+    q["goods"] = p["goods"].copy()
+    q["buildings"] = p["buildings"].copy()
+    q["new"] = p["new"].copy()
+    q["public"] = p["public"].copy()
+    q["walls"] = p["walls"].copy()
+    q["hand"] = p["hand"].copy()
+    q["saved"] = p["saved"].copy()
+    q["score"] = p["score"].copy()
+    q["ships"] = [{"id": s["id"], "size": s["size"], "at": s["at"], "cargo": s["cargo"].copy()} if s.keys() == _SHIP_KEYS
+                  else deep_copy(s) for s in p["ships"]]
+    r = p["r"]
+    if r.keys() != _ROUND_KEYS:
+        q["r"] = deep_copy(r)
+        return q
+    q["r"] = r = r.copy()
+    r["built"] = r["built"].copy()
+    r["ledger"] = r["ledger"].copy()
+    r["used"] = r["used"].copy()
+    r["walls_used"] = r["walls_used"].copy()
+    if r["ship"] is not None:
+        r["ship"] = r["ship"].copy()
+    return q
+
+
 def clone(state: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of a JSON-native state; an embedded component set is shared, never changed."""
+    """A deep copy of a state; an embedded component set is shared, never changed."""
+    if state.keys() != _TOP_KEYS and state.keys() != _TOP_KEYS_EMBEDDED:
+        return _clone_any(state)
+    st = state.copy()
+    try:
+        st["p"] = {n: _player(p) if p.keys() == _PLAYER_KEYS else deep_copy(p) for n, p in state["p"].items()}
+        st["options"] = state["options"].copy()
+        st["components"] = state["components"].copy()
+        st["players"] = state["players"].copy()
+        st["offices"] = state["offices"].copy()
+        st["order"] = state["order"].copy()
+        st["supply"] = state["supply"].copy()
+        st["gone"] = state["gone"].copy()
+        st["publics"] = state["publics"].copy()
+        st["walls"] = state["walls"].copy()
+        st["ships"] = state["ships"].copy()
+        st["deck"] = state["deck"].copy()
+        st["discard"] = state["discard"].copy()
+        st["market"] = deep_copy(state["market"])
+        st["flow"] = state["flow"].copy()
+        st["ability"] = state["ability"].copy()
+        st["defend"] = state["defend"].copy()
+        st["rng"] = state["rng"].copy()
+        for k in ("auction", "construct", "accept", "donate", "store", "preempt"):
+            if state[k] is not None:
+                st[k] = deep_copy(state[k])
+    except KeyError:  # a layout this copy does not know: copy it all
+        return _clone_any(state)
+    return st
+
+
+def _clone_any(state: dict[str, Any]) -> dict[str, Any]:
     data = state.get("component_data")
     if data is None:
         return marshal.loads(marshal.dumps(state))
-    rest = {k: v for k, v in state.items() if k != "component_data"}
-    out = marshal.loads(marshal.dumps(rest))
+    out = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k != "component_data"}))
     out["component_data"] = data
     return out
+
+
+# The layout `clone` knows; anything else takes the general path.
+_TOP_KEYS = frozenset(("game", "rules_version", "components", "options", "players", "round", "phase", "seq", "offices",
+                       "order", "p", "supply", "gone", "gone_public", "gone_walls", "publics", "walls", "ships", "deck",
+                       "discard", "market", "flow", "ability", "preempt", "last_public", "auction", "construct",
+                       "accept", "donate", "store", "pretorio", "last_auction_discard", "reshuffles", "defend", "rng"))
+_TOP_KEYS_EMBEDDED = _TOP_KEYS | {"component_data"}
+_PLAYER_KEYS = frozenset(("gold", "fame", "goods", "buildings", "new", "public", "walls", "ships", "next_ship", "hand",
+                          "saved", "posts", "dropped", "removed", "r", "score"))
+_ROUND_KEYS = frozenset(("built", "ledger", "used", "redemptor", "walls_used", "ship", "ship_paid", "post", "donated",
+                         "loaded", "redrawn"))
+_SHIP_KEYS = frozenset(("id", "size", "at", "cargo"))
 
 
 comp = for_state  # the component set of a state (a plain alias: it is called very often)

@@ -146,35 +146,45 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     out = []
     card = market_card(st)["goods"]
     ledger = r["ledger"]
+    goods = p["goods"]
+    gold = p["gold"]
+    buildings = p["buildings"]
     own_old = producible(p, data, old_only=True)
-    can = can_produce(st, p)
-    taberna = "Taberna" in p["buildings"]
+    taberna = "Taberna" in buildings
+    one_type = st["options"].get("taberna_one_type")
+    discount = "market" in p["walls"]
     for good in GOODS:
-        limit = card[good]["limit"]
-        done = ledger.get(good, 0)
+        row = card[good]
+        limit = row["limit"]
         if limit <= 0:
             continue
-        one_type = st["options"].get("taberna_one_type") and good in own_old and any(
-            x != good and x in own_old and n > 0 for x, n in ledger.items())
-        if done >= 0 and done + 1 <= limit and (taberna or good not in own_old) and not one_type \
-                and buy_price(st, p, good) <= p["gold"]:
+        done = ledger.get(good, 0)
+        if done >= 0 and done + 1 <= limit and (taberna or good not in own_old) \
+                and (max(1, row["buy"] - 2) if discount else row["buy"]) <= gold \
+                and not (one_type and good in own_old
+                         and any(x != good and x in own_old and n > 0 for x, n in ledger.items())):
             out.append(Order("buy", {"good": good, "count": 1}))
-        if done <= 0 and p["goods"][good] > 0 and -done < limit:
-            out.append(Order("sell", {"good": good, "count": min(p["goods"][good], limit + done)}))
-    for b in p["buildings"]:
+        if done <= 0 and goods[good] > 0 and -done < limit:
+            out.append(Order("sell", {"good": good, "count": min(goods[good], limit + done)}))
+    can = None
+    walls = p["walls"]
+    for b in buildings:
         info = data["buildings"][b]
-        if info["kind"] == "commercial" and b not in r["used"] and all(
-                g in can and p["goods"][g] >= n for g, n in info["input"].items()):
-            out.append(Order("use", {"building": b}))
-    if "exchange" in p["walls"] and "exchange" not in r["walls_used"]:
-        have = [x for x in GOODS if p["goods"][x] > 0]
-        for give in have[:1]:
-            for get in GOODS:
-                if get in can and get != give:
-                    out.append(Order("exchange", {"give": give, "get": get}))
-                    break
-    if "trade" in p["walls"] and "trade" not in r["walls_used"]:
-        bag = [x for x in GOODS for _ in range(p["goods"][x])]
+        if info["kind"] == "commercial" and b not in r["used"]:
+            if can is None:
+                can = can_produce(st, p)
+            if all(g in can and goods[g] >= n for g, n in info["input"].items()):
+                out.append(Order("use", {"building": b}))
+    if "exchange" in walls and "exchange" not in r["walls_used"]:
+        give = next((x for x in GOODS if goods[x] > 0), None)
+        if give is not None:
+            if can is None:
+                can = can_produce(st, p)
+            get = next((x for x in GOODS if x in can and x != give), None)
+            if get is not None:
+                out.append(Order("exchange", {"give": give, "get": get}))
+    if "trade" in walls and "trade" not in r["walls_used"]:
+        bag = [x for x in GOODS for _ in range(goods[x])]
         if len(bag) >= 3:
             out.append(Order("trade", {"goods": bag[:3]}))
     return out
