@@ -43,11 +43,16 @@ def _read_components(path: Path) -> dict:
 @click.option("--components", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A component data file (JSON or TOML) to use instead of the built-in set.")
 @click.option("--id", "game_id", default=None, help="The game id (default: generated, e.g. race-3).")
+@click.option("--policy", "policy", default=None, metavar="PRESET",
+              help="Deadline preset: casual, standard or tournament (default: the default_policy setting).")
+@click.option("--set", "policy_set", multiple=True, metavar="KEY=VALUE",
+              help="A deadline policy key, e.g. grace=2h or deadline.auction=36h; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @handles_errors
 def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], seed: str | None,
-                options: tuple[str, ...], components: Path | None, game_id: str | None, as_json: bool) -> None:
+                options: tuple[str, ...], components: Path | None, game_id: str | None, policy: str | None,
+                policy_set: tuple[str, ...], as_json: bool) -> None:
     """Create a game and print its id, each player's secret token and the seed commitment.
 
     Everything is checked before anything is created: game type, player count and names,
@@ -61,7 +66,8 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], se
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--option")
         given[key.strip()] = value.strip()
     data = _read_components(components) if components is not None else None
-    made = referee(ctx).new_game(game_type, pairs, seed=seed, options=given, components=data, game_id=game_id)
+    made = referee(ctx).new_game(game_type, pairs, seed=seed, options=given, components=data, game_id=game_id,
+                                 policy=policy, policy_set=list(policy_set))
     if as_json:
         echo_json(made.to_json())
         return
@@ -96,7 +102,8 @@ def list_command(ctx: click.Context, as_json: bool) -> None:
 @handles_errors
 def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
     """Show a game's round and phase, whom it waits for, and the deadline."""
-    info = referee(ctx).status(game_id)
+    svc = referee(ctx)
+    info = svc.status(game_id)
     if as_json:
         echo_json(info)
         return
@@ -107,7 +114,11 @@ def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
         for p in info["waiting_for"]:
             how = "simultaneous" if p["simultaneous"] else "in turn"
             click.echo(f"Waiting for {p['player']}: {p['text'] or p['decision']} ({how})")
-        click.echo("Deadline: none set")
+        click.echo(f"Deadline: {svc.deadline_for(game_id)}")
+        if info["deadline"] and info["deadline"]["held"]:
+            click.echo("Everyone is in; the phase resolves at its deadline (early resolution is off).")
+        for player in info["offered"]:
+            click.echo(f"The seat of {player} is offered to a replacement (`referee replace`).")
     else:
         winners = ", ".join(info["result"]["winners"]) if info["result"] else "none"
         click.echo(f"The game is over. Winner(s): {winners}")

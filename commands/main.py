@@ -9,7 +9,7 @@ import click
 
 from referee import config
 
-from . import cases, demo, games_admin, listing, mail, moderation, play, records
+from . import cases, deadlines, demo, games_admin, listing, mail, moderation, play, records
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,7 +45,8 @@ def cli(ctx: click.Context, config_path: Path | None, data_dir: Path | None) -> 
         raise click.UsageError(str(exc)) from None
     if data_dir is not None:
         settings = replace(settings, data_dir=data_dir)
-    ctx.obj = {"settings": settings, "data_dir": settings.data_dir}
+    # a caller (a test) may hand in a clock through obj; everything else comes from here
+    ctx.obj = {**(ctx.obj or {}), "settings": settings, "data_dir": settings.data_dir}
 
 
 cli.add_command(listing.games_command)
@@ -54,7 +55,8 @@ for _command in (games_admin.new_command, games_admin.list_command, games_admin.
                  games_admin.show_command, play.orders_command, play.adjudicate_command,
                  moderation.history_command, moderation.undo_command, moderation.replace_command,
                  moderation.drop_command, records.log_command, records.replay_command, cases.case_group,
-                 mail.serve_command, mail.ingest_command, mail.outbox_group, mail.config_group):
+                 mail.serve_command, mail.ingest_command, mail.outbox_group, mail.config_group,
+                 *deadlines.COMMANDS):
     cli.add_command(_command)
 
 

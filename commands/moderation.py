@@ -25,6 +25,35 @@ def describe(event: dict) -> str:
         return f"undo to event {event['to']}: {event['reason']}"
     if kind == "replace":
         return f"{event['player']} replaced (new address and token)"
+    if kind == "held":
+        return f"{event['player']} orders in {event.get('phase')}, held for the deadline: {text}"
+    if kind == "deadline":
+        what = "default orders applied" if event.get("applied") else "waiting (missed=wait)"
+        return f"deadline of {event.get('phase')} passed; missing: {', '.join(event.get('waiting_for', []))}; {what}"
+    if kind == "reminder":
+        return f"reminder {event.get('before')} before the deadline of {event.get('phase')} to {', '.join(event.get('players', []))}"
+    if kind == "escalation":
+        note = f" ({event['note']})" if event.get("note") else ""
+        return f"{event['player']} missed {event.get('misses')} deadlines in a row: {event.get('action')}{note}"
+    if kind == "policy":
+        return f"policy changed: {'; '.join(event.get('changes', []))} (reason: {event.get('reason')})"
+    if kind == "extend":
+        return f"deadline of {event.get('phase')} extended by {event.get('by')} to {event.get('due')}: {event.get('reason')}"
+    if kind == "pause":
+        return f"game paused: {event.get('reason')}"
+    if kind == "resume":
+        return f"game resumed; deadline moved by {event.get('moved')}" + (f": {event['reason']}" if event.get("reason") else "")
+    if kind == "vacation":
+        until = event.get("until")
+        return f"{event['player']} {'on vacation until ' + until if until else 'back from vacation'} (by {event.get('source')})"
+    if kind == "vacation_moved":
+        return f"deadline of {event.get('phase')} moved by {event.get('by')} for {event['player']}'s vacation"
+    if kind == "vacation_quota":
+        return f"{event['player']}'s vacation quota is used up"
+    if kind == "timezone":
+        return f"{event['player']} time zone set to {event.get('zone')}"
+    if kind == "held_failed":
+        return f"{event['player']}'s held orders no longer applied: {event.get('reason')}"
     if kind == "finished":
         winners = ", ".join((event.get("result") or {}).get("winners", []))
         return f"game over; winner(s): {winners or 'none'}; seed revealed: {event.get('seed')}"

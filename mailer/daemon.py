@@ -1,7 +1,9 @@
 """`referee serve`: the SMTP server, the worker and the sender in one process.
 
 The SMTP server runs in its own thread (aiosmtpd's Controller) and only spools. This thread
-loops: process the spool, then deliver due mail, then sleep a little. A stop request (SIGTERM,
+loops: process the spool, pass due deadlines and reminders (every `tick_interval_seconds`;
+`referee tick` from cron may run at the same time, the store's lock keeps them apart and the
+schedule record keeps either from doing anything twice), then deliver due mail, then sleep. A stop request (SIGTERM,
 SIGINT) is honoured between two steps, so no mail is half-processed when the daemon exits;
 anything left in the spool or the outbox is picked up at the next start.
 """
@@ -31,11 +33,20 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
         services.send(relay, full_scan=True)  # whatever a crash left behind
         if on_ready is not None:
             on_ready.set()
-        next_send = 0.0
+        next_send = next_tick = 0.0
         while not stop.is_set():
             for handled in worker.run_once(services.spool):
                 log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
                          handled.detail)
+            if time.monotonic() >= next_tick and not stop.is_set():
+                try:
+                    for action in services.tick():
+                        log.info("tick %s: %s %s (%s)", action.game, action.action, action.detail,
+                                 ", ".join(action.players) or "-")
+                except Exception:  # a broken game must not stop the mail; the next tick retries
+                    log.exception("tick failed")
+                next_tick = time.monotonic() + settings.tick_interval_seconds
+                next_send = 0.0  # what the tick queued goes out now
             if time.monotonic() >= next_send:
                 report = services.send(relay)
                 if report.sent or report.deferred or report.failed:

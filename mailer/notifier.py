@@ -8,17 +8,20 @@ goes to the system outbox, a small store of its own.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any, Callable, Mapping, Sequence
 
 from referee.config import Settings
 from referee.contract import Event, Game, State
 from referee.receipts import Receipt
+from referee.rendering import render
+from referee.schedule import deadline_text, due_of
 from referee.store import GameTransaction
+from referee.timekeeping import format_duration, show_span
 
 from .compose import OutgoingMail, message_id
 from .outbox import Outbox, queue
-from .reports import render_report, report_context, report_subject
+from .reports import help_text, orders_block, render_report, report_context, report_subject
 
 SYSTEM_GAME = "postmaster"
 
@@ -51,6 +54,14 @@ class MailNotifier:
     def _seat(self, meta: Mapping[str, Any], player: str) -> Mapping[str, Any]:
         return next(s for s in meta["seats"] if s["name"] == player)
 
+    def _to_seat(self, tx: GameTransaction, seat: Mapping[str, Any], kind: str, subject: str, text: str,
+                 serial: str, *, html: str | None = None, in_reply_to: str | None = None,
+                 auto: str = "auto-generated") -> None:
+        self._queue(tx, OutgoingMail(
+            tx.game_id, kind, seat["email"], subject, text,
+            message_id(tx.game_id, kind, serial, seat["name"], self.settings.hostname), html=html,
+            reply_to=reply_address(tx.game_id, seat, self.settings.hostname), in_reply_to=in_reply_to, auto=auto))
+
     # -- hooks called by the service inside its transaction
 
     def receipt(self, tx: GameTransaction, meta: Mapping[str, Any], receipt: Receipt,
@@ -82,7 +93,8 @@ class MailNotifier:
                 continue
             seen = reported.get(name, 0)
             events = [Event.from_json(e) for r in records if r["seq"] > seen for e in r.get("events", [])]
-            ctx = report_context(game, state, game_id=tx.game_id, player=name, events=events)
+            ctx = report_context(game, state, game_id=tx.game_id, player=name, events=events,
+                                 deadline=deadline_text(meta, seat.get("timezone")))
             text, html = render_report(ctx)
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
@@ -90,6 +102,71 @@ class MailNotifier:
                 html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname)))
             reported[name] = last_seq
         tx.set_meta(reported=reported, reported_stage=stage)
+
+    def reminder(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
+                 before: timedelta, now: datetime) -> None:
+        """A reminder to one player whose orders are missing."""
+        seat = self._seat(meta, player)
+        schedule = meta["schedule"]
+        due = due_of(schedule)
+        assert due is not None
+        phase = game.phase(state)
+        prompts = [p for p in game.prompts(state) if p.player == player]
+        text = render("reminder.txt", game_id=tx.game_id, title=game.title, player=player,
+                      phase={"key": phase.key, "round": phase.round, "name": phase.name},
+                      prompt=prompts[0].text if prompts else "", left=show_span(due - now),
+                      deadline=deadline_text(meta, seat.get("timezone")),
+                      help=game.help(state, player) if prompts else "",
+                      block=orders_block(game, state, tx.game_id, player) if prompts else [])
+        self._to_seat(tx, seat, "reminder", f"[{tx.game_id}] Reminder: orders due in {show_span(due - now)}",
+                      text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
+
+    def announce(self, tx: GameTransaction, meta: Mapping[str, Any], subject: str, lines: Sequence[str],
+                 reason: str, serial: str, *, in_reply_to: str | None = None) -> None:
+        """A notice to every player: a policy change, an extension, a pause, a vacation. A line
+        may hold `{deadline}`, filled in with each player's deadline in their own time zone."""
+        for seat in meta["seats"]:
+            deadline = deadline_text(meta, seat.get("timezone"))
+            text = render("notice.txt", game_id=tx.game_id, title=meta.get("title") or tx.game_id,
+                          lines=[line.replace("{deadline}", deadline) for line in lines], reason=reason)
+            self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {subject}", text, serial, in_reply_to=in_reply_to)
+
+    def alert(self, tx: GameTransaction, subject: str, lines: Sequence[str], serial: str, moderator: str) -> None:
+        """A mail to the moderator (the game's policy address, else the server's); none when
+        neither is set: the event in the game's history and `tick`'s output remain."""
+        to = moderator or self.settings.moderator_email
+        if not to:
+            return
+        text = render("notice.txt", game_id=tx.game_id, title=f"Moderator alert for {tx.game_id}", lines=list(lines),
+                      reason="")
+        self._queue(tx, OutgoingMail(tx.game_id, "alert", to, f"[{tx.game_id}] {subject}", text,
+                                     message_id(tx.game_id, "alert", serial, "moderator", self.settings.hostname)))
+
+    def to_player(self, tx: GameTransaction, meta: Mapping[str, Any], player: str, subject: str, text: str,
+                  serial: str, in_reply_to: str | None, kind: str = "answer") -> None:
+        self._to_seat(tx, self._seat(meta, player), kind, subject, text, serial, in_reply_to=in_reply_to,
+                      auto="auto-replied" if in_reply_to else "auto-generated")
+
+    def status_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
+                      in_reply_to: str | None, serial: str) -> None:
+        """STATUS: the player's current report again, with whatever happened since their last
+        one; it does not count as a report sent (the next one still brings those events)."""
+        seat = self._seat(meta, player)
+        seen = dict(meta.get("reported", {})).get(player, 0)
+        events = [Event.from_json(e) for r in tx.events(since=seen) for e in r.get("events", [])]
+        ctx = report_context(game, state, game_id=tx.game_id, player=player, events=events,
+                             deadline=deadline_text(meta, seat.get("timezone")))
+        text, html = render_report(ctx)
+        self._to_seat(tx, seat, "status", report_subject(ctx), text, serial, html=html, in_reply_to=in_reply_to,
+                      auto="auto-replied")
+
+    def help_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
+                    in_reply_to: str | None, serial: str) -> None:
+        seat = self._seat(meta, player)
+        text = help_text(game, state, game_id=tx.game_id, player=player,
+                         deadline=deadline_text(meta, seat.get("timezone")), zone=seat.get("timezone"))
+        self._to_seat(tx, seat, "help", f"[{tx.game_id}] Help: your orders now", text, serial,
+                      in_reply_to=in_reply_to, auto="auto-replied")
 
     # -- mail that must not touch a game
 

@@ -93,6 +93,30 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     }
 
 
+MAIL_COMMANDS = (
+    ("STATUS", "your current report again"),
+    ("HELP", "this summary of the orders you may give now"),
+    ("VACATION 5d", "away for five days (or: VACATION until 2026-12-01, VACATION off)"),
+    ("TIMEZONE Europe/Berlin", "show deadlines in your time zone"),
+)
+HELP_MENU_LINES = 200
+
+
+def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: str,
+              zone: str | None) -> str:
+    """HELP: the engine's summary for the player's current decision, every order on the menu,
+    and the mail commands."""
+    phase = game.phase(state)
+    prompts = [p for p in game.prompts(state) if p.player == player]
+    menu = [game.format(o) for o in game.legal_orders(state, player)] if prompts else []
+    return render("help.txt", game_id=game_id, title=game.title, player=player,
+                  phase={"key": phase.key, "round": phase.round, "name": phase.name},
+                  prompt=prompts[0].text if prompts else "", help=game.help(state, player) if prompts else "",
+                  menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),
+                  waiting_for=sorted({p.player for p in game.prompts(state)} - {player}),
+                  deadline=deadline, zone=zone or "UTC", commands=MAIL_COMMANDS)
+
+
 def render_report(context: Mapping[str, Any]) -> tuple[str, str]:
     return render("report.txt", **context), render("report.html", **context)
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Callable
 
 from referee.config import Settings
+from referee.deadlines import TickAction
 from referee.service import Referee, system_clock
 from referee.store import TinyDBStore
 
@@ -55,6 +56,10 @@ class Services:
         report.failed += system.failed
         return report
 
+    def tick(self, now: datetime | None = None) -> list[TickAction]:
+        """Due deadlines and reminders, for the daemon's timer and `referee tick`."""
+        return self.referee.tick(now)
+
     def known_address(self, address: str) -> bool:
         """For the SMTP server: is this one of our game addresses? Cheap, no parsing of mail."""
         local, _, domain = address.strip().lower().rpartition("@")
@@ -78,5 +83,5 @@ def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> S
     outbox = Outbox(store, root / "outbox-pending")
     system_outbox = Outbox(TinyDBStore(root / "system"), root / "system" / "outbox-pending")
     notifier = MailNotifier(settings, clock, outbox, system_outbox)
-    referee = Referee(store, clock=clock, notifier=notifier)
+    referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
     return Services(settings, clock, store, outbox, system_outbox, notifier, referee, Spool(root / "spool"))

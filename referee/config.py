@@ -42,6 +42,9 @@ class Settings:
     relay_password: str = ""
     worker_interval_seconds: float = 1.0
     sender_interval_seconds: float = 5.0
+    tick_interval_seconds: float = 60.0  # how often the daemon looks for due deadlines and reminders
+    default_policy: str = "standard"  # the deadline preset of a game created without --policy
+    moderator_email: str = ""  # where deadline alerts go when a game's policy names nobody
     limits: Limits = field(default_factory=Limits)
 
     @property
@@ -133,6 +136,12 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
     settings = _from_env(settings, environ)
     if not 0 < settings.listen_port < 65536:
         raise ConfigError(f"listen_port {settings.listen_port} is out of range")
+    from .policy import PRESETS
+
+    if settings.default_policy not in PRESETS:
+        raise ConfigError(f"default_policy {settings.default_policy!r} is not a preset; presets: {', '.join(PRESETS)}")
+    if settings.tick_interval_seconds <= 0:
+        raise ConfigError("tick_interval_seconds must be more than 0")
     if settings.relay and not settings.relay.startswith(("maildir:", "smtp://", "smtps://")):
         raise ConfigError(f"relay {settings.relay!r} must start with maildir:, smtp:// or smtps://")
     return settings

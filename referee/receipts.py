@@ -2,7 +2,7 @@
 
 A receipt says what was understood (the canonical echo), what changed since the player's
 previous set in this phase, every error with its line and a suggestion, the events the
-player may see, and what happens next. The text form comes from `templates/receipt.txt`, so
+player may see, what happens next and by when (the deadline in the player's time zone). The text form comes from `templates/receipt.txt`, so
 the mail layer sends exactly what the CLI prints.
 """
 
@@ -37,6 +37,7 @@ class Receipt:
     events: list[str] = field(default_factory=list)
     next: dict[str, Any] = field(default_factory=dict)
     seq: int | None = None
+    deadline: str = ""  # the open phase's deadline, in the player's time zone
 
     @property
     def ok(self) -> bool:

@@ -16,9 +16,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 from . import registry
 from .contract import ComponentError, Game, GameOption, Order, OrderError, SetupError, State, canonical_json
+from .deadlines import Deadlines
+from .policy import DEFAULT_PRESET, Policy, PolicyError
 from .progress import DEFAULT, DROP, ORDER, Position, Refused, Step
 from .receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
 from .rng import commitment, new_seed
+from .schedule import deadline_info, deadline_text, due_of, seat_zone
 from .store import GameStore, StoreError, check_game_id
 from .tokens import new_token, same_token, valid_email, valid_name
 
@@ -184,19 +187,24 @@ def setup_state(game: Game, meta: Mapping[str, Any]) -> State:
 # --------------------------------------------------------------------------- the service
 
 
-class Referee:
-    """Games, submissions and moderator actions over a `GameStore`."""
+class Referee(Deadlines):
+    """Games, submissions and moderator actions over a `GameStore`; deadlines and time come
+    from `Deadlines` (referee/deadlines.py)."""
 
     def __init__(self, store: GameStore, clock: Clock = system_clock,
-                 games: Callable[[str], Game] = registry.get, notifier: Any = None) -> None:
+                 games: Callable[[str], Game] = registry.get, notifier: Any = None,
+                 default_preset: str = DEFAULT_PRESET) -> None:
         self.store = store
         self.clock = clock
         self._games = games
         # Mail hooks (mailer.notifier.MailNotifier): called inside the game's unit of work so
         # a turn and the mail it causes are written together.
         self.notifier = notifier
+        self.default_preset = default_preset
 
-    def _notify_reports(self, tx: Any, game: Game, state: State) -> None:
+    def _notify_reports(self, tx: Any, game: Game, state: State, now: datetime | None = None) -> None:
+        """A phase may have opened: give it its deadline, then queue the reports that show it."""
+        self._sync_schedule(tx, game, state, now or self.clock())
         if self.notifier is not None:
             self.notifier.reports(tx, game, tx.meta, state)
 
@@ -282,8 +290,10 @@ class Referee:
 
     def new_game(self, game_type: str, players: Sequence[tuple[str, str]], *, seed: str | None = None,
                  options: Mapping[str, Any] | None = None, components: Mapping[str, Any] | None = None,
-                 game_id: str | None = None) -> NewGame:
-        """Check everything first; create the game only when nothing is wrong."""
+                 game_id: str | None = None, policy: str | None = None,
+                 policy_set: Sequence[str] = ()) -> NewGame:
+        """Check everything first; create the game only when nothing is wrong. `policy` names
+        a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides."""
         try:
             game = self._games(game_type)
         except registry.UnknownGame as exc:
@@ -301,6 +311,10 @@ class Referee:
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
         values, option_problems = resolve_options(game, options or {})
         problems += option_problems
+        try:
+            rules = self.build_policy(policy, policy_set)
+        except PolicyError as exc:
+            problems += exc.problems
         try:
             loaded = game.load_components(components)
         except ComponentError as exc:
@@ -323,6 +337,7 @@ class Referee:
             raise BadRequest([f"setup refused: {exc}"]) from None
         game_id = game_id or self._fresh_id(game.name)
         seats = [{"name": n, "email": e.strip(), "token": new_token()} for n, (_, e) in zip(names, players)]
+        opened = self.clock()
         now = self._now()
         meta = {
             "game": game.name, "title": game.title, "rules_version": game.rules_version,
@@ -330,10 +345,11 @@ class Referee:
             "components": loaded, "components_sha256": components_hash(loaded or {}),
             "components_custom": components is not None,
             "seed": seed, "commitment": commitment(seed), "seed_revealed": False,
-            "created": now, "status": "active", "steps": [],
+            "created": now, "status": "active", "steps": [], "policy": rules.to_meta(),
         }
-        self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names}],
-                          then=lambda tx: self._notify_reports(tx, game, state))
+        self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names,
+                                                   "policy": rules.preset}],
+                          then=lambda tx: self._notify_reports(tx, game, state, opened))
         self._flush_notices()
         return NewGame(game_id, game.name, seats, meta["commitment"])
 
@@ -388,19 +404,21 @@ class Referee:
                     receipt = Receipt(REFUSED, reason=f"{game_id} is over; no more orders are taken", **base)
                     raise _Abort
                 if phase_key is not None and phase_key != phase["key"]:
-                    receipt = Receipt(REFUSED, reason=(
-                        f"these orders are for phase {phase_key}, which is not open (already resolved); the phase now open is "
-                        f"{phase['name']} (round {phase['round']}, phase {phase['key']})"), **base)
+                    receipt = Receipt(REFUSED, reason=self._stale(tx, player, phase_key, phase), **base)
                     raise _Abort
                 try:
                     pos.ensure_prompted(player)
                 except Refused as exc:
                     receipt = Receipt(REFUSED, reason=str(exc), **base)
                     raise _Abort
+                held = meta.get("held")
                 previous = pos.last_set(player)
+                if held and held["player"] == player:
+                    previous = Step(ORDER, player, [], held["text"])
                 try:
                     orders = pos.read(player, text)
-                    outcome = pos.submit(player, orders)
+                    trial = Position(game, pos.state, pos.opening, list(pos.steps))
+                    outcome = trial.submit(player, orders)
                 except OrderError as exc:
                     receipt = Receipt(REJECTED, errors=error_list(exc, text),
                                       next=self._next(game, pos, player, False), **base)
@@ -412,24 +430,77 @@ class Referee:
                          "text": "\n".join(echo), "orders": [o.to_json() for o in orders],
                          "message_id": message_id, "source": source,
                          "events": [e.to_json() for e in outcome.events]}
-                if outcome.resolved:
-                    event["opened"] = outcome.after_key
-                seq = tx.append(event)
-                self._save(tx, pos, outcome.resolved)
-                self._finish_if_over(tx, game, pos)
+                misses = {p: n for p, n in meta.get("misses", {}).items() if p != player}
+                offered = [p for p in meta.get("offered", []) if p != player]
+                tx.set_meta(misses=misses, offered=offered)
+                if outcome.resolved and self._holds(meta, pos, player):
+                    # early=false: the set that would close a simultaneous phase waits for the deadline
+                    event = dict(event, type="held")
+                    del event["events"]
+                    seq = tx.append(event)
+                    tx.set_meta(held={"phase": phase["key"], "player": player, "text": event["text"],
+                                      "orders": event["orders"], "seq": seq})
+                    visible: list[str] = []
+                    after = self._held_next(tx.meta, pos, player)
+                else:
+                    pos = trial
+                    if outcome.resolved:
+                        event["opened"] = outcome.after_key
+                    seq = tx.append(event)
+                    self._save(tx, pos, outcome.resolved)
+                    if held and held["player"] == player:
+                        tx.set_meta(held=None)
+                    self._finish_if_over(tx, game, pos)
+                    visible = [e.text for e in outcome.events if e.visible_to(player)]
+                    after = self._next(game, pos, player, outcome.resolved)
+                    if outcome.resolved:  # the receipt names the new phase's deadline
+                        self._sync_schedule(tx, game, pos.state, self.clock())
                 receipt = Receipt(ACCEPTED, echo=echo, added=added, removed=removed, first_set=previous is None,
-                                  events=[e.text for e in outcome.events if e.visible_to(player)],
-                                  next=self._next(game, pos, player, outcome.resolved), seq=seq, **base)
+                                  events=visible, next=after, seq=seq,
+                                  deadline=self._deadline_line(tx.meta, player), **base)
                 tx.add_record("submissions", {"message_id": message_id, "seq": seq, "receipt": receipt.to_json()})
                 if self.notifier is not None:
                     self.notifier.receipt(tx, tx.meta, receipt, in_reply_to)
-                    if outcome.resolved:
-                        self._notify_reports(tx, game, pos.state)
+                if pos is trial and outcome.resolved:
+                    self._notify_reports(tx, game, pos.state)
         except _Abort:
             pass
         assert receipt is not None
         self._flush_notices()
         return receipt
+
+    def _stale(self, tx: Any, player: str, phase_key: str, phase: Mapping[str, Any]) -> str:
+        """Why orders for a past phase are refused, and which phase is open now."""
+        defaulted = any(e["type"] == DEFAULT and e.get("phase") == phase_key and e.get("player") == player
+                        and e.get("source") == "deadline" for e in tx.events())
+        how = ("which closed at its deadline (your default orders were played)" if defaulted
+               else "which is not open (already resolved)")
+        return (f"these orders are for phase {phase_key}, {how}; the phase now open is "
+                f"{phase['name']} (round {phase['round']}, phase {phase['key']})")
+
+    def _holds(self, meta: Mapping[str, Any], pos: Position, player: str) -> bool:
+        """Whether a set that completes the phase must wait for the deadline (early=false):
+        only in a simultaneous decision with a deadline still to come (docs/deadlines.md)."""
+        policy = Policy.from_meta(meta.get("policy"))
+        if policy is None or policy.early or not pos.is_simultaneous(player):
+            return False
+        due = due_of(meta.get("schedule"))
+        if due is None or meta.get("schedule", {}).get("phase") != pos.key:
+            return False
+        return bool(meta.get("paused")) or self.clock() < due
+
+    def _held_next(self, meta: Mapping[str, Any], pos: Position, player: str) -> dict[str, Any]:
+        phase = phase_json(pos.game, pos.state)
+        text = (f"everyone is in for {phase['name']} (phase {phase['key']}). Early resolution is off in this "
+                "game, so the phase resolves at its deadline; until then you may send a new set, which "
+                "replaces this one.")
+        return {"resolved": False, "finished": False, "phase": phase, "waiting_for": [], "held": True, "text": text}
+
+    def _deadline_line(self, meta: Mapping[str, Any], player: str) -> str:
+        schedule = meta.get("schedule")
+        if not schedule or Policy.from_meta(meta.get("policy")) is None:
+            return ""
+        return f"phase {schedule['phase']}: {deadline_text(meta, seat_zone(meta, player))}"
 
     # -- moderator actions
 
@@ -441,37 +512,48 @@ class Referee:
             pos = self._position(tx, game)
             if pos.over or meta.get("status") == "finished":
                 raise ServiceError(f"{game_id} is over; there is nothing to adjudicate")
-            start = pos.key
             report = Adjudication(game_id, phase_json(game, pos.state))
             at = self._now()
-            tx.append({"type": "adjudicate", "at": at, "phase": start, "waiting_for": pos.waiting_for()})
-            rounds = 0
-            while pos.key == start and not pos.over:
-                rounds += 1
-                if rounds > MAX_DEFAULT_ROUNDS:
-                    raise ServiceError(f"default orders do not close phase {start}; the game engine never moves on")
-                for player in pos.waiting_for():
-                    if pos.key != start:
-                        break
-                    orders = game.default_orders(pos.state, player)
-                    try:
-                        outcome = pos.submit(player, orders, DEFAULT)
-                    except (OrderError, Refused) as exc:
-                        raise ServiceError(f"{player}'s default orders cannot be applied: {exc}") from None
-                    text = "\n".join(game.format(o) for o in orders)
-                    event = {"type": DEFAULT, "at": at, "player": player, "phase": outcome.before_key,
-                             "text": text, "orders": [o.to_json() for o in orders], "source": "adjudicate",
-                             "events": [e.to_json() for e in outcome.events]}
-                    if outcome.resolved:
-                        event["opened"] = outcome.after_key
-                    tx.append(event)
-                    report.applied.append({"player": player, "text": text})
+            tx.append({"type": "adjudicate", "at": at, "phase": pos.key, "waiting_for": pos.waiting_for()})
+            held = meta.get("held")
+            if held and held["phase"] == pos.key:
+                # the held set is the player's own choice: it counts before any default
+                self._release(tx, game, pos, held, self.clock(), report=False)
+            if pos.key == report.closed["key"] and not pos.over:
+                report.applied = self._apply_defaults(tx, game, pos, at, "adjudicate")
             self._save(tx, pos, True)
             report.finished = self._finish_if_over(tx, game, pos)
             report.opened = None if pos.over else phase_json(game, pos.state)
             self._notify_reports(tx, game, pos.state)
         self._flush_notices()
         return report
+
+    def _apply_defaults(self, tx: Any, game: Game, pos: Position, at: str, source: str) -> list[dict[str, Any]]:
+        """Default orders for every player still asked, until the phase key changes."""
+        start = pos.key
+        applied: list[dict[str, Any]] = []
+        rounds = 0
+        while pos.key == start and not pos.over:
+            rounds += 1
+            if rounds > MAX_DEFAULT_ROUNDS:
+                raise ServiceError(f"default orders do not close phase {start}; the game engine never moves on")
+            for player in pos.waiting_for():
+                if pos.key != start:
+                    break
+                orders = game.default_orders(pos.state, player)
+                try:
+                    outcome = pos.submit(player, orders, DEFAULT)
+                except (OrderError, Refused) as exc:
+                    raise ServiceError(f"{player}'s default orders cannot be applied: {exc}") from None
+                text = "\n".join(game.format(o) for o in orders)
+                event = {"type": DEFAULT, "at": at, "player": player, "phase": outcome.before_key,
+                         "text": text, "orders": [o.to_json() for o in orders], "source": source,
+                         "events": [e.to_json() for e in outcome.events]}
+                if outcome.resolved:
+                    event["opened"] = outcome.after_key
+                tx.append(event)
+                applied.append({"player": player, "text": text})
+        return applied
 
     def undo(self, game_id: str, to: int, reason: str) -> dict[str, Any]:
         """Roll back to just after event `to`. Nothing is deleted: an `undo` event records the
@@ -496,7 +578,7 @@ class Referee:
             tx.drop_snapshots_after(to)
             tx.snapshot(pos.key, pos.opening)
             tx.set_state(pos.state)
-            tx.set_meta(steps=[s.to_json() for s in pos.steps])
+            tx.set_meta(steps=[s.to_json() for s in pos.steps], held=None)
             if meta.get("status") == "finished" and not pos.over:
                 tx.set_meta(status="active")
             self._finish_if_over(tx, game, pos)
@@ -514,9 +596,14 @@ class Referee:
             meta = tx.meta
             seat = self._require_seat(meta, player)
             token = new_token()
-            seats = [dict(s, email=email.strip(), token=token) if s["name"] == seat["name"] else s
-                     for s in meta["seats"]]
-            tx.set_meta(seats=seats)
+            name = seat["name"]
+            # a new person: new address and token, and none of the old person's time zone,
+            # misses or vacation (the vacation quota already used stays with the seat)
+            seats = [{k: v for k, v in dict(s, email=email.strip(), token=token).items() if k != "timezone"}
+                     if s["name"] == name else s for s in meta["seats"]]
+            tx.set_meta(seats=seats, misses={p: n for p, n in meta.get("misses", {}).items() if p != name},
+                        offered=[p for p in meta.get("offered", []) if p != name],
+                        vacations={p: v for p, v in meta.get("vacations", {}).items() if p != name})
             tx.append({"type": "replace", "at": self._now(), "player": seat["name"]})
         return {"game": game_id, "player": seat["name"], "email": email.strip(), "token": token}
 
@@ -538,6 +625,8 @@ class Referee:
             if outcome.resolved:
                 event["opened"] = outcome.after_key
             tx.append(event)
+            if (meta.get("held") or {}).get("player") == seat["name"]:
+                tx.set_meta(held=None)
             self._save(tx, pos, outcome.resolved)
             self._finish_if_over(tx, game, pos)
             self._notify_reports(tx, game, pos.state)
@@ -559,6 +648,21 @@ class Referee:
             return None
         return seat
 
+    def request(self, game_id: str, player: str, what: str, *, token: str | None,
+                in_reply_to: str | None, serial: str) -> str:
+        """A player's STATUS or HELP by mail: the answer is queued in the game's outbox (one
+        per `serial`, so a mail processed twice is answered once). Returns the player's name."""
+        if what not in ("status", "help"):
+            raise ValueError(f"unknown request {what!r}")
+        with self.store.transaction(game_id) as tx:
+            seat = self._checked_seat(tx, player, token)
+            game = self.game_of(tx.meta)
+            if self.notifier is not None:
+                answer = self.notifier.status_answer if what == "status" else self.notifier.help_answer
+                answer(tx, game, tx.meta, tx.state, seat["name"], in_reply_to, serial)
+        self._flush_notices()
+        return seat["name"]
+
     def list(self) -> list[dict[str, Any]]:
         return self.store.list()
 
@@ -572,11 +676,17 @@ class Referee:
             "status": stored.meta.get("status"), "phase": phase_json(game, stored.state),
             "waiting_for": [{"player": p.player, "decision": p.decision, "text": p.text,
                              "simultaneous": p.simultaneous} for p in prompts],
-            "deadline": None, "players": stored.meta["players"],
+            "deadline": deadline_info(stored.meta), "paused": stored.meta.get("paused"),
+            "offered": stored.meta.get("offered", []), "players": stored.meta["players"],
             "result": result.to_json() if result else None,
             "commitment": stored.meta["commitment"],
             "seed": stored.meta["seed"] if stored.meta.get("seed_revealed") else None,
         }
+
+    def deadline_for(self, game_id: str, player: str | None = None) -> str:
+        """The open deadline as a person reads it (in the player's time zone, if one is given)."""
+        meta = self.store.load(game_id).meta
+        return deadline_text(meta, seat_zone(meta, player) if player else None)
 
     def show(self, game_id: str, player: str | None = None) -> dict[str, Any]:
         stored = self.store.load(game_id)

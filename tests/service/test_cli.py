@@ -58,9 +58,9 @@ def test_orders_status_show_list_and_history(run):
     assert result.exit_code == 0 and "Understood as:\n  ADD 2" in result.output
     status = run("status", "g1")
     assert "Round 1, add (phase t1)" in status.output and "Waiting for bob" in status.output
-    assert "Deadline: none set" in status.output
+    assert "Deadline: " in status.output and " UTC" in status.output  # the standard preset: two days
     info = json.loads(run("status", "g1", "--json").output)
-    assert info["waiting_for"][0]["player"] == "bob" and info["deadline"] is None and info["seed"] is None
+    assert info["waiting_for"][0]["player"] == "bob" and info["deadline"]["phase"] == "t1" and info["seed"] is None
     mine = json.loads(run("show", "g1", "--as", "ann", "--json").output)
     assert list(mine["lucky"]) == ["ann"]
     assert set(json.loads(run("show", "g1", "--json").output)["lucky"]) == {"ann", "bob"}

@@ -1,0 +1,134 @@
+"""Durations, time zones and moments as players write and read them.
+
+Durations are written the way people say them in a mail (`90m`, `36h`, `2d`, `1d12h`, `1w`);
+moments are stored as ISO 8601 in UTC (`2026-12-01T18:00:00Z`) and shown in the reader's time
+zone with UTC beside it, so nobody has to convert. Time zones are IANA names resolved by
+`zoneinfo` (from the system database, or the `tzdata` package where the system has none).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+UTC = timezone.utc
+ISO = "%Y-%m-%dT%H:%M:%SZ"
+
+_DURATION = re.compile(r"^(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$")
+_UNITS = (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60))
+MAX_DURATION = timedelta(days=366)
+
+
+class TimeError(ValueError):
+    """Text that is not a duration, a time zone or a date; the message says what would be."""
+
+
+def parse_duration(text: str) -> timedelta:
+    """`90m`, `36h`, `2d`, `1d12h`, `1w` (units in that order, each at most once)."""
+    raw = text.strip().lower().replace(" ", "")
+    match = _DURATION.match(raw)
+    if not raw or not match or not any(match.groups()):
+        raise TimeError(f"{text.strip()!r} is not a duration; write it like 90m, 36h, 2d or 1d12h")
+    seconds = sum(int(n) * size for n, (_, size) in zip(match.groups(), _UNITS) if n)
+    value = timedelta(seconds=seconds)
+    if value > MAX_DURATION:
+        raise TimeError(f"{text.strip()!r} is longer than a year")
+    return value
+
+
+def format_duration(value: timedelta) -> str:
+    """The canonical spelling: the largest units first, `0m` for nothing."""
+    seconds = int(value.total_seconds()) // 60 * 60
+    if seconds <= 0:
+        return "0m"
+    parts = []
+    for unit, size in _UNITS[1:]:  # weeks read worse than days in a deadline
+        if seconds >= size:
+            parts.append(f"{seconds // size}{unit}")
+            seconds %= size
+    return "".join(parts)
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> tuple[str, ...]:
+    return tuple(sorted(available_timezones()))
+
+
+def get_zone(name: str) -> ZoneInfo:
+    """An IANA time zone by name (letter case forgiven), or TimeError with a suggestion."""
+    raw = name.strip()
+    if raw.upper() in ("UTC", "GMT", "Z"):
+        return ZoneInfo("UTC")
+    by_lower = {n.lower(): n for n in _zone_names()}
+    canonical = by_lower.get(raw.lower())
+    if canonical is not None:
+        return ZoneInfo(canonical)
+    try:
+        if raw and "/" in raw and ".." not in raw:
+            return ZoneInfo(raw)
+    except (ZoneInfoNotFoundError, ValueError):
+        pass
+    close = difflib.get_close_matches(raw, _zone_names(), n=1, cutoff=0.6)
+    if not close:
+        tail = raw.rpartition("/")[2].lower()
+        close = [n for n in _zone_names() if n.lower().endswith("/" + tail)][:1] if tail else []
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise TimeError(f"unknown time zone {raw!r}{hint}; use a name like Europe/Berlin, America/New_York or UTC")
+
+
+def zone_name(name: str | None) -> str:
+    """The canonical spelling of a time zone name (TimeError if unknown)."""
+    return str(get_zone(name or "UTC").key)
+
+
+def to_iso(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        raise ValueError("moments must be aware datetimes")
+    return moment.astimezone(UTC).strftime(ISO)
+
+
+def from_iso(text: str) -> datetime:
+    """A stored moment back as an aware UTC datetime."""
+    value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def parse_moment(text: str) -> datetime:
+    """An ISO date or date-time from the command line; without an offset it is UTC."""
+    raw = text.strip()
+    try:
+        value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        raise TimeError(f"{raw!r} is not a date and time; write it like 2026-12-01T18:00Z") from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def show_moment(moment: datetime, zone: str | None = None) -> str:
+    """`Tue 1 Dec 2026 19:00 CET (18:00 UTC)`; only the UTC part when the zone is UTC."""
+    utc = moment.astimezone(UTC)
+    utc_text = f"{utc:%a} {utc.day} {utc:%b %Y %H:%M} UTC"
+    if not zone or zone_name(zone) == "UTC":
+        return utc_text
+    local = utc.astimezone(get_zone(zone))
+    same_day = local.date() == utc.date()
+    utc_short = f"{utc:%H:%M} UTC" if same_day else utc_text
+    return f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()} ({utc_short})"
+
+
+def show_span(value: timedelta) -> str:
+    """A rough "how long from now" for reminders: `1d 4h`, `2h 5m`, `40m`."""
+    minutes = max(int(value.total_seconds() // 60), 0)
+    days, rest = divmod(minutes, 1440)
+    hours, mins = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h" if hours else f"{days}d"
+    if hours:
+        return f"{hours}h {mins}m" if mins else f"{hours}h"
+    return f"{mins}m"
