@@ -85,6 +85,7 @@ class MailNotifier:
         asked = {p.player for p in game.prompts(state)}
         over = not asked
         reported: dict[str, int] = dict(meta.get("reported", {}))
+        since: dict[str, int] = dict(meta.get("reported_from", {}))  # what each last report began after
         records = tx.events(since=min(reported.values(), default=0))
         last_seq = records[-1]["seq"] if records else max(reported.values(), default=0)
         for seat in meta["seats"]:
@@ -100,8 +101,9 @@ class MailNotifier:
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
                 message_id(tx.game_id, f"report-{phase.key}", last_seq, name, self.settings.hostname),
                 html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname)))
+            since[name] = seen
             reported[name] = last_seq
-        tx.set_meta(reported=reported, reported_stage=stage)
+        tx.set_meta(reported=reported, reported_from=since, reported_stage=stage)
 
     def reminder(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                  before: timedelta, now: datetime) -> None:
@@ -149,10 +151,10 @@ class MailNotifier:
 
     def status_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                       in_reply_to: str | None, serial: str) -> None:
-        """STATUS: the player's current report again, with whatever happened since their last
-        one; it does not count as a report sent (the next one still brings those events)."""
+        """STATUS: the player's latest report again (its events, and whatever happened since),
+        with the position and deadline as they stand; it does not count as a report sent."""
         seat = self._seat(meta, player)
-        seen = dict(meta.get("reported", {})).get(player, 0)
+        seen = dict(meta.get("reported_from", {})).get(player, 0)
         events = [Event.from_json(e) for r in tx.events(since=seen) for e in r.get("events", [])]
         ctx = report_context(game, state, game_id=tx.game_id, player=player, events=events,
                              deadline=deadline_text(meta, seat.get("timezone")))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from dataclasses import dataclass
 from email import policy
 from email.parser import BytesParser
@@ -18,13 +19,14 @@ from typing import Callable
 
 from referee.config import Settings
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED
-from referee.service import Referee
+from referee.service import Referee, ServiceError
 from referee.store import GameNotFound, StoreBusy
 
 from .addresses import parse_plus_address
 from .headers import sanitise_header
 from .message import InboundMail, parse_message
 from .notifier import MailNotifier
+from .reports import MAIL_COMMANDS
 from .spool import Spool
 
 log = logging.getLogger("referee.worker")
@@ -35,6 +37,34 @@ REFUSAL = (
     "address identifies you), or write to the game's address and put this line in the mail:\n\n"
     "    PLAYER <your name> <your token>\n"
 )
+
+
+_SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
+COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1}  # how many words must follow
+
+
+def mail_command(mail: InboundMail) -> tuple[str, str] | None:
+    """A mail command (name, argument): a first body line, or else a subject, that is just
+    STATUS, HELP, VACATION ... or TIMEZONE ...; never in a mail with an ORDERS block."""
+    if mail.orders_from_block:
+        return None
+    lines = [line.strip() for line in mail.orders_text.splitlines() if line.strip()]
+    for candidate in ([lines[0]] if lines else []) + [_SUBJECT_PREFIX.sub("", mail.subject)]:
+        words = candidate.split()
+        if not words:
+            continue
+        name = words[0].upper().rstrip(":")
+        if name == "TZ":
+            name = "TIMEZONE"
+        if name in COMMANDS and (len(words) > 1) == bool(COMMANDS[name]):
+            return name, " ".join(words[1:])
+        if lines:  # a first body line that is not a command: these are orders
+            return None
+    return None
+
+
+def command_summary() -> str:
+    return "\n".join(f"    {name:<24} {what}" for name, what in MAIL_COMMANDS)
 
 
 @dataclass(frozen=True)
@@ -93,6 +123,9 @@ class MailWorker:
             self._refuse(mail)
             return Handled("unmatched", "no game and player token found")
         game_id, player, token = who
+        command = mail_command(mail)
+        if command is not None:
+            return self._command(mail, raw, game_id, player, token, *command)
         phase_key = None
         if mail.orders_tag:
             words = mail.orders_tag.split()
@@ -109,10 +142,40 @@ class MailWorker:
         if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
             self._refuse(mail)
             return Handled("refused", "bad token", game_id, player)
+        subject = f"[{game_id}] Orders not accepted"
+        if phase_key is not None and receipt.phase and receipt.phase.get("key") != phase_key:
+            subject = f"[{game_id}] Too late: phase {phase_key} is closed, {receipt.phase['key']} is open"
         self.notifier.system_mail(
-            seat["email"], f"[{game_id}] Orders not accepted", receipt.render(),
+            seat["email"], subject, receipt.render(),
             in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}")
         return Handled(receipt.status if receipt.status == REJECTED else "refused", receipt.reason, game_id, player)
+
+    def _command(self, mail: InboundMail, raw: bytes, game_id: str, player: str, token: str,
+                 name: str, argument: str) -> Handled:
+        """STATUS and HELP are answered with mail; VACATION and TIMEZONE change the seat and
+        are confirmed. Identity is checked exactly as for orders."""
+        serial = f"{player}.{_digest(mail.message_id, raw)}"
+        try:
+            if name in ("STATUS", "HELP"):
+                self.referee.request(game_id, player, name.lower(), token=token, in_reply_to=mail.message_id,
+                                     serial=serial)
+            elif name == "VACATION":
+                self.referee.vacation(game_id, player, argument, token=token, source="mail",
+                                      message_id=mail.message_id)
+            else:
+                self.referee.set_timezone(game_id, player, argument, token=token, source="mail",
+                                          in_reply_to=mail.message_id, serial=serial, message_id=mail.message_id)
+        except ServiceError as exc:
+            seat = self.referee.seat(game_id, player, token)
+            if seat is None:
+                self._refuse(mail)
+                return Handled("refused", "bad token", game_id, player)
+            self.notifier.system_mail(
+                seat["email"], f"[{game_id}] {name} not done",
+                f"Your {name} could not be done: {exc}\n\nNothing was changed. The mail commands are:\n\n"
+                f"{command_summary()}\n", in_reply_to=mail.message_id, serial=f"{game_id}.{serial}")
+            return Handled("rejected", f"{name}: {exc}", game_id, player)
+        return Handled("command", name, game_id, player)
 
     def _refuse(self, mail: InboundMail) -> None:
         assert mail.sender

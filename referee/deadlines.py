@@ -159,7 +159,7 @@ class Deadlines:
                 if not vacation:
                     continue
                 start, until = from_iso(vacation["start"]), from_iso(vacation["until"])
-                if not (start <= due < until) or until <= now:
+                if not (start <= due <= until) or until <= now:
                     continue
                 target = rule.due(until)
                 if target is None or target <= due:
@@ -242,6 +242,8 @@ class Deadlines:
                 if pos.key != schedule["phase"]:
                     return done
                 waiting = pos.waiting_for()
+            elif held:  # the player whose set is held is in, not missing
+                waiting = [p for p in waiting if p != held["player"]]
             close = closes_at(schedule, policy)
             assert close is not None
             if now >= close:
@@ -489,14 +491,17 @@ class Deadlines:
         return seat
 
     def vacation(self, game_id: str, player: str, spec: str, *, token: str | None = None,
-                 source: str = "cli", in_reply_to: str | None = None, serial: str | None = None) -> dict[str, Any]:
-        """`5d`, `until 2026-12-01` (a date in the player's zone, or a date-time), or `off`."""
+                 source: str = "cli", message_id: str | None = None) -> dict[str, Any]:
+        """`5d`, `until 2026-12-01` (a date in the player's zone, or a date-time), or `off`.
+        A mail (`message_id`) already processed changes nothing the second time."""
         from .service import BadRequest, ServiceError
 
         now = self.clock()
         with self.store.transaction(game_id) as tx:
             seat = self._checked_seat(tx, player, token)
             name = seat["name"]
+            if self._seen_command(tx, message_id):
+                return {"game": game_id, "player": name, "duplicate": True}
             if tx.meta.get("status") == "finished":
                 raise ServiceError(f"{game_id} is over")
             policy = Policy.from_meta(tx.meta.get("policy"))
@@ -517,7 +522,7 @@ class Deadlines:
                 seq = tx.append({"type": "vacation", "at": to_iso(now), "player": name, "until": None,
                                  "source": source})
                 self._announce(tx, f"{name} is back", [f"{name}'s vacation is over; deadlines run as usual."],
-                               "", f"vacation-{seq}", in_reply_to=in_reply_to)
+                               "", f"vacation-{seq}")
                 result = {"game": game_id, "player": name, "until": None, "quota_left": format_duration(left)}
             else:
                 vacations[name] = {"start": to_iso(now), "until": to_iso(until)}
@@ -532,7 +537,7 @@ class Deadlines:
                                   "is used up, so deadlines do not move; default orders apply as usual.")
                 self._announce(tx, f"{name} is on vacation", [
                     f"{name} is on vacation until {show_moment(until, seat.get('timezone'))}.", "", quota_note],
-                    "", f"vacation-{seq}", in_reply_to=in_reply_to)
+                    "", f"vacation-{seq}")
                 game = self.game_of(tx.meta)
                 pos = self._position(tx, game)
                 if not tx.meta.get("paused"):
@@ -543,17 +548,20 @@ class Deadlines:
         return result
 
     def set_timezone(self, game_id: str, player: str, zone: str, *, token: str | None = None,
-                     source: str = "cli", in_reply_to: str | None = None, serial: str | None = None) -> dict[str, Any]:
+                     source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
+                     message_id: str | None = None) -> dict[str, Any]:
         """A player's time zone, for the deadlines in their reports, receipts and reminders."""
         from .service import BadRequest
 
-        try:
-            name_of_zone = zone_name(zone)
-        except TimeError as exc:
-            raise BadRequest([str(exc)]) from None
         now = self.clock()
         with self.store.transaction(game_id) as tx:
             seat = self._checked_seat(tx, player, token)
+            if self._seen_command(tx, message_id):
+                return {"game": game_id, "player": seat["name"], "duplicate": True}
+            try:
+                name_of_zone = zone_name(zone)
+            except TimeError as exc:
+                raise BadRequest([str(exc)]) from None
             seats = [dict(s, timezone=name_of_zone) if s["name"] == seat["name"] else s for s in tx.meta["seats"]]
             tx.set_meta(seats=seats)
             seq = tx.append({"type": "timezone", "at": to_iso(now), "player": seat["name"], "zone": name_of_zone,
@@ -566,6 +574,15 @@ class Deadlines:
                     serial or f"timezone-{seq}", in_reply_to, "answer")
         self._flush_notices()
         return {"game": game_id, "player": seat["name"], "timezone": name_of_zone, "deadline": text}
+
+    def _seen_command(self, tx: Any, message_id: str | None) -> bool:
+        """Whether this mail command was done before; if not, remember it (same unit of work)."""
+        if not message_id:
+            return False
+        if any(r.get("message_id") == message_id for r in tx.records("commands")):
+            return True
+        tx.add_record("commands", {"message_id": message_id})
+        return False
 
     def _end_vacations(self, tx: Any, now: datetime) -> None:
         vacations = tx.meta.get("vacations", {})

@@ -1,0 +1,186 @@
+"""STATUS, HELP, VACATION and TIMEZONE by real mail: smtplib → aiosmtpd ingest → spool →
+worker → service → outbox → a second aiosmtpd as the relay. Also late orders by mail."""
+
+import email
+import smtplib
+from email import policy
+from email.message import EmailMessage
+from types import SimpleNamespace
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from mailer.relay import SMTPRelay
+from mailer.smtp_server import IngestHandler, make_controller
+from mailer.worker import mail_command
+from mailer.message import parse_message
+
+from ..mailserver.net import free_port
+from .conftest import HOST, events, race, simul
+
+
+class Inbox:
+    def __init__(self):
+        self.mails = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.mails.append(email.message_from_bytes(envelope.original_content, policy=policy.default))
+        return "250 OK"
+
+    def to(self, address):
+        return [m for m in self.mails if m["To"] == address]
+
+
+@pytest.fixture
+def post(svc, clock):
+    ingest = make_controller(IngestHandler(svc.spool, svc.settings, svc.known_address), svc.settings, port=free_port())
+    inbox = Inbox()
+    relay_ctl = Controller(inbox, hostname="127.0.0.1", port=free_port(), server_hostname="relay.test")
+    ingest.start()
+    relay_ctl.start()
+    relay = SMTPRelay("127.0.0.1", relay_ctl.port, timeout=5)
+    worker = svc.worker()
+
+    def send(frm, to, body, subject="orders", mid=None):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = frm, to, subject
+        msg["Message-ID"] = mid or email.utils.make_msgid(domain="players.test")
+        msg.set_content(body)
+        with smtplib.SMTP("127.0.0.1", ingest.port, timeout=10) as smtp:
+            smtp.send_message(msg)
+        return msg["Message-ID"]
+
+    def pump():
+        handled = worker.run_once(svc.spool)
+        svc.send(relay)
+        return [(h.outcome, h.detail) for h in handled]
+
+    def last(to):
+        mail = inbox.to(to)[-1]
+        return mail, mail.get_body(("plain",)).get_content().replace("\r\n", "\n")
+
+    yield SimpleNamespace(send=send, pump=pump, inbox=inbox, last=last)
+    ingest.stop()
+    relay_ctl.stop()
+
+
+def address(tokens, player, game="race-1"):
+    return f"{game}+{player}+{tokens[player]}@{HOST}"
+
+
+def test_commands_are_recognised_only_alone_and_without_an_orders_block():
+    def cmd(subject, body):
+        raw = f"From: a@p.test\r\nTo: g@x\r\nSubject: {subject}\r\nMessage-ID: <1@p>\r\n\r\n{body}".encode()
+        return mail_command(parse_message(raw))
+
+    assert cmd("x", "STATUS\r\n") == ("STATUS", "")
+    assert cmd("Re: [race-1] STATUS", "") == ("STATUS", "")
+    assert cmd("help", "\r\n") == ("HELP", "")
+    assert cmd("x", "vacation 5d\r\n-- \r\nAnn\r\n") == ("VACATION", "5d")
+    assert cmd("x", "Timezone: Europe/Berlin\r\n") == ("TIMEZONE", "Europe/Berlin")
+    assert cmd("x", "TZ America/New_York\r\n") == ("TIMEZONE", "America/New_York")
+    assert cmd("STATUS", "ADD 2\r\n") is None  # the body holds orders
+    assert cmd("x", "ORDERS race-1 t0\r\nSTATUS\r\nEND\r\n") is None
+    assert cmd("x", "STATUS please\r\n") is None and cmd("x", "VACATION\r\n") is None
+    assert cmd("Re: [race-1] Round 0: add", "") is None
+
+
+def test_status_sends_the_current_report_again(svc, clock, post):
+    tokens = race(svc)
+    svc.referee.submit("race-1", "ann", "ADD 2")
+    post.send("bob@players.test", address(tokens, "bob"), "STATUS\n")
+    assert post.pump() == [("command", "STATUS")]
+    mail, body = post.last("bob@players.test")
+    assert mail["Subject"] == "[race-1] Round 1: add" and mail["Auto-Submitted"] == "auto-replied"
+    assert "ann adds 2; the total is 2." in body and "ORDERS race-1 t1" in body
+    assert "Deadline: Wed 4 Mar 2026 09:00 UTC" in body
+    assert mail.get_body(("html",)) is not None
+
+
+def test_help_lists_every_order_of_the_decision_and_the_commands(svc, clock, post):
+    tokens = simul(svc)
+    post.send("ann@players.test", address(tokens, "ann", "simul-1"), "", subject="HELP")
+    assert post.pump() == [("command", "HELP")]
+    mail, body = post.last("ann@players.test")
+    assert mail["Subject"] == "[simul-1] Help: your orders now"
+    assert "PICK <n>  choose a number; DONE  end your part" in body
+    assert "  PICK 1\n" in body and "  PICK 9\n" in body
+    assert "VACATION 5d" in body and "TIMEZONE Europe/Berlin" in body and "STATUS" in body
+
+
+def test_timezone_by_mail_changes_every_deadline_the_player_sees(svc, clock, post):
+    tokens = race(svc)
+    post.send("ann@players.test", address(tokens, "ann"), "TIMEZONE america/new_york\n")
+    assert post.pump() == [("command", "TIMEZONE")]
+    mail, body = post.last("ann@players.test")
+    assert mail["Subject"] == "[race-1] Time zone set: America/New_York"
+    assert "The current deadline: Wed 4 Mar 2026 04:00 EST (09:00 UTC)" in body
+    svc.clock.advance(hours=24)
+    svc.tick()
+    post.pump()
+    reminder, body = post.last("ann@players.test")
+    assert "Reminder" in reminder["Subject"] and "Deadline: Wed 4 Mar 2026 04:00 EST (09:00 UTC)" in body
+    receipt = svc.referee.submit("race-1", "ann", "ADD 1")
+    assert "Deadline for phase t1: Thu 5 Mar 2026 04:00 EST (09:00 UTC)" in receipt.render()
+    post.pump()
+    report = [m for m in post.inbox.to("bob@players.test") if "Round 1" in m["Subject"]][-1]
+    assert "Deadline: Thu 5 Mar 2026 09:00 UTC" in report.get_body(("plain",)).get_content()  # bob: UTC
+    post.send("ann@players.test", address(tokens, "ann"), "TIMEZONE Mars/Olympus\n")
+    assert post.pump() == [("rejected", "TIMEZONE: unknown time zone 'Mars/Olympus'; use a name like "
+                                        "Europe/Berlin, America/New_York or UTC")]
+    mail, body = post.last("ann@players.test")
+    assert mail["Subject"] == "[race-1] TIMEZONE not done" and "Nothing was changed" in body
+    assert [e["zone"] for e in events(svc, "race-1", "timezone")] == ["America/New_York"]
+
+
+def test_vacation_by_mail_is_announced_and_moves_the_deadline(svc, clock, post):
+    tokens = race(svc)  # standard: 2d deadlines, 14d vacation quota
+    mid = post.send("ann@players.test", address(tokens, "ann"), "VACATION 5d\n")
+    assert post.pump() == [("command", "VACATION")]
+    for player in ("ann", "bob"):
+        mail, body = post.last(f"{player}@players.test")
+        assert mail["Subject"] == "[race-1] Deadline moved for a vacation"
+    notices = [m["Subject"] for m in post.inbox.to("bob@players.test")]
+    assert "[race-1] ann is on vacation" in notices
+    # back on Saturday 09:00, then a normal two-day deadline
+    assert svc.referee.status("race-1")["deadline"]["due"] == "2026-03-09T09:00:00Z"
+    # the same mail again changes nothing
+    post.send("ann@players.test", address(tokens, "ann"), "VACATION 5d\n", mid=mid)
+    assert post.pump() == [("command", "VACATION")]
+    assert len(events(svc, "race-1", "vacation")) == 1
+    post.send("ann@players.test", address(tokens, "ann"), "VACATION off\n")
+    assert post.pump() == [("command", "VACATION")]
+    mail, body = post.last("bob@players.test")
+    assert mail["Subject"] == "[race-1] ann is back"
+    post.send("ann@players.test", address(tokens, "ann"), "VACATION soon\n")
+    assert post.pump()[0][0] == "rejected"
+    assert "'soon' is not a duration" in post.last("ann@players.test")[1]
+
+
+def test_commands_need_the_token_like_orders(svc, clock, post):
+    race(svc)
+    post.send("eve@evil.test", f"race-1+ann+wrongtoken@{HOST}", "STATUS\n")
+    post.send("eve@evil.test", f"race-1@{HOST}", "PLAYER ann wrongtoken\nVACATION 5d\n")
+    assert [o for o, _ in post.pump()] == ["refused", "refused"]
+    assert not events(svc, "race-1", "vacation")
+    assert [m["Subject"] for m in post.inbox.to("ann@players.test")] == ["[race-1] Round 0: add"]  # the opening report
+
+
+def test_the_plain_game_address_with_a_player_line_works_for_commands(svc, clock, post):
+    tokens = race(svc)
+    post.send("ann@elsewhere.test", f"race-1@{HOST}", f"PLAYER ann {tokens['ann']}\nSTATUS\n")
+    assert post.pump() == [("command", "STATUS")]
+    assert post.inbox.to("ann@players.test") and not post.inbox.to("ann@elsewhere.test")
+
+
+def test_orders_after_the_deadline_closed_the_phase_are_refused_by_mail(svc, clock, post):
+    tokens = race(svc)
+    svc.clock.advance(hours=49)
+    svc.tick()
+    post.send("ann@players.test", address(tokens, "ann"), "ORDERS race-1 t0\nADD 3\nEND\n")
+    [(outcome, reason)] = post.pump()
+    assert outcome == "refused" and "closed at its deadline" in reason
+    mail, body = post.last("ann@players.test")
+    assert mail["Subject"] == "[race-1] Too late: phase t0 is closed, t1 is open"
+    assert ("these orders are for phase t0, which closed at its deadline (your default orders were played); "
+            "the phase now open is add (round 1, phase t1)") in body
