@@ -1,27 +1,24 @@
-"""`referee demo`: a whole game played end to end by bots, stored like a real game."""
+"""`referee demo`: a whole game played by mail, end to end, on this machine."""
 
 from __future__ import annotations
 
 import shutil
 import tempfile
-from datetime import datetime, timezone
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
+from mailer.demo import PLAYER_NAMES, STALL_SECONDS, DemoFailed, DemoRun, Tick
 from referee import registry
 from referee.contract import Game, Result
-from referee.playthrough import Playthrough, play, replay, same_state
+from referee.gamelog import replay_log, write_log
 from referee.rendering import render
-from referee.rng import commitment, new_seed, verify_commitment
-from referee.store import TinyDBStore
+from referee.rng import new_seed, verify_commitment
 
-PLAYER_NAMES = ("alice", "bruno", "chiara", "dmitri", "emma")
+from .common import EXIT_REFUSED, fail
+
 DEFAULT_GAME = "constantinopolis"
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def standings(game: Game, result: Result) -> str:
@@ -34,74 +31,111 @@ def standings(game: Game, result: Result) -> str:
     return render("standings.txt", title=game.title, places=places, winners=list(result.winners))
 
 
-@click.command("demo")
-@click.option("--game", "game_name", default=None,
-              help=f"Which installed game to play (default: {DEFAULT_GAME}).")
-@click.option("--players", type=click.IntRange(1, len(PLAYER_NAMES)), default=None,
-              help="Number of players (default: 4, or the game's limit).")
-@click.option("--seed", default=None, help="Seed for the game and the bots (default: fresh).")
-@click.option("--keep", is_flag=True, help="Keep the data directory and say where it is.")
-def demo_command(game_name: str | None, players: int | None, seed: str | None, keep: bool) -> None:
-    """Play a complete game with one bot per player and show it as it goes.
-
-    Each bot chooses from the engine's legal orders; every order goes through the rules
-    engine and into a game file like a real one. At the end the seed is revealed and checked
-    against its commitment, and the stored order log is replayed to prove it gives the same
-    final position.
-    """
+def _choose_game(name: str | None) -> Game:
     installed = registry.games()
-    if game_name is None:
+    if name is None:
         if not installed:
             raise click.ClickException("no games are installed; see `referee games`")
-        game_name = DEFAULT_GAME if DEFAULT_GAME in installed else next(iter(installed))
+        name = DEFAULT_GAME if DEFAULT_GAME in installed else next(iter(installed))
     try:
-        game = registry.get(game_name)
+        return registry.get(name)
     except registry.UnknownGame as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def _data_dir(ctx: click.Context) -> tuple[Path, bool]:
+    """The directory to play in and whether it is the user's own (given with --data-dir or
+    REFEREE_DATA): that one must be empty, so the demo never mixes with real games."""
+    root = ctx.find_root()
+    if root.get_parameter_source("data_dir") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+        path = Path(root.obj["data_dir"])
+        if path.exists() and any(path.iterdir()):
+            raise click.UsageError(f"the demo needs an empty data directory; {path} is not empty")
+        path.mkdir(parents=True, exist_ok=True)
+        return path, True
+    return Path(tempfile.mkdtemp(prefix="referee-demo-")), False
+
+
+def _show_tick(tick: Tick) -> None:
+    where = f"round {tick.round}: {tick.phase}" if tick.phase is not None else "still playing"
+    click.echo(f"{tick.elapsed:6.1f}s  {where:<34} mails in {tick.mails_in:4d}, out {tick.mails_out:4d}")
+
+
+@click.command("demo")
+@click.option("--game", "game_name", default=None, metavar="GAME",
+              help=f"Which installed game to play (default: {DEFAULT_GAME}; see `referee games`).")
+@click.option("--players", type=click.IntRange(1, len(PLAYER_NAMES)), default=None,
+              help="Number of players (default: 4, or the game's limit).")
+@click.option("--seed", default=None, help="Seed for the game and the bots; the same seed plays the same game.")
+@click.option("--keep", is_flag=True, help="Keep the data directory (game file, mailboxes, log) and say where it is.")
+@click.option("--stall-timeout", type=click.FloatRange(1), default=STALL_SECONDS, show_default=True,
+              help="Give up when no mail has moved for this many seconds.")
+@click.pass_context
+def demo_command(ctx: click.Context, game_name: str | None, players: int | None, seed: str | None,
+                 keep: bool, stall_timeout: float) -> None:
+    """Play a whole game by mail on this machine: the real daemon, one bot per player.
+
+    The referee daemon listens on a loopback port; its outgoing mail goes by SMTP to a small
+    capture server that files each mail into the player's own mailbox (a Maildir). One bot
+    per player reads its reports there, picks orders from those the rules allow, and replies
+    by SMTP the way a person would. Progress is shown as rounds and phases change; at the end
+    come the standings, the mailboxes, the exported game log and its replay.
+
+    Without --keep the data directory is temporary and removed at the end; with --data-dir
+    (an empty directory) it is kept. Exit status 1 when the game stalls or the log does not
+    replay.
+    """
+    game = _choose_game(game_name)
     count = players or min(max(4, game.min_players), game.max_players)
     if not game.min_players <= count <= game.max_players:
         raise click.UsageError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {count}")
     names = list(PLAYER_NAMES[:count])
     seed = seed or new_seed()
-    data_dir = Path(tempfile.mkdtemp(prefix="referee-demo-"))
-    store = TinyDBStore(data_dir)
-    game_id = "demo-1"
-    components = game.load_components(None)
-    state = game.setup(names, seed, {}, components)
-    store.create(game_id, {"game": game.name, "title": game.title, "players": names, "created": _now(),
-                           "status": "active", "commitment": commitment(seed)}, state,
-                 [{"type": "created", "at": _now()}])
-    click.echo(f"{game.title}, {count} players: {', '.join(names)}")
-    click.echo(f"Seed commitment (SHA-256): {commitment(seed)}")
-
-    last_phase = [game.phase(state).key]
-
-    def record(pt: Playthrough) -> None:
-        player, text = pt.log[-1]
-        phase = game.phase(pt.state)
-        store.append(game_id, [{"type": "order", "player": player, "text": text, "at": _now()}], state=pt.state)
-        if phase.key != last_phase[0]:
-            store.snapshot(game_id, phase.key, pt.state)
-            last_phase[0] = phase.key
-            click.echo(f"  round {phase.round}: {phase.name}  ({pt.steps} orders so far)", err=True)
-
-    pt = play(game, names, seed, {}, on_step=record)
-    assert pt.result is not None
-    with store.transaction(game_id) as tx:
-        tx.set_meta(status="finished", seed=seed)
-        tx.append({"type": "finished", "at": _now(), "result": pt.result.to_json()})
-    click.echo("")
-    click.echo(standings(game, pt.result), nl=False)
-    click.echo(f"Seed revealed: {seed} (matches the commitment: {verify_commitment(seed, commitment(seed))})")
-
-    stored = store.load(game_id)
-    log = [(e["player"], e["text"]) for e in stored.events if e["type"] == "order"]
-    replayed = replay(game, names, seed, {}, log)
-    ok = same_state(replayed, stored.state)
-    click.echo(f"Replayed {len(log)} stored orders: {'same final position' if ok else 'MISMATCH'}")
-    if keep:
-        click.echo(f"Game file kept in {data_dir}")
-    else:
-        shutil.rmtree(data_dir, ignore_errors=True)
+    data_dir, own_dir = _data_dir(ctx)
+    keep = keep or own_dir
+    run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick)
+    click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}")
+    ok = False
+    try:
+        try:
+            run.run()
+        except DemoFailed as exc:
+            fail(f"{exc} (after {run.elapsed:.1f} s)")
+        ok = _report(game, run)
+    finally:
+        if keep:
+            click.echo(f"Data directory kept: {data_dir}")
+        else:
+            shutil.rmtree(data_dir, ignore_errors=True)
     if not ok:
-        raise SystemExit(1)
+        raise SystemExit(EXIT_REFUSED)
+
+
+def _report(game: Game, run: DemoRun) -> bool:
+    """Standings, mailboxes, the exported log and its replay; True when everything checks."""
+    assert run.services is not None
+    stored = run.services.store.load(run.game_id)
+    meta = stored.meta
+    result = game.result(stored.state)
+    if meta.get("status") != "finished" or result is None:
+        fail(f"the bots stopped but {run.game_id} is not finished")
+        return False
+    click.echo("")
+    click.echo(standings(game, result), nl=False)
+    bots = run.bots.values()
+    refused = sum(b.counters.refused for b in bots)
+    click.echo(f"\nPlayed by mail in {run.elapsed:.1f} s: {run.mails_in} mails from the players, "
+               f"{run.mails_out} from the referee (reports, receipts{', refusals' if refused else ''}).")
+    sealed = verify_commitment(meta["seed"], meta["commitment"])
+    click.echo(f"Seed revealed: {meta['seed']} ({'matches' if sealed else 'DOES NOT match'} "
+               f"the commitment {meta['commitment'][:16]}… published at the start)")
+    click.echo("\nMailboxes (Maildir; the bots' own mail is in the .Sent folder):")
+    for bot in bots:
+        click.echo(f"  {bot.name:<8} {run.mailbox(bot.name)}  ({bot.counters.received} received, "
+                   f"{bot.counters.sent} sent)")
+    log_path = run.data_dir / f"{run.game_id}.log"
+    log_path.write_text(write_log(meta, stored.events, stored.state), encoding="utf-8")
+    click.echo(f"Game log: {log_path}")
+    verdict = replay_log(log_path.read_text(encoding="utf-8"), registry.get)
+    click.echo(f"referee replay {log_path.name}: {'OK' if verdict.ok else 'FAILED'}: {verdict.message}")
+    return sealed and verdict.ok

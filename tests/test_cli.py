@@ -1,8 +1,7 @@
-"""The command line: help texts, errors, `referee games`, `referee demo`."""
+"""The command line: help texts, errors, `referee games`, `referee demo` arguments (the demo
+itself is in tests/demo)."""
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -58,19 +57,6 @@ def test_a_game_that_fails_to_load_is_reported(run, race_registered, monkeypatch
     assert result.exit_code == 1
     assert "oops: not available" in result.stderr
     assert "race" in result.stdout
-
-
-def test_demo_plays_a_game_to_the_end_and_replays_it(run, race_registered):
-    result = run("demo", "--game", "race", "--players", "3", "--seed", "demo-seed", "--keep")
-    assert result.exit_code == 0, result.output
-    out = result.stdout
-    assert "Race to the Target, 3 players: alice, bruno, chiara" in out
-    assert "final standings" in out and "Winner:" in out
-    assert "Seed revealed: demo-seed (matches the commitment: True)" in out
-    assert "same final position" in out
-    kept = Path(out.split("Game file kept in ")[1].strip())
-    assert (kept / "games" / "demo-1.json").exists()
-    shutil.rmtree(kept)
 
 
 def test_demo_refuses_unknown_games_and_wrong_player_counts(run, race_registered):

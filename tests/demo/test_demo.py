@@ -1,0 +1,181 @@
+"""`referee demo`: whole games played by mail through the real daemon, a capture relay and
+one bot per player, all on loopback."""
+
+from __future__ import annotations
+
+import email
+import os
+import subprocess
+import sys
+from email import policy
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from commands.main import cli
+from mailer.bot import MailBot, arrival_key
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(cli, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def mails(folder: Path) -> list[email.message.EmailMessage]:
+    files = sorted((p for sub in ("new", "cur") for p in (folder / sub).iterdir()), key=lambda p: arrival_key(p.name))
+    return [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in files]
+
+
+def text(mail) -> str:
+    return mail.get_body(("plain",)).get_content().replace("\r\n", "\n")
+
+
+def test_a_race_played_by_mail_from_start_to_replay(run, race_registered, tmp_path):
+    data = tmp_path / "data"
+    result = run("--data-dir", str(data), "demo", "--game", "race", "--players", "2", "--seed", "mail-demo")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Race to the Target, 2 players: alice, bruno; seed mail-demo" in out
+    assert "round 0: add" in out  # progress, from the reports as they go out
+    assert "Race to the Target: final standings" in out and "Winner:" in out
+    assert "Seed revealed: mail-demo (matches the commitment" in out
+    log = data / "race-1.log"
+    assert f"Game log: {log}" in out and "referee replay race-1.log: OK: replayed" in out
+    assert f"Data directory kept: {data}" in out  # the user's own directory is never removed
+    replayed = run("replay", str(log))
+    assert replayed.exit_code == 0 and replayed.stdout.startswith("OK:")
+
+    for player in ("alice", "bruno"):
+        box = data / "mailboxes" / player
+        assert f"{player:<8} {box}" in out
+        inbox = mails(box)
+        # filed by the capture server from the SMTP envelope the daemon's relay client sent
+        assert all(m["Delivered-To"] == f"{player}@players.localhost" for m in inbox)
+        assert all(m["Return-Path"] == "<race-1@games.localhost>" for m in inbox)
+        subjects = [m["Subject"] for m in inbox]
+        assert "[race-1] Round 0: add" in subjects and subjects[-1] == "[race-1] Game over"
+        assert "[race-1] Orders received: accepted" in subjects
+        sent = mails(box / ".Sent")
+        assert sent and len(sent) == sum(s == "[race-1] Orders received: accepted" for s in subjects)
+        ids = {m["Message-ID"]: m for m in inbox}
+        for reply in sent:
+            answered = ids[reply["In-Reply-To"]]  # a reply to a mail the bot received
+            assert reply["Subject"] == "Re: " + answered["Subject"]
+            assert reply["References"].split()[-1] == answered["Message-ID"]
+            assert reply["To"] == answered["Reply-To"] and "+" in reply["To"]
+            body = text(reply)
+            assert body.startswith("Hello")
+            assert "\nORDERS race-1 t" in body and "\nEND\n" in body
+            assert "\n> " in body and " wrote:\n" in body  # the report quoted below
+
+    # the daemon's inbound side: every reply came in through its SMTP server and was answered
+    spooled = mails(data / "spool")
+    assert spooled and all(m["Delivered-To"].startswith("race-1+") for m in spooled)
+    assert sorted(m["Message-ID"] for m in spooled) == sorted(
+        m["Message-ID"] for p in ("alice", "bruno") for m in mails(data / "mailboxes" / p / ".Sent"))
+
+
+def test_the_same_seed_plays_the_same_game(run, race_registered, tmp_path):
+    ends = []
+    for n in (1, 2):
+        data = tmp_path / f"d{n}"
+        result = run("--data-dir", str(data), "demo", "--game", "race", "--players", "3", "--seed", "again")
+        assert result.exit_code == 0, result.output
+        ends.append((data / "race-1.log").read_text().splitlines()[-1].split("\t")[1])
+    assert ends[0] == ends[1]
+
+
+def test_a_refused_set_is_rewritten_and_the_game_goes_on(run, race_registered, tmp_path, monkeypatch):
+    choose = MailBot.choose
+    first: set[str] = set()
+
+    def clumsy(bot, state, key, limit=12):
+        if bot.name not in first:  # each player's first mail asks for something illegal
+            first.add(bot.name)
+            return ["ADD 9"]
+        return choose(bot, state, key, limit)
+
+    monkeypatch.setattr(MailBot, "choose", clumsy)
+    data = tmp_path / "data"
+    result = run("--data-dir", str(data), "demo", "--game", "race", "--players", "2", "--seed", "oops")
+    assert result.exit_code == 0, result.output
+    assert "referee replay race-1.log: OK" in result.stdout
+    notices = [m for m in mails(data / "mailboxes" / "alice") if m["Subject"] == "[race-1] Orders not accepted"]
+    assert len(notices) == 1 and "ADD 9" in text(notices[0]) and "[illegal]" in text(notices[0])
+
+
+def test_a_bot_that_is_always_refused_stops_and_the_demo_fails_clearly(run, race_registered, tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.setattr(MailBot, "choose", lambda bot, state, key, limit=12: ["ADD 9"])
+    result = run("--data-dir", str(tmp_path / "data"), "demo", "--game", "race", "--players", "2",
+                 "--seed", "never")
+    assert result.exit_code == 1
+    assert "alice: orders for phase t0 were refused 5 times" in result.stderr
+    assert "[illegal]" in result.stderr or "line 1" in result.stderr
+
+
+def test_a_bot_that_breaks_ends_the_demo_at_once(run, race_registered, tmp_path, monkeypatch):
+    def broken(bot, state, key, limit=12):
+        raise RuntimeError("out of ideas")
+
+    monkeypatch.setattr(MailBot, "choose", broken)
+    result = run("--data-dir", str(tmp_path / "data"), "demo", "--game", "race", "--players", "2", "--seed", "x")
+    assert result.exit_code == 1
+    assert "alice stopped: RuntimeError: out of ideas" in result.stderr
+
+
+def test_a_stalled_game_ends_the_demo_with_where_it_stands(run, race_registered, tmp_path, monkeypatch):
+    monkeypatch.setattr(MailBot, "_send", lambda bot, *args: None)  # bots that never write
+    result = run("--data-dir", str(tmp_path / "data"), "demo", "--game", "race", "--players", "2",
+                 "--seed", "mute", "--stall-timeout", "1")
+    assert result.exit_code == 1
+    assert "the game stalled: no mail for" in result.stderr
+    assert "phase t0 (add) waits for alice" in result.stderr
+
+
+def test_a_non_empty_data_directory_is_refused(run, race_registered, tmp_path):
+    (tmp_path / "games").mkdir()
+    result = run("--data-dir", str(tmp_path), "demo", "--game", "race")
+    assert result.exit_code == 2 and "needs an empty data directory" in result.output
+
+
+def test_without_keep_the_temporary_directory_is_removed(run, race_registered, tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    result = run("demo", "--game", "race", "--players", "2", "--seed", "tmp")
+    assert result.exit_code == 0, result.output
+    assert "Data directory kept" not in result.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_constantinopolis_by_mail(run, tmp_path):
+    data = tmp_path / "data"
+    result = run("--data-dir", str(data), "demo", "--players", "2", "--seed", "s1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Constantinopolis, 2 players: alice, bruno; seed s1" in out
+    assert "round 9:" in out and "Constantinopolis: final standings" in out
+    assert "referee replay constantinopolis-1.log: OK" in out
+    assert run("replay", str(data / "constantinopolis-1.log")).exit_code == 0
+
+
+def test_porto_carthago_by_mail_from_the_installed_command(tmp_path):
+    """The real entry point in its own process, as `make demo` runs it."""
+    data = tmp_path / "data"
+    env = dict(os.environ, REFEREE_DATA=str(data))
+    done = subprocess.run([sys.executable, "-m", "commands", "demo", "--game", "porto-carthago",
+                           "--players", "3", "--seed", "s1"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Porto Carthago: final standings" in done.stdout
+    assert "OK: replayed" in done.stdout
+    replay = subprocess.run([sys.executable, "-m", "commands", "replay", str(data / "porto-1.log")],
+                            capture_output=True, text=True, timeout=300)
+    assert replay.returncode == 0 and replay.stdout.startswith("OK:")
