@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any, Mapping, Sequence
 
-from .contract import Game, OrderError, State
+from .contract import Game, Order, OrderError, State
+from .errors import BadRequest, ServiceError
 from .policy import DEFAULT_PRESET, Policy, PolicyError, split_assignment
-from .progress import DEFAULT, DROP, ORDER, Position, Refused
+from .progress import DROP, ORDER, Position, Refused
 from .schedule import (closes_at, deadline_info, deadline_text, due_of, mark_reminded, moved,
-                       new_schedule, reminders_due, seat_zone)
+                       new_schedule, reminders_due)
 from .store import GameNotFound, StoreBusy
+from .tokens import same_token
 from .timekeeping import (TimeError, UTC, format_duration, from_iso, get_zone, parse_duration, show_moment,
                           to_iso, zone_name)
 
@@ -77,8 +79,6 @@ class Deadlines:
     def policy_set(self, game_id: str, assignments: Sequence[str], reason: str) -> dict[str, Any]:
         """Change the policy; logged with the reason and announced. Deadlines already set stay
         (use `extend` to move one); everything else applies at once."""
-        from .service import BadRequest  # the service module imports this one
-
         if not reason.strip():
             raise BadRequest(["a policy change needs a reason (--reason)"])
         if not assignments:
@@ -270,8 +270,6 @@ class Deadlines:
                  *, report: bool = True) -> list[TickAction]:
         """The deadline of a held phase came: the set that completed it is applied now.
         With `report` False the caller saves the position and queues the reports itself."""
-        from .contract import Order
-
         tx.set_meta(held=None)
         orders = [Order.from_json(o) for o in held["orders"]]
         try:
@@ -382,8 +380,6 @@ class Deadlines:
     # ------------------------------------------------------------------ moderator levers
 
     def _open_schedule(self, tx: Any, game_id: str) -> tuple[Policy, dict[str, Any]]:
-        from .service import ServiceError
-
         meta = tx.meta
         policy = Policy.from_meta(meta.get("policy"))
         if meta.get("status") == "finished":
@@ -398,8 +394,6 @@ class Deadlines:
 
     def extend(self, game_id: str, by: str, reason: str) -> dict[str, Any]:
         """Move the open phase's deadline later; logged and announced."""
-        from .service import BadRequest, ServiceError
-
         problems = [] if reason.strip() else ["an extension needs a reason (--reason)"]
         try:
             delta = parse_duration(by)
@@ -427,8 +421,6 @@ class Deadlines:
 
     def pause(self, game_id: str, reason: str) -> dict[str, Any]:
         """Stop the clock: no deadline passes and no reminder goes out; orders are still taken."""
-        from .service import BadRequest, ServiceError
-
         if not reason.strip():
             raise BadRequest(["a pause needs a reason (--reason)"])
         now = self.clock()
@@ -447,8 +439,6 @@ class Deadlines:
 
     def resume(self, game_id: str, reason: str = "") -> dict[str, Any]:
         """Start the clock again; the open deadline moves by the time it stood still."""
-        from .service import ServiceError
-
         now = self.clock()
         with self.store.transaction(game_id) as tx:
             paused = tx.meta.get("paused")
@@ -480,9 +470,6 @@ class Deadlines:
     # ------------------------------------------------------------------ players' levers
 
     def _checked_seat(self, tx: Any, player: str, token: str | None) -> dict[str, Any]:
-        from .service import ServiceError
-        from .tokens import same_token
-
         seat = self._seat(tx.meta, player)
         if seat is None or (token is not None and not same_token(token, seat["token"])):
             if token is not None:
@@ -494,8 +481,6 @@ class Deadlines:
                  source: str = "cli", message_id: str | None = None) -> dict[str, Any]:
         """`5d`, `until 2026-12-01` (a date in the player's zone, or a date-time), or `off`.
         A mail (`message_id`) already processed changes nothing the second time."""
-        from .service import BadRequest, ServiceError
-
         now = self.clock()
         with self.store.transaction(game_id) as tx:
             seat = self._checked_seat(tx, player, token)
@@ -551,8 +536,6 @@ class Deadlines:
                      source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
                      message_id: str | None = None) -> dict[str, Any]:
         """A player's time zone, for the deadlines in their reports, receipts and reminders."""
-        from .service import BadRequest
-
         now = self.clock()
         with self.store.transaction(game_id) as tx:
             seat = self._checked_seat(tx, player, token)

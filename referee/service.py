@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from . import registry
 from .contract import ComponentError, Game, GameOption, Order, OrderError, SetupError, State, canonical_json
 from .deadlines import Deadlines
+from .errors import BadRequest, ServiceError
 from .policy import DEFAULT_PRESET, Policy, PolicyError
 from .progress import DEFAULT, DROP, ORDER, Position, Refused, Step
 from .receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
@@ -34,18 +35,6 @@ MAX_DEFAULT_ROUNDS = 1000
 def system_clock() -> datetime:
     """The real clock; only the command line passes it in."""
     return datetime.now(timezone.utc)
-
-
-class ServiceError(Exception):
-    """An operation refused for a reason the user can read and fix (exit status 1)."""
-
-
-class BadRequest(ServiceError):
-    """Arguments that can never work (exit status 2); `problems` lists every one found."""
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = list(problems)
 
 
 @dataclass

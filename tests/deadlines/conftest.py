@@ -8,7 +8,9 @@ from datetime import datetime, timedelta, timezone
 from email import policy as email_policy
 
 import pytest
+from click.testing import CliRunner
 
+from commands.main import cli
 from mailer.wiring import build
 from referee.config import Settings
 
@@ -45,6 +47,21 @@ def clock():
 def svc(tmp_path, clock, games):  # noqa: F811
     settings = Settings(hostname=HOST, data_dir=tmp_path / "var", moderator_email="mod@club.test")
     return build(settings, clock=clock)
+
+
+@pytest.fixture
+def cli_run(tmp_path, games):  # noqa: F811
+    """Invoke the CLI on a data directory in tmp_path with a clock that stands still
+    (`cli_run.clock`, `cli_run.data`)."""
+    clock = ManualClock()
+    data = tmp_path / "var"
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(cli, ["--data-dir", str(data), *args], obj={"clock": clock}, catch_exceptions=False)
+
+    run.clock, run.data = clock, data
+    return run
 
 
 def mails(svc, to: str | None = None, kind: str | None = None, game: str | None = None):

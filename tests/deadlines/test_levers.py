@@ -2,15 +2,11 @@
 within and beyond the quota, early resolution off, time zones; and `referee tick`."""
 
 import json
-from datetime import datetime, timezone
-
 import pytest
-from click.testing import CliRunner
 
-from commands.main import cli
 from referee.service import BadRequest, ServiceError
 
-from .conftest import ManualClock, events, mails, race, simul, text
+from .conftest import events, mails, race, simul, text
 
 
 def tick(svc, **advance):
@@ -181,14 +177,9 @@ def test_reports_and_reminders_show_each_players_own_zone(svc, clock):
         svc.referee.set_timezone("race-1", "bob", "Europe/Berln")
 
 
-def test_the_tick_command_for_cron(tmp_path, games):
-    clock = ManualClock()
-    data = tmp_path / "var"
-    runner = CliRunner()
-
-    def run(*args):
-        return runner.invoke(cli, ["--data-dir", str(data), *args], obj={"clock": clock}, catch_exceptions=False)
-
+def test_the_tick_command_for_cron(cli_run):
+    run = cli_run
+    data = cli_run.data
     assert run("new", "race", "--player", "ann:ann@p.test", "--player", "bob:bob@p.test", "--id", "r1").exit_code == 0
     assert run("tick").output == "Nothing due.\n"
     first = run("tick", "--now", "2026-03-03T09:30:00Z")

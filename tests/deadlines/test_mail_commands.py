@@ -3,7 +3,6 @@ worker → service → outbox → a second aiosmtpd as the relay. Also late orde
 
 import email
 import smtplib
-from email import policy
 from email.message import EmailMessage
 from types import SimpleNamespace
 
@@ -16,19 +15,8 @@ from mailer.worker import mail_command
 from mailer.message import parse_message
 
 from ..mailserver.net import free_port
+from ..mailserver.test_play_by_mail import Inbox  # the capturing relay
 from .conftest import HOST, events, race, simul
-
-
-class Inbox:
-    def __init__(self):
-        self.mails = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.mails.append(email.message_from_bytes(envelope.original_content, policy=policy.default))
-        return "250 OK"
-
-    def to(self, address):
-        return [m for m in self.mails if m["To"] == address]
 
 
 @pytest.fixture

@@ -4,13 +4,11 @@ import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from click.testing import CliRunner
 
-from commands.main import cli
 from referee.policy import PRESETS, Policy, PolicyError, parse_rule
 from referee.timekeeping import TimeError, format_duration, parse_duration, show_moment
 
-from .conftest import ManualClock, events, mails, race, text
+from .conftest import events, mails, race, text
 
 UTC = timezone.utc
 
@@ -152,14 +150,8 @@ def test_policy_set_refuses_bad_input_without_writing(svc):
     assert svc.store.path("race-1").read_bytes() == before
 
 
-def test_the_policy_commands(tmp_path, games):
-    clock = ManualClock()
-    data = tmp_path / "var"
-    runner = CliRunner()
-
-    def run(*args):
-        return runner.invoke(cli, ["--data-dir", str(data), *args], obj={"clock": clock}, catch_exceptions=False)
-
+def test_the_policy_commands(cli_run):
+    run = cli_run
     made = run("new", "race", "--player", "ann:ann@p.test", "--player", "bob:bob@p.test", "--id", "r1",
                "--policy", "casual", "--set", "grace=3h", "--set", "deadline.move=20:00 Europe/Berlin")
     assert made.exit_code == 0, made.output

@@ -2,12 +2,9 @@
 escalation, late orders; and `tick` never doing anything twice."""
 
 import threading
-from datetime import timedelta
-
 import pytest
 
 from mailer.wiring import build
-from referee.policy import Policy
 
 from .conftest import ManualClock, events, mails, race, simul, text
 
