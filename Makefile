@@ -17,6 +17,7 @@ install: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto -q $(PYTEST_ARGS)
 
+# A whole game by mail on loopback; e.g. make demo DEMO_ARGS="--game porto-carthago --keep"
 demo: $(STAMP)
 	$(BIN)/referee demo $(DEMO_ARGS)
 

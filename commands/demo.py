@@ -25,7 +25,7 @@ def standings(game: Game, result: Result) -> str:
     places = []
     rank = 1
     for tied in result.ranking:
-        detail = ", ".join(f"{k} {v}" for k, v in result.scores[tied[0]].items())
+        detail = ", ".join(f"{k} {v}" for k, v in result.scores[tied[0]].items() if v is not False)
         places.append({"rank": rank, "players": list(tied), "detail": detail})
         rank += len(tied)
     return render("standings.txt", title=game.title, places=places, winners=list(result.winners))
