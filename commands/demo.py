@@ -125,7 +125,9 @@ def _report(game: Game, run: DemoRun) -> bool:
     bots = run.bots.values()
     refused = sum(b.counters.refused for b in bots)
     click.echo(f"\nPlayed by mail in {run.elapsed:.1f} s: {run.mails_in} mails from the players, "
-               f"{run.mails_out} from the referee (reports, receipts{', refusals' if refused else ''}).")
+               f"{run.mails_out} from the referee (reports, receipts and notices).")
+    if refused:
+        click.echo(f"The referee refused {refused} set(s) of orders, each with the reason; the bots wrote new ones.")
     sealed = verify_commitment(meta["seed"], meta["commitment"])
     click.echo(f"Seed revealed: {meta['seed']} ({'matches' if sealed else 'DOES NOT match'} "
                f"the commitment {meta['commitment'][:16]}… published at the start)")

@@ -32,7 +32,6 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import formataddr, format_datetime, make_msgid
 from pathlib import Path
-from typing import Any
 
 from referee.contract import Game, State
 from referee.store import GameStore, StoreError
@@ -49,7 +48,7 @@ ANSWER_TIMEOUT = 60.0  # no receipt this long after sending: the mail is taken a
 class Received:
     """One mail from the referee as the bot understood it."""
 
-    raw: InboundMail
+    parsed: InboundMail
     reply_to: str | None
     references: str
     sender: str
@@ -156,11 +155,12 @@ class MailBot:
 
     def _take(self, mail: Received) -> None:
         self.counters.received += 1
-        subject = mail.raw.subject
-        sent = self._awaiting if self._awaiting and mail.raw.in_reply_to == self._awaiting.message_id else None
+        subject = mail.parsed.subject
+        awaiting = self._awaiting
+        sent = awaiting if awaiting and mail.parsed.in_reply_to == awaiting.message_id else None
         if subject.endswith("Game over"):
             self.finished = True
-        elif mail.key is not None:
+        elif mail.key is not None and mail.reply_to:
             self._targets[mail.key] = mail  # a report asking for orders
             self._dirty = True
         elif sent and "Orders received" in subject:
@@ -169,13 +169,13 @@ class MailBot:
             if mail.reply_to:
                 self._targets[sent.key] = mail  # go on from the receipt if still asked
             self._awaiting = None
-            self._dirty = self._dirty or self.name in _waiting_for(mail.raw.body)
-        elif sent and "not accepted" in subject:
+            self._dirty = self._dirty or self.name in _waiting_for(mail.parsed.body)
+        elif sent:  # "Orders not accepted", "Too late: ...": the set changed nothing
             self.counters.refused += 1
             self._refusals[sent.key] = self._refusals.get(sent.key, 0) + 1
             if sent.new:
                 self._avoid.setdefault(sent.key, set()).add(sent.new[0])
-            self._last_reason = _first_error(mail.raw.body)
+            self._last_reason = _first_error(mail.parsed.body)
             self._awaiting = None
             self._dirty = True
 
@@ -237,7 +237,7 @@ class MailBot:
 
     def compose(self, target: Received, key: str, orders: list[str]) -> EmailMessage:
         """A reply to `target` (a report, or the receipt of an earlier set in the same phase)."""
-        mail = target.raw
+        mail = target.parsed
         if target.block is not None:
             block = _fill(target.block, orders)
         else:
@@ -249,7 +249,7 @@ class MailBot:
                 f"\n\nThanks,\n{self.name.capitalize()}\n\nOn {when}, {target.sender} wrote:\n{quoted}\n")
         msg = EmailMessage()
         msg["From"] = formataddr((self.name.capitalize(), self.address))
-        msg["To"] = target.reply_to or f"{self.game_id}@localhost"
+        msg["To"] = target.reply_to
         subject = mail.subject
         msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
         msg["Date"] = format_datetime(datetime.now(timezone.utc))
@@ -259,11 +259,6 @@ class MailBot:
             msg["References"] = f"{target.references} {mail.message_id}".strip()
         msg.set_content(body)
         return msg
-
-    def status(self) -> dict[str, Any]:
-        return {"player": self.name, "received": self.counters.received, "sent": self.counters.sent,
-                "accepted": self.counters.accepted, "refused": self.counters.refused,
-                "waiting_for_answer": bool(self._awaiting), "finished": self.finished, "problem": self.problem}
 
 
 def _fill(block: list[str], orders: list[str]) -> list[str]:

@@ -13,8 +13,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import mailer.bot
 from commands.main import cli
 from mailer.bot import MailBot, arrival_key
+from referee import registry
+
+from ..service.simul import Simul
 
 
 @pytest.fixture
@@ -91,6 +95,25 @@ def test_the_same_seed_plays_the_same_game(run, race_registered, tmp_path):
     assert ends[0] == ends[1]
 
 
+def test_a_simultaneous_set_written_over_several_mails_keeps_its_earlier_orders(run, tmp_path, monkeypatch):
+    """One order per mail: in a simultaneous phase each new set replaces the last, so the bot
+    must write its earlier orders again with the new one (PICK, then PICK + DONE)."""
+    real = registry.games()
+    monkeypatch.setattr(registry, "games", lambda: {**real, "simul": Simul()})
+    monkeypatch.setattr(mailer.bot, "MAX_ORDERS_PER_MAIL", 1)
+    data = tmp_path / "data"
+    result = run("--data-dir", str(data), "demo", "--game", "simul", "--players", "3", "--seed", "one-by-one")
+    assert result.exit_code == 0, result.output
+    assert "refused" not in result.stdout and "referee replay simul-1.log: OK" in result.stdout
+    for player in ("alice", "bruno", "chiara"):
+        sets = [text(m).split("ORDERS simul-1 ")[1].split("\nEND\n")[0].splitlines()[1:]
+                for m in mails(data / "mailboxes" / player / ".Sent")]
+        orders = [[line for line in lines if not line.startswith("#")] for lines in sets]
+        assert len(orders) == 4  # two rounds, two mails each
+        assert [len(o) for o in orders] == [1, 2, 1, 2] and orders[1][1] == "DONE"
+        assert orders[1][0] == orders[0][0] and orders[3][0] == orders[2][0]
+
+
 def test_a_refused_set_is_rewritten_and_the_game_goes_on(run, race_registered, tmp_path, monkeypatch):
     choose = MailBot.choose
     first: set[str] = set()
@@ -106,6 +129,7 @@ def test_a_refused_set_is_rewritten_and_the_game_goes_on(run, race_registered, t
     result = run("--data-dir", str(data), "demo", "--game", "race", "--players", "2", "--seed", "oops")
     assert result.exit_code == 0, result.output
     assert "referee replay race-1.log: OK" in result.stdout
+    assert "The referee refused 2 set(s) of orders, each with the reason" in result.stdout
     notices = [m for m in mails(data / "mailboxes" / "alice") if m["Subject"] == "[race-1] Orders not accepted"]
     assert len(notices) == 1 and "ADD 9" in text(notices[0]) and "[illegal]" in text(notices[0])
 
