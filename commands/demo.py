@@ -1,4 +1,9 @@
-"""`referee demo`: a whole game played by mail, end to end, on this machine."""
+"""`referee demo`: a whole game played by mail, end to end, on this machine.
+
+The outgoing mail goes by SMTP to a capture server rather than through the built-in
+`maildir:` relay: that way the demo uses the relay client a deployment uses, and each player
+gets a mailbox of their own instead of one shared folder (mailer/demo.py says more).
+"""
 
 from __future__ import annotations
 
