@@ -156,6 +156,21 @@ def _run_queues(state: State, events: list[Event]) -> None:
             return
 
 
+
+# What players read in report subjects and status lines; the decision's key stays the machine name.
+DECISION_TITLES = {
+    "setup.optional_dock": "setup: optional dock",
+    "setup.compulsory_dock": "setup: compulsory dock",
+    "arrival.lighthouse": "ship arrival (lighthouse order)",
+    "action.main": "action turn",
+    "action.after": "action turn: extras",
+    "intrigue.reward": "intrigue reward",
+    "privilege.immediate": "privilege card",
+    "privilege.arrange": "privilege cards: arrange",
+    "market.refill_buy": "market refill: buy",
+    "end.final_seat": "final palace seat",
+}
+
 class PortoCarthago:
     """Porto Carthago (Iron Games, 2010) for 3 to 5 players."""
 
@@ -201,7 +216,7 @@ class PortoCarthago:
         if d is None:
             return PhaseInfo(f"over-{state['n']}", state["decade"], "game over", "over")
         kind = d.name.split(".")[0]
-        return PhaseInfo(f"d{state['decade']}-{d.name}-{state['n']}", state["decade"], d.name, kind)
+        return PhaseInfo(f"d{state['decade']}-{d.name}-{state['n']}", state["decade"], DECISION_TITLES[d.name], kind)
 
     def prompts(self, state: State) -> list[Prompt]:
         d = decision(state)
