@@ -112,6 +112,8 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
             click.echo(f"Data directory kept: {data_dir}")
         else:
             shutil.rmtree(data_dir, ignore_errors=True)
+            click.echo("The temporary data directory was removed; run with --keep (or --data-dir DIR) to "
+                       "read the mailboxes and the log afterwards.")
     if not ok:
         raise SystemExit(EXIT_REFUSED)
 
