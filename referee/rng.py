@@ -18,6 +18,9 @@ T = TypeVar("T")
 
 _WORD_BITS = 64
 _WORD_SPAN = 1 << _WORD_BITS
+_BLOCK = 64  # SHA-256 block size, for the HMAC pads
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
 
 
 def new_seed() -> str:
@@ -38,11 +41,16 @@ class Rng:
     """A deterministic stream of draws. One per purpose (deck, turn order, …), so that one
     extra draw for one purpose never shifts the draws of another."""
 
-    __slots__ = ("_key", "counter")
+    __slots__ = ("_key", "counter", "_inner", "_outer")
 
     def __init__(self, key: bytes, counter: int = 0) -> None:
         self._key = key
         self.counter = counter
+        # HMAC's two keyed hash states, computed once: every draw then costs two short
+        # hashes instead of setting up a new HMAC object (the stream is the same)
+        padded = (hashlib.sha256(key).digest() if len(key) > _BLOCK else key).ljust(_BLOCK, b"\0")
+        self._inner = hashlib.sha256(padded.translate(_IPAD))
+        self._outer = hashlib.sha256(padded.translate(_OPAD))
 
     @classmethod
     def from_seed(cls, seed: str, purpose: str = "") -> "Rng":
@@ -61,9 +69,13 @@ class Rng:
     # -- draws
 
     def _word(self) -> int:
-        block = hmac.new(self._key, self.counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        """HMAC-SHA256(key, counter as 8 big-endian bytes), first 8 bytes as an integer."""
+        inner = self._inner.copy()
+        inner.update(self.counter.to_bytes(8, "big"))
+        outer = self._outer.copy()
+        outer.update(inner.digest())
         self.counter += 1
-        return int.from_bytes(block[:8], "big")
+        return int.from_bytes(outer.digest()[:8], "big")
 
     def randbelow(self, n: int) -> int:
         """Uniform integer in [0, n) without modulo bias."""

@@ -13,7 +13,7 @@ from referee.contract import Event, Order, OrderError, Prompt
 
 from . import trade
 from .components import GOODS, SIZES
-from .state import bump, comp, contract, draw_cards, illegal, pl
+from .state import bump, comp, contract, draw_cards, illegal, menu_order, pl, prompt, w, wp
 
 KINDS = ("load", "unload", "post", "save", "free", "ship", "redraw", "defend", "done") + trade.KINDS
 TRADE_KINDS = ("offer", "accept", "reject")
@@ -32,7 +32,7 @@ def waiting(st: dict[str, Any]) -> list[str]:
 
 def prompts(st: dict[str, Any]) -> list[Prompt]:
     kinds = KINDS + (TRADE_KINDS if st["options"]["free_trade"] else ())
-    return [Prompt(n, "accept.contracts", True, kinds, "load contracts on ships, trade, buy posts or ships; end with done")
+    return [prompt(n, "accept.contracts", True, kinds, "load contracts on ships, trade, buy posts or ships; end with done")
             for n in waiting(st)]
 
 
@@ -180,7 +180,7 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
 
 
 def _move_items(st: dict[str, Any], a: str, b: str, items: list[str]) -> None:
-    pa, pb = pl(st, a), pl(st, b)
+    pa, pb = wp(st, a), wp(st, b)
     for item in items:
         what, n = _parse_item(item)
         if what == "contract":
@@ -196,7 +196,7 @@ def _move_items(st: dict[str, Any], a: str, b: str, items: list[str]) -> None:
 
 def _revoke(st: dict[str, Any], q: str, ev: list[Event], taker: str) -> None:
     data = comp(st)
-    p = pl(st, q)
+    p = wp(st, q)
     info = p["r"]["ship"]
     ship = ship_of(p, info["id"])
     for c in ship["cargo"]:
@@ -208,9 +208,9 @@ def _revoke(st: dict[str, Any], q: str, ev: list[Event], taker: str) -> None:
     p["gold"] += p["r"]["ship_paid"]
     p["r"]["ship"] = None
     p["r"]["ship_paid"] = 0
-    st["ships"][info["size"]] += 1
+    w(st, "ships")[info["size"]] += 1
     if q in st["accept"]["done"]:
-        st["accept"]["done"].remove(q)
+        w(st, "accept")["done"].remove(q)
     ev.append(Event("ship.lost", f"{taker} comes earlier in turn order and takes the last {info['size']} ship you bought; "
                     "your gold is refunded, its contracts are back in your hand, and you may send new orders.",
                     {"player": q, "size": info["size"]}, to=(q,)))
@@ -220,28 +220,28 @@ def _revoke(st: dict[str, Any], q: str, ev: list[Event], taker: str) -> None:
 
 def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
     check(st, player, o)
-    a = st["accept"]
     data = comp(st)
-    p = pl(st, player)
+    p = wp(st, player)
     r = p["r"]
     g = o.args
     k = o.kind
     if k in trade.KINDS:
         trade.do(st, player, o, ev)
     elif k == "defend":
-        st["defend"][player] = g["gold"]
+        w(st, "defend")[player] = g["gold"]
         ev.append(Event("auction.defend", f"In the next auction you will defend your office up to {g['gold']} gold.",
                         {"gold": g["gold"]}, to=(player,)))
     elif k == "done":
+        a = w(st, "accept")
         a["done"].append(player)
         a["offers"] = [x for x in a["offers"] if player not in (x["from"], x["to"])]
         ev.append(Event("accept.done", f"{player} has finished accepting contracts.", {"player": player}))
     elif k == "redraw":
         office = "consul" if st["offices"]["consul"] == player else "urbi"
-        st["ability"][office] = "redraw"
+        w(st, "ability")[office] = "redraw"
         for c in g["contracts"]:
             p["hand"].remove(c)
-            st["discard"].append(c)
+            w(st, "discard").append(c)
         new = draw_cards(st, len(g["contracts"]))
         p["hand"].extend(new)
         ev.append(Event("redraw", f"{player} discards {len(g['contracts'])} contracts and draws {len(new)}.",
@@ -288,7 +288,7 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         if st["ships"][size] <= 0:
             _revoke(st, _victim(st, player, size), ev, player)
         cost = _ship_cost(st, p, size)
-        st["ships"][size] -= 1
+        w(st, "ships")[size] -= 1
         p["gold"] -= cost
         sid = p["next_ship"]
         p["next_ship"] += 1
@@ -298,12 +298,14 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         ev.append(Event("ship.buy", f"{player} buys a {size} ship (ship {sid}) for {cost} gold.",
                         {"player": player, "size": size, "ship": sid}))
     elif k == "offer":
+        a = w(st, "accept")
         oid = a["next"]
         a["next"] += 1
         a["offers"].append({"id": oid, "from": player, "to": g["to"], "give": list(g["give"]), "get": list(g["get"])})
         ev.append(Event("trade.offer", f"{player} offers {g['to']} ({oid}): {', '.join(g['give']) or 'nothing'} "
                         f"for {', '.join(g['get']) or 'nothing'}.", {"offer": oid}, to=(player, g["to"])))
     elif k == "accept":
+        a = w(st, "accept")
         offer = next(x for x in a["offers"] if x["id"] == g["offer"])
         _move_items(st, offer["from"], player, offer["give"])
         _move_items(st, player, offer["from"], offer["get"])
@@ -311,6 +313,7 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         ev.append(Event("trade.done", f"{offer['from']} and {player} trade: {', '.join(offer['give']) or 'nothing'} "
                         f"for {', '.join(offer['get']) or 'nothing'}.", {"offer": offer["id"]}))
     elif k == "reject":
+        a = w(st, "accept")
         offer = next(x for x in a["offers"] if x["id"] == g["offer"])
         a["offers"].remove(offer)
         ev.append(Event("trade.reject", f"{player} turns down offer {offer['id']}.", {"offer": offer["id"]},
@@ -322,7 +325,7 @@ def settle(st: dict[str, Any], ev: list[Event]) -> bool:
         return False
     data = comp(st)
     for n in st["order"]:
-        p = pl(st, n)
+        p = wp(st, n)
         for ship in p["ships"]:
             if ship["at"] == 0 and ship["cargo"]:
                 voyage = max(contract(data, c)["voyage"][ship["size"]] for c in ship["cargo"])
@@ -336,7 +339,7 @@ def settle(st: dict[str, Any], ev: list[Event]) -> bool:
                 ev.append(Event("ship.cargo", f"Your ship {ship['id']} carries contracts {', '.join(map(str, ship['cargo']))}.",
                                 {"ship": ship["id"], "cargo": list(ship["cargo"])}, to=(n,)))
         if p["hand"]:
-            st["discard"].extend(p["hand"])
+            w(st, "discard").extend(p["hand"])
             ev.append(Event("discard", f"{n} discards {len(p['hand'])} contracts not accepted.", {"player": n}))
             p["hand"] = []
     st["accept"] = None
@@ -349,7 +352,7 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
         return []
     p = pl(st, player)
     data = comp(st)
-    out = [Order("done")]
+    out = [menu_order("done")]
 
     def ok(o: Order) -> None:
         try:
@@ -380,17 +383,17 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
                 continue
             if card["cargo"] == "passenger" and seats < 1:
                 continue
-            out.append(Order("load", {"contract": c, "ship": ship["id"]}))
+            out.append(menu_order("load", ("contract", c), ("ship", ship["id"])))
             break
     prices = data["post_prices"]
     if not r["post"] and p["posts"] < len(prices) and prices[p["posts"]] <= gold:
-        out.append(Order("post"))
+        out.append(menu_order("post"))
     if p["hand"] and p["posts"] - len(p["saved"]) >= 1:
-        out.append(Order("save", {"contract": p["hand"][0]}))
+        out.append(menu_order("save", ("contract", p["hand"][0])))
     if r["ship"] is None:
         for size in SIZES:
             if _ship_cost(st, p, size) <= gold and (st["ships"][size] > 0 or _victim(st, player, size) is not None):
-                out.append(Order("ship", {"size": size}))
+                out.append(menu_order("ship", ("size", size)))
     out += trade.legal(st, player)
     if st["options"]["free_trade"]:
         for x in a["offers"]:

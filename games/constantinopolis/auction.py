@@ -12,7 +12,8 @@ from typing import Any
 from referee.contract import Event, Order, Prompt
 
 from .components import GOODS, OFFICES
-from .state import GOOD_VALUE, bump, comp, gain_goods, illegal, office_of, pl, producible, turn_order
+from .state import (GOOD_VALUE, bump, comp, gain_goods, illegal, menu_order, office_of, pl, producible, prompt, turn_order,
+                    w, wp)
 
 
 def start(st: dict[str, Any]) -> None:
@@ -47,6 +48,7 @@ def settle(st: dict[str, Any], ev: list[Event]) -> bool:
         return False
     nxt = [n for n in a["start"] if n not in a["been"] and not st["p"][n]["dropped"]]
     if nxt:
+        a = w(st, "auction")
         a["active"] = nxt[0]
         a["been"].append(nxt[0])
         a["free"] = None
@@ -66,7 +68,7 @@ def _finish(st: dict[str, Any], ev: list[Event]) -> None:
     st["order"] = turn_order(st)
     comes = st["offices"]["comes"]
     if comes is not None:
-        st["p"][comes]["gold"] += data["comes_gold"]
+        wp(st, comes)["gold"] += data["comes_gold"]
         ev.append(Event("office.comes", f"{comes} receives {data['comes_gold']} gold as Comes Thesaurorum.",
                         {"player": comes, "gold": data["comes_gold"]}))
     st["auction"] = None
@@ -85,7 +87,7 @@ def best_good(types: set[str] | list[str]) -> str:
 
 
 def give_good(st: dict[str, Any], player: str, good: str, ev: list[Event]) -> None:
-    gain_goods(st, pl(st, player), good, 1)
+    gain_goods(st, wp(st, player), good, 1)
     ev.append(Event("office.pretorio", f"{player} takes one {good} good as Praefectus Pretorio.",
                     {"player": player, "good": good}))
     st["pretorio"] = None
@@ -94,7 +96,7 @@ def give_good(st: dict[str, Any], player: str, good: str, ev: list[Event]) -> No
 def prompts(st: dict[str, Any]) -> list[Prompt]:
     if st["phase"] == "pretorio":
         p = st["pretorio"]
-        return [Prompt(p, "auction.good", False, ("good",), "choose the free good of a type you can produce")] if p else []
+        return [prompt(p, "auction.good", False, ("good",), "choose the free good of a type you can produce")] if p else []
     a = st["auction"]
     d = a["duel"]
     if d is not None:
@@ -105,22 +107,23 @@ def prompts(st: dict[str, Any]) -> list[Prompt]:
             text = f"{d['holder']} raised to {d['bid']} for {_name(st, d['office'])}: raise or pass"
         return [Prompt(who, "auction.duel", False, ("raise", "pass", "defend"), text)]
     if a["active"] is not None:
-        return [Prompt(a["active"], "auction.choose", False, ("stay", "take", "bid", "defend"),
+        return [prompt(a["active"], "auction.choose", False, ("stay", "take", "bid", "defend"),
                        "stay, take a vacant office or bid on an occupied one")]
     return []
 
 
 def _win(st: dict[str, Any], ev: list[Event], winner: str, loser: str, office: str, bid: int, challenger_won: bool) -> None:
-    a = st["auction"]
-    st["p"][winner]["gold"] -= bid
+    a = w(st, "auction")
+    offices = w(st, "offices")
+    wp(st, winner)["gold"] -= bid
     a["coins"][office] = a["coins"].get(office, 0) + bid
     a["paid"] += bid
     a["duel"] = None
     if challenger_won:
         old = office_of(st, winner)
         if old is not None:
-            st["offices"][old] = None
-        st["offices"][office] = winner
+            offices[old] = None
+        offices[office] = winner
         a["active"] = loser
         a["free"] = old
         ev.append(Event("auction.won", f"{winner} takes {_name(st, office)} from {loser} for {bid} gold; {loser} must choose again.",
@@ -146,7 +149,7 @@ def _pass(st: dict[str, Any], ev: list[Event], who: str) -> None:
 
 
 def _raise(st: dict[str, Any], ev: list[Event], who: str, gold: int) -> None:
-    d = st["auction"]["duel"]
+    d = w(st, "auction")["duel"]
     d["bid"] = gold
     d["turn"] = "challenger" if d["turn"] == "holder" else "holder"
     ev.append(Event("auction.raise", f"{who} raises to {gold}.", {"player": who, "gold": gold}))
@@ -161,9 +164,8 @@ def min_raise(st: dict[str, Any]) -> int:
 
 def _auto_duel(st: dict[str, Any], ev: list[Event]) -> None:
     """Answer for sides that gave a limit in advance (or have left the game)."""
-    a = st["auction"]
-    while a["duel"] is not None:
-        d = a["duel"]
+    while st["auction"]["duel"] is not None:
+        d = st["auction"]["duel"]
         who = d[d["turn"]]
         if st["p"][who]["dropped"]:
             _pass(st, ev, who)
@@ -238,7 +240,7 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
     check(st, player, o)
     k, g = o.kind, o.args
     if k == "defend":
-        st["defend"][player] = g["gold"]
+        w(st, "defend")[player] = g["gold"]
         ev.append(Event("auction.defend", f"You will defend your office up to {g['gold']} gold.", {"gold": g["gold"]},
                         to=(player,)))
         return
@@ -246,13 +248,13 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         give_good(st, player, g["good"], ev)
         bump(st)
         return
-    a = st["auction"]
-    if a["duel"] is not None:
+    if st["auction"]["duel"] is not None:
         if k == "pass":
             _pass(st, ev, player)
         else:
             _raise(st, ev, player, g["gold"])
         return
+    a = w(st, "auction")
     if k == "stay":
         ev.append(Event("auction.stay", f"{player} stays in {_name(st, office_of(st, player))}.", {"player": player}))
         a["active"] = None
@@ -261,10 +263,11 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         price = 0 if office == a["free"] else comp(st)["vacant_price"]
         price = min(price, st["p"][player]["gold"])
         old = office_of(st, player)
+        offices = w(st, "offices")
         if old is not None:
-            st["offices"][old] = None
-        st["offices"][office] = player
-        st["p"][player]["gold"] -= price
+            offices[old] = None
+        offices[office] = player
+        wp(st, player)["gold"] -= price
         a["coins"][office] = a["coins"].get(office, 0) + price
         a["paid"] += price
         ev.append(Event("auction.take", f"{player} takes the vacant {_name(st, office)} for {price} gold.",
@@ -283,35 +286,38 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     if st["phase"] == "pretorio":
         if st["pretorio"] != player:
             return []
-        return [Order("good", {"good": t}) for t in GOODS if t in producible(pl(st, player), comp(st))]
+        types = producible(pl(st, player), comp(st))
+        return [menu_order("good", ("good", t)) for t in GOODS if t in types]
     a = st["auction"]
     d = a["duel"]
     gold = st["p"][player]["gold"]
     if d is not None:
         if d[d["turn"]] != player:
             return []
-        out = [Order("pass")]
+        out = [menu_order("pass")]
         need = min_raise(st)
         if need <= gold:
-            out.append(Order("raise", {"gold": need}))
+            out.append(menu_order("raise", ("gold", need)))
         return out
     if a["active"] != player:
         return []
     out = []
-    if office_of(st, player) is not None:
-        out.append(Order("stay"))
+    mine = office_of(st, player)
+    if mine is not None:
+        out.append(menu_order("stay"))
+    offices = st["offices"]
     for office in OFFICES:
-        h = st["offices"][office]
+        h = offices[office]
         if h is None:
-            out.append(Order("take", {"office": office}))
+            out.append(menu_order("take", ("office", office)))
         elif h != player:
             need = min_bid(st, office)
             if need <= gold:
-                out.append(Order("bid", {"office": office, "gold": need}))
+                out.append(menu_order("bid", ("office", office), ("gold", need)))
                 if need + 2 <= gold:
-                    out.append(Order("bid", {"office": office, "gold": need, "limit": need + 2}))
-    if player not in st["defend"] and office_of(st, player) is not None:
-        out.append(Order("defend", {"gold": min(gold, 2)}))
+                    out.append(menu_order("bid", ("office", office), ("gold", need), ("limit", need + 2)))
+    if player not in st["defend"] and mine is not None:
+        out.append(menu_order("defend", ("gold", min(gold, 2))))
     return out
 
 

@@ -281,6 +281,11 @@ class Tables(NamedTuple):
     public_fames: tuple[int, ...]  # the fame values of public buildings, ascending
     public_by_fame: dict[int, tuple[dict[str, Any], ...]]  # the tiles of each value, dearest first
     wall_cost: dict[str, int]
+    outputs: dict[str, frozenset[str]]  # the goods types of each production building
+    ager: frozenset[str]
+    licence_of: dict[str, str]  # production building -> licence
+    by_licence: dict[str, tuple[str, ...]]  # licence -> production buildings
+    rows: tuple[tuple[str, str, int, str | None], ...]  # every building: name, kind, cost, licence
 
 
 _TABLES: dict[str, Tables] = {}
@@ -295,7 +300,13 @@ def tables(data: Mapping[str, Any]) -> Tables:
             by_fame.setdefault(tile["fame"], []).append(tile)
         t = Tables(tuple(sorted(by_fame)),
                    {f: tuple(sorted(ts, key=lambda x: -x["cost"])) for f, ts in by_fame.items()},
-                   {w["id"]: w["cost"] for w in data["walls"]})
+                   {w["id"]: w["cost"] for w in data["walls"]},
+                   {b: frozenset(info["output"]) for b, info in data["buildings"].items() if info["kind"] == "production"},
+                   frozenset(data["ager"]),
+                   {b: info["licence"] for b, info in data["buildings"].items() if info["kind"] == "production"},
+                   {lic: tuple(b for b, info in data["buildings"].items()
+                               if info["kind"] == "production" and info["licence"] == lic) for lic in LICENCES},
+                   tuple((b, info["kind"], info["cost"], info.get("licence")) for b, info in data["buildings"].items()))
         _TABLES[data["sha256"]] = t
     return t
 

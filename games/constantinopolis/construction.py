@@ -12,7 +12,7 @@ from referee.contract import Event, Order, OrderError, Prompt
 
 from . import trade
 from .components import LICENCES, tables
-from .state import bump, can_produce, comp, illegal, lose_goods, pl
+from .state import bump, can_produce, comp, illegal, lose_goods, menu_order, pl, prompt, w, wp
 
 
 def start(st: dict[str, Any]) -> None:
@@ -47,16 +47,17 @@ def public_tile(st: dict[str, Any], fame: int) -> dict[str, Any] | None:
 
 def licence_ok(st: dict[str, Any], p: dict[str, Any], name: str) -> bool:
     data = comp(st)
-    want = data["buildings"][name]["licence"]
-    owned = {"A"} | {data["buildings"][b]["licence"] for b in p["buildings"] if data["buildings"][b]["kind"] == "production"}
-    i = LICENCES.index(want)
+    i = LICENCES.index(data["buildings"][name]["licence"])
+    if i == 0:
+        return True
+    t = tables(data)
+    owned = {"A"} | {t.licence_of[b] for b in p["buildings"] if b in t.licence_of}
+    supply = st["supply"]
     while i > 0:
         prev = LICENCES[i - 1]
         if prev in owned:
             return True
-        left = sum(st["supply"][b] for b, info in data["buildings"].items()
-                   if info["kind"] == "production" and info["licence"] == prev)
-        if left > 0:
+        if sum(supply[b] for b in t.by_licence[prev]) > 0:
             return False
         i -= 1
     return True
@@ -132,7 +133,7 @@ def can_preempt(st: dict[str, Any], buyer: str, g: dict[str, Any]) -> str | None
 
 def execute(st: dict[str, Any], player: str, g: dict[str, Any], ev: list[Event], *, preempt: bool = False) -> None:
     data = comp(st)
-    p = pl(st, player)
+    p = wp(st, player)
     k = kind(data, g)
     cost = cost_of(st, g)
     if g.get("redemptor") and not preempt:
@@ -143,7 +144,7 @@ def execute(st: dict[str, Any], player: str, g: dict[str, Any], ev: list[Event],
     how = "pre-empts and buys" if preempt else "buys"
     if k == "public":
         tile = public_tile(st, g["public"])
-        st["publics"].remove(tile["id"])
+        w(st, "publics").remove(tile["id"])
         p["public"].append(tile["id"])
         p["fame"] += tile["fame"]
         text = f"{player} {how} the public building {tile['name']} ({tile['cost']}) for {cost} gold and gains {tile['fame']} fame."
@@ -151,17 +152,17 @@ def execute(st: dict[str, Any], player: str, g: dict[str, Any], ev: list[Event],
             st["last_public"] = True
             text += " It was the last public building: the game ends after this round."
     elif k == "wall":
-        st["walls"].remove(g["wall"])
+        w(st, "walls").remove(g["wall"])
         p["walls"].append(g["wall"])
-        st["ability"]["urbi"] = "wall"
+        w(st, "ability")["urbi"] = "wall"
         text = f"{player} builds the {g['wall']} wall segment for {cost} gold."
     else:
-        st["supply"][g["building"]] -= 1
+        w(st, "supply")[g["building"]] -= 1
         p["buildings"].append(g["building"])
         p["new"].append(g["building"])
         text = f"{player} {how} {g['building']} for {cost} gold."
     if preempt:
-        st["ability"]["consul"] = "preempt"
+        w(st, "ability")["consul"] = "preempt"
     else:
         p["r"]["built"].append(k)
     ev.append(Event("build", text, {"player": player, "building": key(g), "gold": cost, "preempt": preempt}))
@@ -177,13 +178,14 @@ def prompts(st: dict[str, Any]) -> list[Prompt]:
     kinds = ("build", "done") + trade.KINDS
     if st["offices"]["consul"] == who:
         kinds += ("preempt-list", "preempt-ask")
-    return [Prompt(who, "construct.turn", False, kinds, "buy buildings, trade at the market, use buildings; end with done")]
+    return [prompt(who, "construct.turn", False, kinds, "buy buildings, trade at the market, use buildings; end with done")]
 
 
 def settle(st: dict[str, Any], ev: list[Event]) -> bool:
     c = st["construct"]
     if c["pending"] is None:
         while c["turn"] < len(st["order"]) and st["p"][st["order"][c["turn"]]]["dropped"]:
+            c = w(st, "construct")
             c["turn"] += 1
     if c["turn"] >= len(st["order"]):
         st["construct"] = None
@@ -194,7 +196,7 @@ def settle(st: dict[str, Any], ev: list[Event]) -> bool:
 
 
 def _answer(st: dict[str, Any], yes: bool, ev: list[Event]) -> None:
-    c = st["construct"]
+    c = w(st, "construct")
     b = c["pending"]
     c["pending"] = None
     consul = st["offices"]["consul"]
@@ -213,7 +215,7 @@ def _run_queue(st: dict[str, Any], buyer: str, ev: list[Event]) -> None:
     """Carry on with the orders the buyer sent after the purchase the Consul was asked about."""
     from .grammar import fmt
 
-    c = st["construct"]
+    c = w(st, "construct")
     while c["queue"] and c["pending"] is None:
         o = Order.from_json(c["queue"].pop(0))
         if c["turn"] >= len(st["order"]) or st["order"][c["turn"]] != buyer:
@@ -278,7 +280,7 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         return
     if o.kind == "done":
         ev.append(Event("construct.done", f"{player} ends the construction turn.", {"player": player}))
-        c["turn"] += 1
+        w(st, "construct")["turn"] += 1
         bump(st)
         return
     if o.kind == "build":
@@ -286,7 +288,7 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         if consul is not None:
             mode = st["preempt"]
             if mode is None:
-                c["pending"] = {"buyer": player, "args": dict(o.args)}
+                w(st, "construct")["pending"] = {"buyer": player, "args": dict(o.args)}
                 ev.append(Event("build.ask", f"{player} wants to buy {key(o.args)}; the Consul {consul} may pre-empt it.",
                                 {"player": player, "building": key(o.args)}))
                 bump(st)
@@ -308,16 +310,16 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     if c["pending"] is not None:
         if st["offices"]["consul"] != player:
             return []
-        out = [Order("allow")]
+        out = [menu_order("allow")]
         try:
-            check(st, player, Order("preempt"))
-            out.append(Order("preempt"))
+            check(st, player, menu_order("preempt"))
+            out.append(menu_order("preempt"))
         except OrderError:
             pass
         return out
     if st["order"][c["turn"]] != player:
         return []
-    out = [Order("done")]
+    out = [menu_order("done")]
     p = pl(st, player)
     r = p["r"]
     built = r["built"]
@@ -328,34 +330,32 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     budget = gold + (5 if red else 0)
     licence: dict[str, bool] = {}
 
-    def offer(g: dict[str, Any], cost: int) -> None:
+    def offer(what: str, which: Any, cost: int) -> None:
         if cost <= gold:
-            out.append(Order("build", g))
+            out.append(menu_order("build", (what, which)))
         if red_ok and max(0, cost - 5) <= gold:
-            out.append(Order("build", dict(g, redemptor=True)))
+            out.append(menu_order("build", (what, which), ("redemptor", True)))
 
     supply = st["supply"]
     owned = p["buildings"]
-    for b, info in data["buildings"].items():
-        k = info["kind"]
-        if k not in built and supply[b] > 0 and b not in owned and info["cost"] <= budget:
+    t = tables(data)
+    for b, k, cost, lic in t.rows:
+        if cost <= budget and k not in built and supply[b] > 0 and b not in owned:
             if k == "production":
-                lic = info["licence"]
                 if lic not in licence:
                     licence[lic] = licence_ok(st, p, b)
                 if not licence[lic]:
                     continue
-            offer({"building": b}, info["cost"])
-    t = tables(data)
+            offer("building", b, cost)
     if "public" not in built:
         left = st["publics"]
         for f in t.public_fames:
             tile = next((x for x in t.public_by_fame[f] if x["id"] in left), None)
             if tile is not None and tile["cost"] <= budget:
-                offer({"public": f}, tile["cost"])
+                offer("public", f, tile["cost"])
     if "wall" not in built and st["offices"]["urbi"] == player and st["ability"]["urbi"] is None:
-        for w in st["walls"]:
-            offer({"wall": w}, t.wall_cost[w])
+        for seg in st["walls"]:
+            offer("wall", seg, t.wall_cost[seg])
     out += trade.legal(st, player)
     if st["offices"]["consul"] == player and st["ability"]["consul"] is None and st["preempt"] is None:
         out.append(Order("preempt-list", {"buildings": []}))

@@ -1,7 +1,8 @@
 """The Constantinopolis engine behind the `Game` contract: setup, the phase driver, dispatch.
 
-Every public method is pure: `apply` clones the state, changes the clone and returns it. The
-driver (`_settle`) runs the automatic phases until somebody has to decide something.
+Every public method is pure: `apply` changes a draft of the state (copied part by part as it
+changes, see `state`) and returns it. The driver (`_settle`) runs the automatic phases until
+somebody has to decide something.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from referee.rng import Rng
 from . import accept, auction, components, construction, rounds
 from .components import GOODS, OFFICES, SIZES
 from .grammar import fmt, parse_line
-from .state import clone, comp, goods_total, new_round_flags, pl, producible
+from .state import comp, draft, finished, goods_total, new_round_flags, pl, producible, w, wp
 from .views import view as _view
 
 PHASE_NAMES = {"auction": ("Auction of public offices", "auction"), "pretorio": ("Auction of public offices", "auction"),
@@ -162,7 +163,7 @@ class Constantinopolis:
             raise IllegalOrder(f"{player!r} is not playing in this game")
         if state["phase"] == "over":
             raise IllegalOrder("the game is over")
-        st = clone(state)
+        st = draft(state)
         ev: list[Event] = []
         for i, o in enumerate(orders, start=1):
             try:
@@ -180,11 +181,11 @@ class Constantinopolis:
             c = st.get("construct")
             if c and c["pending"] and c["pending"]["buyer"] == player and i < len(orders):
                 # the Consul must answer first; the rest of this mail waits for him
-                c["queue"] = [x.to_json() for x in orders[i:]]
+                w(st, "construct")["queue"] = [x.to_json() for x in orders[i:]]
                 ev.append(Event("queue.wait", f"{len(orders) - i} more orders wait for the Consul's answer.",
                                 {"orders": [fmt(x) for x in orders[i:]]}, to=(player,)))
                 break
-        return st, ev
+        return finished(st), ev
 
     def default_orders(self, state: State, player: str) -> list[Order]:
         return _default(state, player)
@@ -224,25 +225,26 @@ class Constantinopolis:
         left = [n for n in state["players"] if not state["p"][n]["dropped"]]
         if len(left) <= 2:
             raise IllegalOrder("the game needs at least two players to go on")
-        st = clone(state)
-        st["p"][player]["dropped"] = True
+        st = draft(state)
+        wp(st, player)["dropped"] = True
         ev = [Event("dropout", f"{player} leaves the game; their pieces leave at the start of the next round.",
                     {"player": player})]
         if st["phase"] == "construct" and st["construct"]["pending"] and st["construct"]["pending"]["buyer"] == player:
-            st["construct"]["pending"] = None
-            st["construct"]["queue"] = []
+            c = w(st, "construct")
+            c["pending"] = None
+            c["queue"] = []
         if st["phase"] == "accept":
-            st["accept"]["offers"] = [x for x in st["accept"]["offers"] if player not in (x["from"], x["to"])]
+            w(st, "accept")["offers"] = [x for x in st["accept"]["offers"] if player not in (x["from"], x["to"])]
         if st["phase"] == "donate" and player in st["donate"]:
-            st["donate"].remove(player)
+            w(st, "donate").remove(player)
         if st["phase"] == "store" and player in st["store"]:
-            st["store"].remove(player)
+            w(st, "store").remove(player)
         if st["phase"] == "pretorio" and st["pretorio"] == player:
             auction.give_good(st, player, auction.best_good(producible(pl(st, player), comp(st))), ev)
         if st["phase"] == "auction" and st["auction"]["active"] == player:
             _dispatch(st, player, _default(st, player)[0], ev, force=True)
         _settle(st, ev)
-        return st, ev
+        return finished(st), ev
 
     def result(self, state: State) -> Result | None:
         if state["phase"] != "over":
@@ -362,8 +364,11 @@ def _settle(st: dict[str, Any], ev: list[Event]) -> None:
                 continue
         if ph == "over":
             return
-        # a player who has left answers with the default orders
-        gone = [p for p in _prompts(st) if st["p"][p.player]["dropped"]]
+        # a player who has left answers with the default orders (players leave only under
+        # the dropout option, see `drop`)
+        ps = st["p"]
+        gone = [p for p in _prompts(st) if ps[p.player]["dropped"]] if st["options"]["dropout"] and any(
+            ps[n]["dropped"] for n in st["players"]) else None
         if gone:
             for o in _default(st, gone[0].player):
                 _dispatch(st, gone[0].player, o, ev, force=True)

@@ -10,14 +10,16 @@ from referee.rng import Rng
 from . import auction
 from .components import GOODS, OFFICES
 from .state import (GOOD_VALUE, bump, can_produce, comp, contract, draw_cards, gain_goods, goods_total, illegal, level,
-                    lose_goods, market_card, new_round_flags, pl)
+                    lose_goods, market_card, menu_order, new_round_flags, pl, prompt, w, wp)
 
 
 def move_ships(st: dict[str, Any], ev: list[Event], *, final: bool = False) -> None:
     """Each ship at sea moves one space; arrivals pay. At the end every ship arrives."""
     data = comp(st)
     for n in st["order"]:
-        p = pl(st, n)
+        if all(ship["at"] == 0 for ship in st["p"][n]["ships"]):
+            continue
+        p = wp(st, n)
         for ship in p["ships"]:
             if ship["at"] == 0:
                 continue
@@ -29,8 +31,8 @@ def move_ships(st: dict[str, Any], ev: list[Event], *, final: bool = False) -> N
                     gold += card["gold"]
                     fame += card["fame"]
                     if card["cargo"] != "passenger":
-                        st["flow"][card["cargo"]] -= card["amount"]
-                    st["discard"].append(c)
+                        w(st, "flow")[card["cargo"]] -= card["amount"]
+                    w(st, "discard").append(c)
                 p["gold"] += gold
                 p["fame"] += fame
                 p["score"]["ships_gold"] += gold if final else 0
@@ -44,7 +46,7 @@ def move_ships(st: dict[str, Any], ev: list[Event], *, final: bool = False) -> N
 def produce(st: dict[str, Any], ev: list[Event]) -> None:
     data = comp(st)
     for n in st["order"]:
-        p = pl(st, n)
+        p = wp(st, n)
         got = dict(data["ager"])
         for b in p["buildings"]:
             info = data["buildings"][b]
@@ -72,7 +74,7 @@ def draw_count(st: dict[str, Any], n: str) -> int:
 def draw_phase(st: dict[str, Any], ev: list[Event]) -> None:
     for n in st["order"]:
         new = draw_cards(st, draw_count(st, n))
-        pl(st, n)["hand"].extend(new)
+        wp(st, n)["hand"].extend(new)
         ev.append(Event("draw", f"{n} draws {len(new)} contracts: {', '.join(map(str, new)) or 'none'}.",
                         {"player": n, "drawn": new}))
 
@@ -93,7 +95,7 @@ def start_donate(st: dict[str, Any]) -> None:
 
 
 def donate_prompts(st: dict[str, Any]) -> list[Prompt]:
-    return [Prompt(n, "donate", True, ("donate", "pass"), "donate goods shown on the market card, or pass")
+    return [prompt(n, "donate", True, ("donate", "pass"), "donate goods shown on the market card, or pass")
             for n in st["donate"]]
 
 
@@ -116,10 +118,10 @@ def donate_check(st: dict[str, Any], player: str, o: Order) -> None:
 
 def donate_do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
     donate_check(st, player, o)
-    st["donate"].remove(player)
+    w(st, "donate").remove(player)
     if o.kind == "donate":
         entry = next(d for d in market_card(st)["donations"] if d["good"] == o.args["good"])
-        p = pl(st, player)
+        p = wp(st, player)
         lose_goods(st, p, entry["good"], entry["count"])
         p["fame"] += entry["fame"]
         p["r"]["donated"] = True
@@ -130,7 +132,7 @@ def donate_do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> Non
 def donate_legal(st: dict[str, Any], player: str) -> list[Order]:
     if player not in st["donate"]:
         return []
-    return [Order("pass")] + [Order("donate", {"good": d["good"]}) for d in donations_for(st, player)]
+    return [menu_order("pass")] + [menu_order("donate", ("good", d["good"])) for d in donations_for(st, player)]
 
 
 # ----------------------------------------------------------------- end of round
@@ -143,10 +145,10 @@ def store_limit(st: dict[str, Any], p: dict[str, Any]) -> int:
 
 def end_of_round(st: dict[str, Any], ev: list[Event]) -> None:
     """Market change, then the store step (or the end of the game)."""
-    m = st["market"]
-    if st["last_public"] or not m["future"]:
+    if st["last_public"] or not st["market"]["future"]:
         finish(st, ev)
         return
+    m = w(st, "market")
     m["current"].append(m["future"].pop())
     names = comp(st)["markets"]
     ev.append(Event("market", f"The market moves to {names[m['current'][-1]]['name']}.", {"market": m["current"][-1]}))
@@ -166,7 +168,7 @@ def end_of_round(st: dict[str, Any], ev: list[Event]) -> None:
     st["store"] = [n for n in st["order"] if not st["p"][n]["dropped"] and goods_total(pl(st, n)) > store_limit(st, pl(st, n))]
     for n in st["order"]:
         if n not in st["store"] and st["p"][n]["dropped"]:
-            p = pl(st, n)
+            p = wp(st, n)
             for g in GOODS:
                 if p["goods"][g]:
                     lose_goods(st, p, g, p["goods"][g])
@@ -174,7 +176,7 @@ def end_of_round(st: dict[str, Any], ev: list[Event]) -> None:
 
 
 def store_prompts(st: dict[str, Any]) -> list[Prompt]:
-    return [Prompt(n, "store", True, ("keep",), f"keep up to {store_limit(st, pl(st, n))} goods; the rest are discarded")
+    return [prompt(n, "store", True, ("keep",), f"keep up to {store_limit(st, pl(st, n))} goods; the rest are discarded")
             for n in st["store"]]
 
 
@@ -194,14 +196,14 @@ def store_check(st: dict[str, Any], player: str, o: Order) -> None:
 
 def store_do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
     store_check(st, player, o)
-    p = pl(st, player)
+    p = wp(st, player)
     keep = o.args["goods"]
     lost = 0
     for g in GOODS:
         drop = p["goods"][g] - keep.count(g)
         lost += drop
         lose_goods(st, p, g, drop)
-    st["store"].remove(player)
+    w(st, "store").remove(player)
     ev.append(Event("store", f"{player} keeps {len(keep)} goods and discards {lost}.", {"player": player, "kept": list(keep)}))
 
 
@@ -229,7 +231,7 @@ def new_round(st: dict[str, Any], ev: list[Event]) -> None:
     st["donate"] = None
     _remove_dropped(st, ev)
     for n in st["players"]:
-        p = pl(st, n)
+        p = wp(st, n)
         p["r"] = new_round_flags()
         p["new"] = []
     st["ability"] = {"consul": None, "urbi": None}
@@ -246,9 +248,9 @@ def _remove_dropped(st: dict[str, Any], ev: list[Event]) -> None:
         return
     data = comp(st)
     for n in gone:
-        p = pl(st, n)
+        p = wp(st, n)
         for b in p["buildings"]:
-            st["gone"][b] = st["gone"].get(b, 0) + 1
+            w(st, "gone")[b] = st["gone"].get(b, 0) + 1
         st["gone_public"] += len(p["public"])
         st["gone_walls"] += len(p["walls"])
         p["buildings"], p["public"], p["walls"], p["new"] = [], [], [], []
@@ -256,29 +258,29 @@ def _remove_dropped(st: dict[str, Any], ev: list[Event]) -> None:
             for c in ship["cargo"]:
                 card = contract(data, c)
                 if card["cargo"] != "passenger":
-                    st["flow"][card["cargo"]] -= card["amount"]
-                st["discard"].append(c)
+                    w(st, "flow")[card["cargo"]] -= card["amount"]
+                w(st, "discard").append(c)
         p["ships"] = []
-        st["discard"].extend(p["hand"] + p["saved"])
+        w(st, "discard").extend(p["hand"] + p["saved"])
         p["hand"], p["saved"] = [], []
         for g in GOODS:
             if p["goods"][g]:
                 lose_goods(st, p, g, p["goods"][g])
         for o in OFFICES:
             if st["offices"][o] == n:
-                st["offices"][o] = None
+                w(st, "offices")[o] = None
         p["removed"] = True
         ev.append(Event("dropout", f"{n}'s buildings, ships and markers leave the game.", {"player": n}))
     left = len([n for n in st["players"] if not st["p"][n]["dropped"]])
     cap = 1 if left <= 2 else 2
     for b, info in data["buildings"].items():
         if st["supply"].get(b, 0) > cap:
-            st["gone"][b] = st["gone"].get(b, 0) + st["supply"][b] - cap
-            st["supply"][b] = cap
+            w(st, "gone")[b] = st["gone"].get(b, 0) + st["supply"][b] - cap
+            w(st, "supply")[b] = cap
     # players without an office after the removal take the lowest vacant ones, in turn order
     for n in st["order"]:
         if not st["p"][n]["dropped"] and n not in st["offices"].values():
-            st["offices"][next(o for o in OFFICES if st["offices"][o] is None)] = n
+            w(st, "offices")[next(o for o in OFFICES if st["offices"][o] is None)] = n
 
 
 def finish(st: dict[str, Any], ev: list[Event]) -> None:
@@ -286,7 +288,7 @@ def finish(st: dict[str, Any], ev: list[Event]) -> None:
     data = comp(st)
     move_ships(st, ev, final=True)
     for n in st["players"]:
-        p = pl(st, n)
+        p = wp(st, n)
         walls = len(p["walls"])
         wf = data["wall_fame"][walls - 1] if walls else 0
         p["fame"] += wf

@@ -1,20 +1,22 @@
 """The game position as plain JSON data, and the small helpers every phase shares.
 
-`apply` never touches its input, so every step starts from a copy. The copy knows the
-layout of the state: flat dicts and lists of scalars are copied with one C call each, and
-only the nested parts are walked; any key it does not know is deep-copied, so a new field
-can never end up shared between two states. There is no growing history inside the state,
-only the position, so a step costs the same in round 9 as in round 1.
+`apply` never touches its input. It works on a `Draft`: a shallow copy of the state whose
+top-level values and players are copied the first time something in them changes (`w`,
+`wp`), so an order pays only for the parts it touches. Code that changes a part must take
+it through `w`/`wp`; code that only reads uses the state as it is. `clone` is the full copy,
+for callers that want to change a position by hand. There is no growing history inside the
+state, only the position, so a step costs the same in round 9 as in round 1.
 """
 
 from __future__ import annotations
 
+import functools
 import marshal
 from typing import Any
 
-from referee.contract import IllegalOrder
+from referee.contract import IllegalOrder, Order, Prompt
 
-from .components import GOODS, OFFICES, for_state
+from .components import GOODS, OFFICES, for_state, tables
 
 GOOD_VALUE = {g: i for i, g in enumerate(GOODS)}  # higher index: more valuable
 
@@ -109,6 +111,130 @@ _ROUND_KEYS = frozenset(("built", "ledger", "used", "redemptor", "walls_used", "
 _SHIP_KEYS = frozenset(("id", "size", "at", "cargo"))
 
 
+class Draft(dict):
+    """The position one `apply` (or `drop`) changes; see the module docstring. A value put
+    in whole (`st[key] = ...`) is new, so it counts as this draft's own."""
+
+    __slots__ = ("own", "own_players")
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        super().__init__(state)
+        self.own: set[str] = set()
+        self.own_players: set[str] = set()
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        dict.__setitem__(self, key, value)
+        self.own.add(key)
+
+
+def draft(state: dict[str, Any]) -> Draft:
+    return Draft(state)
+
+
+def finished(st: dict[str, Any]) -> dict[str, Any]:
+    """The plain state a draft has become."""
+    if type(st) is not Draft:
+        return st
+    if st.own_players:
+        players = st["p"]
+        for name in st.own_players:
+            d = players[name]
+            if type(d) is _PlayerDraft:
+                p = d.src.copy()
+                p.update(d)
+                players[name] = p
+    return dict(st)
+
+
+class _PlayerDraft(dict):
+    """A player being changed: scalars are here from the start, and each list or dict is
+    copied from the original the first time it is looked up (`__missing__`). Only `p[key]`
+    fetches a missing part, so code that changes a player uses subscripts, never `get`/`in`
+    or iteration; `finished` turns it back into a plain dict in the original key order."""
+
+    __slots__ = ("src",)
+
+    def __missing__(self, key: str) -> Any:
+        v = self.src[key]
+        if key in _FLAT_PLAYER:
+            v = v.copy()
+        elif key == "ships":
+            v = [{"id": s["id"], "size": s["size"], "at": s["at"], "cargo": s["cargo"].copy()}
+                 if s.keys() == _SHIP_KEYS else deep_copy(s) for s in v]
+        elif key == "r" and v.keys() == _ROUND_KEYS:
+            v = v.copy()
+            v["built"] = v["built"].copy()
+            v["ledger"] = v["ledger"].copy()
+            v["used"] = v["used"].copy()
+            v["walls_used"] = v["walls_used"].copy()
+            if v["ship"] is not None:
+                v["ship"] = v["ship"].copy()
+        else:
+            v = deep_copy(v)
+        dict.__setitem__(self, key, v)
+        return v
+
+
+_FLAT_PLAYER = frozenset(("goods", "buildings", "new", "public", "walls", "hand", "saved", "score"))
+_PLAYER_SCALARS = ("gold", "fame", "next_ship", "posts", "dropped", "removed")
+
+
+# top-level values that are scalars or flat dicts/lists of scalars ("p" maps names to players,
+# which `wp` copies one by one)
+_FLAT_VALUES = frozenset(("options", "components", "players", "offices", "order", "supply", "gone", "publics", "walls",
+                          "ships", "deck", "discard", "flow", "ability", "defend", "rng", "donate", "store", "preempt",
+                          "p"))
+
+
+def w(st: dict[str, Any], key: str) -> Any:
+    """The value at `key`, ready to be changed: a draft copies it on first use."""
+    if type(st) is Draft and key not in st.own:
+        v = st[key]
+        v = (v.copy() if v is not None else None) if key in _FLAT_VALUES else deep_copy(v)
+        dict.__setitem__(st, key, v)
+        st.own.add(key)
+        return v
+    return st[key]
+
+
+def wp(st: dict[str, Any], name: str) -> dict[str, Any]:
+    """Player `name`, ready to be changed: a draft copies the player on first use."""
+    if type(st) is Draft and name not in st.own_players:
+        players = w(st, "p")
+        src = players[name]
+        if src.keys() == _PLAYER_KEYS:
+            p = _PlayerDraft(gold=src["gold"], fame=src["fame"], next_ship=src["next_ship"], posts=src["posts"],
+                             dropped=src["dropped"], removed=src["removed"])
+            p.src = src
+        else:
+            p = deep_copy(src)
+        players[name] = p
+        st.own_players.add(name)
+        return p
+    return st["p"][name]
+
+
+@functools.lru_cache(maxsize=4096)
+def prompt(player: str, decision: str, simultaneous: bool, orders: tuple[str, ...], text: str) -> Prompt:
+    """A shared `Prompt` (it is immutable) for the prompts that repeat with the same words."""
+    return Prompt(player, decision, simultaneous, orders, text)
+
+
+_MENU_ORDERS: dict[tuple[Any, ...], Order] = {}
+
+
+def menu_order(kind: str, *args: tuple[str, Any]) -> Order:
+    """One shared `Order` per menu entry with scalar arguments (`menu_order("buy", ("good",
+    "red"), ("count", 1))`). Orders are values: frozen, compared by value and never changed by
+    the engine or the service, so a menu need not build the same one again and again. The
+    cache is bounded by the component data (names, ids and small numbers)."""
+    key = (kind, args)
+    o = _MENU_ORDERS.get(key)
+    if o is None:
+        o = _MENU_ORDERS[key] = Order(kind, dict(args))
+    return o
+
+
 comp = for_state  # the component set of a state (a plain alias: it is called very often)
 
 
@@ -151,11 +277,14 @@ def level(p: dict[str, Any], data: dict[str, Any]) -> int:
 def producible(p: dict[str, Any], data: dict[str, Any], *, old_only: bool = False) -> set[str]:
     """Types the player can produce; `old_only` ignores buildings bought this round (they
     neither produce nor block market purchases until the next round)."""
-    types = set(data["ager"])
+    t = tables(data)
+    outputs = t.outputs
+    types = set(t.ager)
+    new = p["new"] if old_only else ()
     for b in p["buildings"]:
-        info = data["buildings"][b]
-        if info["kind"] == "production" and not (old_only and b in p["new"]):
-            types.update(info["output"])
+        out = outputs.get(b)
+        if out is not None and b not in new:
+            types |= out
     return types
 
 
@@ -171,15 +300,17 @@ def goods_total(p: dict[str, Any]) -> int:
 
 
 def gain_goods(st: dict[str, Any], p: dict[str, Any], good: str, n: int) -> None:
+    """`p` must come from `wp`."""
     p["goods"][good] += n
-    st["flow"][good] += n
+    w(st, "flow")[good] += n
 
 
 def lose_goods(st: dict[str, Any], p: dict[str, Any], good: str, n: int) -> None:
+    """`p` must come from `wp`."""
     if p["goods"][good] < n:
         raise illegal(f"you have only {p['goods'][good]} {good}, not {n}")
     p["goods"][good] -= n
-    st["flow"][good] -= n
+    w(st, "flow")[good] -= n
 
 
 def contract(data: dict[str, Any], cid: int) -> dict[str, Any]:
@@ -204,7 +335,7 @@ def draw_cards(st: dict[str, Any], n: int) -> list[int]:
             st["rng"] = rng.to_json()
             st["discard"] = []
             st["reshuffles"] += 1
-        out.append(st["deck"].pop())
+        out.append(w(st, "deck").pop())
     return out
 
 

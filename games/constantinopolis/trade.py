@@ -8,7 +8,7 @@ from typing import Any
 from referee.contract import Event, Order
 
 from .components import GOODS
-from .state import can_produce, comp, gain_goods, illegal, lose_goods, market_card, pl, producible
+from .state import can_produce, comp, gain_goods, illegal, lose_goods, market_card, menu_order, pl, producible, wp
 
 KINDS = ("buy", "sell", "use", "exchange", "trade", "discard")
 
@@ -93,8 +93,8 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
 
 
 def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
-    check(st, player, o)
-    p = pl(st, player)
+    """Carry out an order the phase has already passed through `check`."""
+    p = wp(st, player)
     data = comp(st)
     r = p["r"]
     g = o.args
@@ -163,9 +163,9 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
                 and (max(1, row["buy"] - 2) if discount else row["buy"]) <= gold \
                 and not (one_type and good in own_old
                          and any(x != good and x in own_old and n > 0 for x, n in ledger.items())):
-            out.append(Order("buy", {"good": good, "count": 1}))
+            out.append(menu_order("buy", ("good", good), ("count", 1)))
         if done <= 0 and goods[good] > 0 and -done < limit:
-            out.append(Order("sell", {"good": good, "count": min(goods[good], limit + done)}))
+            out.append(menu_order("sell", ("good", good), ("count", min(goods[good], limit + done))))
     can = None
     walls = p["walls"]
     for b in buildings:
@@ -174,7 +174,7 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
             if can is None:
                 can = can_produce(st, p)
             if all(g in can and goods[g] >= n for g, n in info["input"].items()):
-                out.append(Order("use", {"building": b}))
+                out.append(menu_order("use", ("building", b)))
     if "exchange" in walls and "exchange" not in r["walls_used"]:
         give = next((x for x in GOODS if goods[x] > 0), None)
         if give is not None:
@@ -182,7 +182,7 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
                 can = can_produce(st, p)
             get = next((x for x in GOODS if x in can and x != give), None)
             if get is not None:
-                out.append(Order("exchange", {"give": give, "get": get}))
+                out.append(menu_order("exchange", ("give", give), ("get", get)))
     if "trade" in walls and "trade" not in r["walls_used"]:
         bag = [x for x in GOODS for _ in range(goods[x])]
         if len(bag) >= 3:
