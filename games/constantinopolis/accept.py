@@ -325,6 +325,9 @@ def settle(st: dict[str, Any], ev: list[Event]) -> bool:
         return False
     data = comp(st)
     for n in st["order"]:
+        p = st["p"][n]
+        if not p["hand"] and not any(ship["at"] == 0 and ship["cargo"] for ship in p["ships"]):
+            continue
         p = wp(st, n)
         for ship in p["ships"]:
             if ship["at"] == 0 and ship["cargo"]:
@@ -348,9 +351,9 @@ def settle(st: dict[str, Any], ev: list[Event]) -> bool:
 
 def legal(st: dict[str, Any], player: str) -> list[Order]:
     a = st["accept"]
-    if player not in waiting(st):
+    p = st["p"].get(player)
+    if p is None or player in a["done"] or p["dropped"] or player not in st["order"]:  # not `waiting`
         return []
-    p = pl(st, player)
     data = comp(st)
     out = [menu_order("done")]
 
@@ -373,26 +376,33 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
         if ship["at"] == 0:
             cargo, people = used_space(data, ship)
             info = data["ships"][ship["size"]]
-            harbour.append((ship, info["capacity"] - cargo, info["passengers"] - people))
-    for c in p["hand"]:
-        card = contract(data, c)
-        if card["cargo"] != "passenger" and p["goods"][card["cargo"]] < card["amount"]:
-            continue
-        for ship, space, seats in harbour:
-            if card["voyage"][ship["size"]] is None or space < card["amount"]:
+            harbour.append((ship["id"], ship["size"], info["capacity"] - cargo, info["passengers"] - people))
+    if harbour:
+        cards = data["contracts"]
+        goods = p["goods"]
+        for c in p["hand"]:
+            card = cards[c - 1]
+            what, amount = card["cargo"], card["amount"]
+            passenger = what == "passenger"
+            if not passenger and goods[what] < amount:
                 continue
-            if card["cargo"] == "passenger" and seats < 1:
-                continue
-            out.append(menu_order("load", ("contract", c), ("ship", ship["id"])))
-            break
+            voyage = card["voyage"]
+            for sid, size, space, seats in harbour:
+                if voyage[size] is None or space < amount or passenger and seats < 1:
+                    continue
+                out.append(menu_order("load", ("contract", c), ("ship", sid)))
+                break
     prices = data["post_prices"]
     if not r["post"] and p["posts"] < len(prices) and prices[p["posts"]] <= gold:
         out.append(menu_order("post"))
     if p["hand"] and p["posts"] - len(p["saved"]) >= 1:
         out.append(menu_order("save", ("contract", p["hand"][0])))
     if r["ship"] is None:
+        dock = "dock" in p["walls"]
         for size in SIZES:
-            if _ship_cost(st, p, size) <= gold and (st["ships"][size] > 0 or _victim(st, player, size) is not None):
+            cost = data["ships"][size]["cost"]
+            if (max(0, cost - 3) if dock else cost) <= gold \
+                    and (st["ships"][size] > 0 or _victim(st, player, size) is not None):
                 out.append(menu_order("ship", ("size", size)))
     out += trade.legal(st, player)
     if st["options"]["free_trade"]:

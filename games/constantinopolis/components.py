@@ -285,7 +285,11 @@ class Tables(NamedTuple):
     ager: frozenset[str]
     licence_of: dict[str, str]  # production building -> licence
     by_licence: dict[str, tuple[str, ...]]  # licence -> production buildings
-    rows: tuple[tuple[str, str, int, str | None], ...]  # every building: name, kind, cost, licence
+    affordable: tuple[tuple[tuple[str, str, int, str | None], ...], ...]  # [gold]: (name, kind, cost, licence)
+    # of the buildings costing at most that much, in data order (the last entry: all of them)
+    cheapest_public: int
+    trades: tuple[tuple[tuple[str, int, int], ...], ...]  # per market card: (good, limit, buy price) it trades
+    inputs: dict[str, tuple[tuple[str, int], ...]]  # commercial building -> the goods it takes
 
 
 _TABLES: dict[str, Tables] = {}
@@ -306,7 +310,13 @@ def tables(data: Mapping[str, Any]) -> Tables:
                    {b: info["licence"] for b, info in data["buildings"].items() if info["kind"] == "production"},
                    {lic: tuple(b for b, info in data["buildings"].items()
                                if info["kind"] == "production" and info["licence"] == lic) for lic in LICENCES},
-                   tuple((b, info["kind"], info["cost"], info.get("licence")) for b, info in data["buildings"].items()))
+                   tuple(tuple((b, info["kind"], info["cost"], info.get("licence")) for b, info in data["buildings"].items()
+                               if info["cost"] <= gold)
+                         for gold in range(max((i["cost"] for i in data["buildings"].values()), default=0) + 1)),
+                   min((tile["cost"] for tile in data["public"]), default=0),
+                   tuple(tuple((g, m["goods"][g]["limit"], m["goods"][g]["buy"]) for g in GOODS if m["goods"][g]["limit"] > 0)
+                         for m in data["markets"]),
+                   {b: tuple(info["input"].items()) for b, info in data["buildings"].items() if info["kind"] == "commercial"})
         _TABLES[data["sha256"]] = t
     return t
 

@@ -339,15 +339,15 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     supply = st["supply"]
     owned = p["buildings"]
     t = tables(data)
-    for b, k, cost, lic in t.rows:
-        if cost <= budget and k not in built and supply[b] > 0 and b not in owned:
+    for b, k, cost, lic in t.affordable[max(0, min(budget, len(t.affordable) - 1))]:
+        if k not in built and supply[b] > 0 and b not in owned:
             if k == "production":
                 if lic not in licence:
                     licence[lic] = licence_ok(st, p, b)
                 if not licence[lic]:
                     continue
             offer("building", b, cost)
-    if "public" not in built:
+    if "public" not in built and budget >= t.cheapest_public:
         left = st["publics"]
         for f in t.public_fames:
             tile = next((x for x in t.public_by_fame[f] if x["id"] in left), None)

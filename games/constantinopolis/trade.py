@@ -7,7 +7,7 @@ from typing import Any
 
 from referee.contract import Event, Order
 
-from .components import GOODS
+from .components import GOODS, tables
 from .state import can_produce, comp, gain_goods, illegal, lose_goods, market_card, menu_order, pl, producible, wp
 
 KINDS = ("buy", "sell", "use", "exchange", "trade", "discard")
@@ -142,9 +142,9 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     building, the wall deals. Computed directly (the same tests as `check`) for speed."""
     p = pl(st, player)
     data = comp(st)
+    t = tables(data)
     r = p["r"]
     out = []
-    card = market_card(st)["goods"]
     ledger = r["ledger"]
     goods = p["goods"]
     gold = p["gold"]
@@ -153,27 +153,26 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
     taberna = "Taberna" in buildings
     one_type = st["options"].get("taberna_one_type")
     discount = "market" in p["walls"]
-    for good in GOODS:
-        row = card[good]
-        limit = row["limit"]
-        if limit <= 0:
-            continue
+    for good, limit, price in t.trades[st["market"]["current"][-1]]:
         done = ledger.get(good, 0)
-        if done >= 0 and done + 1 <= limit and (taberna or good not in own_old) \
-                and (max(1, row["buy"] - 2) if discount else row["buy"]) <= gold \
+        if done >= 0 and done < limit and (taberna or good not in own_old) \
+                and (max(1, price - 2) if discount else price) <= gold \
                 and not (one_type and good in own_old
                          and any(x != good and x in own_old and n > 0 for x, n in ledger.items())):
             out.append(menu_order("buy", ("good", good), ("count", 1)))
         if done <= 0 and goods[good] > 0 and -done < limit:
             out.append(menu_order("sell", ("good", good), ("count", min(goods[good], limit + done))))
-    can = None
+    # able to produce: the same set as `own_old` unless a production building is new this round
+    can = own_old if not p["new"] or st["options"].get("produce_since_round_start") else None
     walls = p["walls"]
+    inputs = t.inputs
+    used = r["used"]
     for b in buildings:
-        info = data["buildings"][b]
-        if info["kind"] == "commercial" and b not in r["used"]:
+        need = inputs.get(b)
+        if need is not None and b not in used:
             if can is None:
                 can = can_produce(st, p)
-            if all(g in can and goods[g] >= n for g, n in info["input"].items()):
+            if all(g in can and goods[g] >= n for g, n in need):
                 out.append(menu_order("use", ("building", b)))
     if "exchange" in walls and "exchange" not in r["walls_used"]:
         give = next((x for x in GOODS if goods[x] > 0), None)
