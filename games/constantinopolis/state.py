@@ -11,7 +11,6 @@ state, only the position, so a step costs the same in round 9 as in round 1.
 from __future__ import annotations
 
 import functools
-import marshal
 from typing import Any
 
 from referee.contract import IllegalOrder, Order, Prompt
@@ -21,94 +20,56 @@ from .components import GOODS, OFFICES, for_state, tables
 GOOD_VALUE = {g: i for i, g in enumerate(GOODS)}  # higher index: more valuable
 
 
+_NESTED = (dict, list)
+
+
 def deep_copy(v: Any) -> Any:
-    """A deep copy of JSON-native data (dicts, lists, scalars)."""
+    """A deep copy of JSON-native data (dicts, lists, scalars); scalars are shared."""
     t = type(v)
     if t is dict:
-        return {k: deep_copy(x) for k, x in v.items()}
+        return {k: deep_copy(x) if type(x) in _NESTED else x for k, x in v.items()}
     if t is list:
-        return [deep_copy(x) for x in v]
+        return [deep_copy(x) if type(x) in _NESTED else x for x in v]
     return v
 
 
-def _player(p: dict[str, Any]) -> dict[str, Any]:
-    q = p.copy()
-    q["goods"] = p["goods"].copy()
-    q["buildings"] = p["buildings"].copy()
-    q["new"] = p["new"].copy()
-    q["public"] = p["public"].copy()
-    q["walls"] = p["walls"].copy()
-    q["hand"] = p["hand"].copy()
-    q["saved"] = p["saved"].copy()
-    q["score"] = p["score"].copy()
-    q["ships"] = [{"id": s["id"], "size": s["size"], "at": s["at"], "cargo": s["cargo"].copy()} if s.keys() == _SHIP_KEYS
-                  else deep_copy(s) for s in p["ships"]]
-    r = p["r"]
-    if r.keys() != _ROUND_KEYS:
-        q["r"] = deep_copy(r)
-        return q
-    q["r"] = r = r.copy()
-    r["built"] = r["built"].copy()
-    r["ledger"] = r["ledger"].copy()
-    r["used"] = r["used"].copy()
-    r["walls_used"] = r["walls_used"].copy()
-    if r["ship"] is not None:
-        r["ship"] = r["ship"].copy()
-    return q
+# the parts of a player that are flat (a dict or list of scalars), and the layout of a ship
+# and of the per-round flags: copied with one C call per container
+# values of a player that are a flat dict or list of scalars, and the layouts of a ship and
+# of the per-round flags: copied with one C call per container
+_FLAT_PARTS = frozenset(("goods", "buildings", "new", "public", "walls", "hand", "saved", "score"))
+_SHIP_KEYS = frozenset(("id", "size", "at", "cargo"))
+_ROUND_KEYS = frozenset(("built", "ledger", "used", "redemptor", "walls_used", "ship", "ship_paid", "post", "donated",
+                         "loaded", "redrawn"))
+
+
+def _copy_part(key: str, v: Any) -> Any:
+    """A deep copy of one value of a player, taking the short way for the layout it knows."""
+    t = type(v)
+    if t is not dict and t is not list:
+        return v
+    if key in _FLAT_PARTS:
+        return v.copy()
+    if key == "ships":
+        return [{"id": s["id"], "size": s["size"], "at": s["at"], "cargo": s["cargo"].copy()}
+                if s.keys() == _SHIP_KEYS else deep_copy(s) for s in v]
+    if key == "r" and v.keys() == _ROUND_KEYS:
+        r = v.copy()
+        r["built"] = v["built"].copy()
+        r["ledger"] = v["ledger"].copy()
+        r["used"] = v["used"].copy()
+        r["walls_used"] = v["walls_used"].copy()
+        if v["ship"] is not None:
+            r["ship"] = v["ship"].copy()
+        return r
+    return deep_copy(v)
 
 
 def clone(state: dict[str, Any]) -> dict[str, Any]:
     """A deep copy of a state; an embedded component set is shared, never changed."""
-    if state.keys() != _TOP_KEYS and state.keys() != _TOP_KEYS_EMBEDDED:
-        return _clone_any(state)
-    st = state.copy()
-    try:
-        st["p"] = {n: _player(p) if p.keys() == _PLAYER_KEYS else deep_copy(p) for n, p in state["p"].items()}
-        st["options"] = state["options"].copy()
-        st["components"] = state["components"].copy()
-        st["players"] = state["players"].copy()
-        st["offices"] = state["offices"].copy()
-        st["order"] = state["order"].copy()
-        st["supply"] = state["supply"].copy()
-        st["gone"] = state["gone"].copy()
-        st["publics"] = state["publics"].copy()
-        st["walls"] = state["walls"].copy()
-        st["ships"] = state["ships"].copy()
-        st["deck"] = state["deck"].copy()
-        st["discard"] = state["discard"].copy()
-        st["market"] = deep_copy(state["market"])
-        st["flow"] = state["flow"].copy()
-        st["ability"] = state["ability"].copy()
-        st["defend"] = state["defend"].copy()
-        st["rng"] = state["rng"].copy()
-        for k in ("auction", "construct", "accept", "donate", "store", "preempt"):
-            if state[k] is not None:
-                st[k] = deep_copy(state[k])
-    except KeyError:  # a layout this copy does not know: copy it all
-        return _clone_any(state)
-    return st
-
-
-def _clone_any(state: dict[str, Any]) -> dict[str, Any]:
-    data = state.get("component_data")
-    if data is None:
-        return marshal.loads(marshal.dumps(state))
-    out = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k != "component_data"}))
-    out["component_data"] = data
-    return out
-
-
-# The layout `clone` knows; anything else takes the general path.
-_TOP_KEYS = frozenset(("game", "rules_version", "components", "options", "players", "round", "phase", "seq", "offices",
-                       "order", "p", "supply", "gone", "gone_public", "gone_walls", "publics", "walls", "ships", "deck",
-                       "discard", "market", "flow", "ability", "preempt", "last_public", "auction", "construct",
-                       "accept", "donate", "store", "pretorio", "last_auction_discard", "reshuffles", "defend", "rng"))
-_TOP_KEYS_EMBEDDED = _TOP_KEYS | {"component_data"}
-_PLAYER_KEYS = frozenset(("gold", "fame", "goods", "buildings", "new", "public", "walls", "ships", "next_ship", "hand",
-                          "saved", "posts", "dropped", "removed", "r", "score"))
-_ROUND_KEYS = frozenset(("built", "ledger", "used", "redemptor", "walls_used", "ship", "ship_paid", "post", "donated",
-                         "loaded", "redrawn"))
-_SHIP_KEYS = frozenset(("id", "size", "at", "cargo"))
+    return {k: {n: {x: _copy_part(x, y) for x, y in p.items()} for n, p in v.items()} if k == "p"
+            else v if k == "component_data" else deep_copy(v)
+            for k, v in state.items()}
 
 
 class Draft(dict):
@@ -127,6 +88,25 @@ class Draft(dict):
         self.own.add(key)
 
 
+class _PlayerDraft(dict):
+    """A player being changed. It starts with the scalars only: every other value is taken
+    from the original the first time it is looked up (`__missing__`), lists and dicts as
+    copies. So code that changes a player uses subscripts (never `get`, `in`, `del` or
+    iteration), and `finished` lays what was looked up over the original, in its key order."""
+
+    __slots__ = ("src",)
+
+    def __missing__(self, key: str) -> Any:
+        v = _copy_part(key, self.src[key])
+        dict.__setitem__(self, key, v)
+        return v
+
+    def settled(self) -> dict[str, Any]:
+        out = self.src.copy()
+        out.update(self)
+        return out
+
+
 def draft(state: dict[str, Any]) -> Draft:
     return Draft(state)
 
@@ -135,48 +115,10 @@ def finished(st: dict[str, Any]) -> dict[str, Any]:
     """The plain state a draft has become."""
     if type(st) is not Draft:
         return st
-    if st.own_players:
-        players = st["p"]
-        for name in st.own_players:
-            d = players[name]
-            if type(d) is _PlayerDraft:
-                p = d.src.copy()
-                p.update(d)
-                players[name] = p
+    players = st["p"]
+    for name in st.own_players:
+        players[name] = players[name].settled()
     return dict(st)
-
-
-class _PlayerDraft(dict):
-    """A player being changed: scalars are here from the start, and each list or dict is
-    copied from the original the first time it is looked up (`__missing__`). Only `p[key]`
-    fetches a missing part, so code that changes a player uses subscripts, never `get`/`in`
-    or iteration; `finished` turns it back into a plain dict in the original key order."""
-
-    __slots__ = ("src",)
-
-    def __missing__(self, key: str) -> Any:
-        v = self.src[key]
-        if key in _FLAT_PLAYER:
-            v = v.copy()
-        elif key == "ships":
-            v = [{"id": s["id"], "size": s["size"], "at": s["at"], "cargo": s["cargo"].copy()}
-                 if s.keys() == _SHIP_KEYS else deep_copy(s) for s in v]
-        elif key == "r" and v.keys() == _ROUND_KEYS:
-            v = v.copy()
-            v["built"] = v["built"].copy()
-            v["ledger"] = v["ledger"].copy()
-            v["used"] = v["used"].copy()
-            v["walls_used"] = v["walls_used"].copy()
-            if v["ship"] is not None:
-                v["ship"] = v["ship"].copy()
-        else:
-            v = deep_copy(v)
-        dict.__setitem__(self, key, v)
-        return v
-
-
-_FLAT_PLAYER = frozenset(("goods", "buildings", "new", "public", "walls", "hand", "saved", "score"))
-_PLAYER_SCALARS = ("gold", "fame", "next_ship", "posts", "dropped", "removed")
 
 
 # top-level values that are scalars or flat dicts/lists of scalars ("p" maps names to players,
@@ -198,16 +140,16 @@ def w(st: dict[str, Any], key: str) -> Any:
 
 
 def wp(st: dict[str, Any], name: str) -> dict[str, Any]:
-    """Player `name`, ready to be changed: a draft copies the player on first use."""
+    """Player `name`, ready to be changed: in a draft, a `_PlayerDraft` over the original."""
     if type(st) is Draft and name not in st.own_players:
         players = w(st, "p")
         src = players[name]
-        if src.keys() == _PLAYER_KEYS:
-            p = _PlayerDraft(gold=src["gold"], fame=src["fame"], next_ship=src["next_ship"], posts=src["posts"],
+        try:  # the scalars every player has, so that reading them costs nothing more
+            p = _PlayerDraft(gold=src["gold"], fame=src["fame"], posts=src["posts"], next_ship=src["next_ship"],
                              dropped=src["dropped"], removed=src["removed"])
-            p.src = src
-        else:
-            p = deep_copy(src)
+        except KeyError:
+            p = _PlayerDraft()
+        p.src = src
         players[name] = p
         st.own_players.add(name)
         return p
