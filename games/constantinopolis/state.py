@@ -1,11 +1,14 @@
 """The game position as plain JSON data, and the small helpers every phase shares.
 
-`apply` never touches its input. It works on a `Draft`: a shallow copy of the state whose
-top-level values and players are copied the first time something in them changes (`w`,
-`wp`), so an order pays only for the parts it touches. Code that changes a part must take
-it through `w`/`wp`; code that only reads uses the state as it is. `clone` is the full copy,
-for callers that want to change a position by hand. There is no growing history inside the
-state, only the position, so a step costs the same in round 9 as in round 1.
+`apply` never touches its input. It works on a `Draft`: a shallow copy of the state. A
+top-level value is copied the first time it is changed (`w`); a player is replaced by a
+`_PlayerDraft` the first time it is changed (`wp`), which copies each of the player's lists
+and dicts when first looked up. So an order pays only for the parts it touches. Code that
+changes a part takes it through `w`/`wp`; code that only reads uses the state as it is.
+`finished` turns the draft back into a plain state, which shares the unchanged parts with
+the given one (states are values: nothing changes one in place). `clone` is the full copy,
+for callers that want to change a position by hand. The state holds no history, only the
+position, so a step costs no more late in the game than early.
 """
 
 from __future__ import annotations
@@ -33,8 +36,6 @@ def deep_copy(v: Any) -> Any:
     return v
 
 
-# the parts of a player that are flat (a dict or list of scalars), and the layout of a ship
-# and of the per-round flags: copied with one C call per container
 # values of a player that are a flat dict or list of scalars, and the layouts of a ship and
 # of the per-round flags: copied with one C call per container
 _FLAT_PARTS = frozenset(("goods", "buildings", "new", "public", "walls", "hand", "saved", "score"))
@@ -117,7 +118,8 @@ def finished(st: dict[str, Any]) -> dict[str, Any]:
         return st
     players = st["p"]
     for name in st.own_players:
-        players[name] = players[name].settled()
+        if type(players[name]) is _PlayerDraft:
+            players[name] = players[name].settled()
     return dict(st)
 
 
