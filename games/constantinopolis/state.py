@@ -37,11 +37,11 @@ def deep_copy(v: Any) -> Any:
 
 
 # values of a player that are a flat dict or list of scalars, and the layouts of a ship and
-# of the per-round flags: copied with one C call per container
+# of the per-round flags: copied with one C call per container (a ship or flags with another
+# number of keys take the general path)
 _FLAT_PARTS = frozenset(("goods", "buildings", "new", "public", "walls", "hand", "saved", "score"))
-_SHIP_KEYS = frozenset(("id", "size", "at", "cargo"))
-_ROUND_KEYS = frozenset(("built", "ledger", "used", "redemptor", "walls_used", "ship", "ship_paid", "post", "donated",
-                         "loaded", "redrawn"))
+_SHIP_SIZE = 4  # id, size, at, cargo
+_ROUND_SIZE = 11  # built, ledger, used, redemptor, walls_used, ship, ship_paid, post, donated, loaded, redrawn
 
 
 def _copy_part(key: str, v: Any) -> Any:
@@ -53,8 +53,8 @@ def _copy_part(key: str, v: Any) -> Any:
         return v.copy()
     if key == "ships":
         return [{"id": s["id"], "size": s["size"], "at": s["at"], "cargo": s["cargo"].copy()}
-                if s.keys() == _SHIP_KEYS else deep_copy(s) for s in v]
-    if key == "r" and v.keys() == _ROUND_KEYS:
+                if len(s) == _SHIP_SIZE else deep_copy(s) for s in v]
+    if key == "r" and len(v) == _ROUND_SIZE:
         r = v.copy()
         r["built"] = v["built"].copy()
         r["ledger"] = v["ledger"].copy()
@@ -270,16 +270,17 @@ def draw_cards(st: dict[str, Any], n: int) -> list[int]:
     from referee.rng import Rng
 
     out: list[int] = []
+    deck = w(st, "deck")
     for _ in range(n):
-        if not st["deck"]:
+        if not deck:
             if not st["discard"]:
                 break
             rng = Rng.from_json(st["rng"])
-            st["deck"] = rng.shuffled(st["discard"])
+            deck = st["deck"] = rng.shuffled(st["discard"])
             st["rng"] = rng.to_json()
             st["discard"] = []
             st["reshuffles"] += 1
-        out.append(w(st, "deck").pop())
+        out.append(deck.pop())
     return out
 
 

@@ -66,6 +66,8 @@ def test_clone_of_an_unknown_layout_is_deep():
     st = GAME.setup(NAMES[:2], "clone", {}, GAME.load_components(None))
     st["extra"] = {"nested": [[1], {"a": [2]}]}
     st["p"]["ann"]["extra"] = [[3]]
+    st["p"]["ann"]["ships"][0]["log"] = [[4]]
+    st["p"]["ann"]["r"]["notes"] = {"b": [5]}
     copy = clone(st)
     assert copy == st
     mine = {id(c) for _, c in _containers(st)}
