@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from mailer.reports import view_text
+
 from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
 
 
@@ -130,16 +132,24 @@ def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
 @click.command("show")
 @click.argument("game_id")
 @click.option("--as", "as_player", default=None, metavar="PLAYER",
-              help="Show only what this player may see (default: the moderator's full view).")
+              help="Show only what this player may see, laid out as in their report "
+                   "(default: the moderator's full view).")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @handles_errors
 def show_command(ctx: click.Context, game_id: str, as_player: str | None, as_json: bool) -> None:
     """Show the game position as one player sees it, or all of it."""
-    view = referee(ctx).show(game_id, as_player)
+    service = referee(ctx)
+    view = service.show(game_id, as_player)
     if as_json:
         echo_json(view)
         return
-    click.echo(f"{game_id} as seen by {as_player.lower() if as_player else 'the moderator'}:")
+    if as_player is not None:
+        # laid out as in the player's report: the game's own view partial, or generic rows
+        name = as_player.strip().lower()
+        click.echo(f"{game_id} as seen by {name}:\n")
+        click.echo(view_text(service.game_of(service.load(game_id).meta), view, name), nl=False)
+        return
+    click.echo(f"{game_id} as seen by the moderator:")
     for key, value in view.items():
         click.echo(f"  {key}: {json.dumps(value, ensure_ascii=False)}")

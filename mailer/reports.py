@@ -4,15 +4,20 @@ pre-filled ORDERS block to reply with.
 One context feeds both the text and the HTML template, so the two parts of a mail never
 say different things. The context holds only what `Game.view` and `Event.visible_to` allow
 for that player; nothing else of the state is passed to the templates.
+
+A game may ship its own layout of the view: `templates/<game name>/view.txt` and `view.html`,
+included by the report with the variables `view` and `player`. A game without one (a
+third-party game, the test games) gets the view as generic indented rows.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.contract import Event, Game, State
-from referee.rendering import render
+from referee.rendering import has_template, render
 
 MENU_LINES = 12
 
@@ -55,6 +60,26 @@ def view_rows(view: Mapping[str, Any], depth: int = 0) -> list[Row]:
     return rows
 
 
+GENERIC_VIEW = "view-rows"  # templates/view-rows.txt and .html: any view as indented rows
+_GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def view_partial(game: Game) -> str | None:
+    """The game's own view layout (without the `.txt` / `.html` ending), if it has both parts."""
+    name = str(getattr(game, "name", ""))
+    if not _GAME_NAME.match(name):
+        return None
+    base = f"{name}/view"
+    return base if has_template(f"{base}.txt") and has_template(f"{base}.html") else None
+
+
+def view_text(game: Game, view: Mapping[str, Any], player: str) -> str:
+    """A player's view as the text report shows it (also `referee show --as`)."""
+    partial = view_partial(game)
+    return render(f"{partial or GENERIC_VIEW}.txt", view=view, player=player,
+                  rows=[] if partial else view_rows(view))
+
+
 def orders_block(game: Game, state: State, game_id: str, player: str) -> list[str]:
     """The block a player edits and sends back: the tag names game and phase, so a reply
     that arrives after the phase closed is recognised and refused."""
@@ -77,13 +102,17 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     result = game.result(state)
+    view = game.view(state, player)
+    partial = view_partial(game)
     return {
         "game_id": game_id,
         "title": game.title,
         "player": player,
         "phase": {"key": phase.key, "round": phase.round, "name": phase.name},
         "events": [e.text for e in events if e.visible_to(player)],
-        "rows": view_rows(game.view(state, player)),
+        "view": view,
+        "view_partial": partial or GENERIC_VIEW,
+        "rows": [] if partial else view_rows(view),
         "prompt": prompts[0].text if prompts else None,
         "waiting_for": sorted({p.player for p in game.prompts(state)} - {player}),
         "help": game.help(state, player) if prompts else "",

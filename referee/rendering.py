@@ -7,8 +7,11 @@ Templates are never looked up relative to the current directory.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Sequence
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
@@ -22,16 +25,65 @@ def template_dir() -> Path:
     raise FileNotFoundError("the Referee templates are missing from this installation")
 
 
+NBSP = "\u00a0"
+
+
+def nobreak(text: object) -> str:
+    """Spaces that `wrap` must not break at (`Metallum 20 (2)` stays on one line); `wrap` and
+    `columns` turn them back into plain spaces, HTML shows them as spaces that hold."""
+    return str(text).replace(" ", NBSP)
+
+
+_NUMBER = re.compile(r"^[-+]?\d+$|^[?-]$")
+
+
+def columns(rows: Sequence[Sequence[Any]], indent: int = 2, gap: int = 2) -> str:
+    """Rows of cells as aligned lines of a plain-text table. A column whose cells below the
+    first row are all numbers (or `?`, `-`) is right-aligned, so figures line up."""
+    cells = [[str(c).replace(NBSP, " ") for c in row] for row in rows]
+    if not cells:
+        return ""
+    width = max(len(row) for row in cells)
+    cells = [row + [""] * (width - len(row)) for row in cells]
+    sizes = [max(len(row[i]) for row in cells) for i in range(width)]
+    right = [len(cells) > 1 and all(_NUMBER.match(row[i]) for row in cells[1:] if row[i]) for i in range(width)]
+    lines = []
+    for row in cells:
+        parts = [c.rjust(sizes[i]) if right[i] else c.ljust(sizes[i]) for i, c in enumerate(row)]
+        lines.append((" " * indent + (" " * gap).join(parts)).rstrip())
+    return "\n".join(lines)
+
+
+def wrap(text: str, indent: int = 2, hang: int = 4, width: int = 76) -> str:
+    """One paragraph filled to `width`, continuation lines indented further (`hang`)."""
+    filled = textwrap.fill(re.sub(r"[ \t\n]+", " ", str(text)).strip(" "), width, initial_indent=" " * indent,
+                           subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False)
+    return filled.replace(NBSP, " ")
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """`1 contract`, `2 contracts`; irregular plurals are given (`plural(n, "ship", "ships")`)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     """StrictUndefined turns a misspelt variable into an error instead of an empty report;
     HTML is escaped, plain text is not (a text mail must not contain `&amp;`)."""
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(str(template_dir())),
         undefined=StrictUndefined,
         autoescape=select_autoescape(["html", "htm", "xml"], default_for_string=False),
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.do"],
     )
+    env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak)
+    return env
+
+
+def has_template(name: str) -> bool:
+    """Whether a template exists, e.g. a game's own view partial."""
+    return (template_dir() / name).is_file()
 
 
 def render(name: str, **context: object) -> str:

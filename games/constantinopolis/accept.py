@@ -13,7 +13,7 @@ from referee.contract import Event, Order, OrderError, Prompt
 
 from . import trade
 from .components import GOODS, SIZES
-from .state import bump, comp, contract, draw_cards, illegal, menu_order, pl, prompt, w, wp
+from .state import bump, comp, contract, counted, draw_cards, illegal, menu_order, pl, prompt, w, wp
 
 KINDS = ("load", "unload", "post", "save", "free", "ship", "redraw", "defend", "done") + trade.KINDS
 TRADE_KINDS = ("offer", "accept", "reject")
@@ -244,7 +244,7 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
             w(st, "discard").append(c)
         new = draw_cards(st, len(g["contracts"]))
         p["hand"].extend(new)
-        ev.append(Event("redraw", f"{player} discards {len(g['contracts'])} contracts and draws {len(new)}.",
+        ev.append(Event("redraw", f"{player} discards {counted(len(g['contracts']), 'contract')} and draws {len(new)}.",
                         {"player": player, "discarded": list(g["contracts"]), "drawn": new}))
     elif k == "load":
         c, sid = g["contract"], g["ship"]
@@ -338,12 +338,12 @@ def settle(st: dict[str, Any], ev: list[Event]) -> bool:
                 what = "a long" if voyage == 2 else "a short"
                 extra = f" and gains {bonus} fame" if bonus else ""
                 ev.append(Event("ship.sail", f"{n}'s {ship['size']} ship {ship['id']} leaves on {what} voyage with "
-                                f"{len(ship['cargo'])} contracts{extra}.", {"player": n, "ship": ship["id"], "voyage": voyage}))
+                                f"{counted(len(ship['cargo']), 'contract')}{extra}.", {"player": n, "ship": ship["id"], "voyage": voyage}))
                 ev.append(Event("ship.cargo", f"Your ship {ship['id']} carries contracts {', '.join(map(str, ship['cargo']))}.",
                                 {"ship": ship["id"], "cargo": list(ship["cargo"])}, to=(n,)))
         if p["hand"]:
             w(st, "discard").extend(p["hand"])
-            ev.append(Event("discard", f"{n} discards {len(p['hand'])} contracts not accepted.", {"player": n}))
+            ev.append(Event("discard", f"{n} discards {counted(len(p['hand']), 'contract')} not accepted.", {"player": n}))
             p["hand"] = []
     st["accept"] = None
     return True

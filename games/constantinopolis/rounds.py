@@ -10,7 +10,7 @@ from referee.rng import Rng
 from . import auction
 from .components import GOODS, OFFICES
 from .state import (GOOD_VALUE, bump, can_produce, comp, contract, draw_cards, gain_goods, goods_total, illegal, level,
-                    lose_goods, market_card, menu_order, new_round_flags, pl, prompt, w, wp)
+                    counted, lose_goods, market_card, menu_order, new_round_flags, pl, prompt, w, wp)
 
 
 def move_ships(st: dict[str, Any], ev: list[Event], *, final: bool = False) -> None:
@@ -37,8 +37,8 @@ def move_ships(st: dict[str, Any], ev: list[Event], *, final: bool = False) -> N
                 p["fame"] += fame
                 p["score"]["ships_gold"] += gold if final else 0
                 p["score"]["ships_fame"] += fame if final else 0
-                ev.append(Event("ship.arrive", f"{n}'s {ship['size']} ship {ship['id']} arrives with {len(ship['cargo'])} "
-                                f"contracts: {gold} gold and {fame} fame.",
+                ev.append(Event("ship.arrive", f"{n}'s {ship['size']} ship {ship['id']} arrives with "
+                                f"{counted(len(ship['cargo']), 'contract')}: {gold} gold and {fame} fame.",
                                 {"player": n, "ship": ship["id"], "gold": gold, "fame": fame, "contracts": list(ship["cargo"])}))
                 ship["cargo"] = []
 
@@ -75,7 +75,7 @@ def draw_phase(st: dict[str, Any], ev: list[Event]) -> None:
     for n in st["order"]:
         new = draw_cards(st, draw_count(st, n))
         wp(st, n)["hand"].extend(new)
-        ev.append(Event("draw", f"{n} draws {len(new)} contracts: {', '.join(map(str, new)) or 'none'}.",
+        ev.append(Event("draw", f"{n} draws {counted(len(new), 'contract')}: {', '.join(map(str, new)) or 'none'}.",
                         {"player": n, "drawn": new}))
 
 
@@ -204,7 +204,7 @@ def store_do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None
         lost += drop
         lose_goods(st, p, g, drop)
     w(st, "store").remove(player)
-    ev.append(Event("store", f"{player} keeps {len(keep)} goods and discards {lost}.", {"player": player, "kept": list(keep)}))
+    ev.append(Event("store", f"{player} keeps {counted(len(keep), 'good')} and discards {lost}.", {"player": player, "kept": list(keep)}))
 
 
 def best_keep(st: dict[str, Any], player: str) -> list[str]:

@@ -186,6 +186,11 @@ def illegal(message: str, suggestion: str | None = None) -> IllegalOrder:
     return IllegalOrder(message, suggestion=suggestion)
 
 
+def counted(n: int, word: str) -> str:
+    """`1 contract`, `3 contracts`: event texts read as sentences."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def pl(st: dict[str, Any], name: str) -> dict[str, Any]:
     return st["p"][name]
 

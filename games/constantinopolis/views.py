@@ -18,6 +18,18 @@ def _ship(data: dict[str, Any], ship: dict[str, Any], mine: bool) -> dict[str, A
     return out
 
 
+def catalogue(data: dict[str, Any]) -> dict[str, Any]:
+    """Printed facts a report shows next to what is for sale: costs, kinds, licences, outputs,
+    the public buildings' names and fame, office names. Open to all; no position in it."""
+    return {
+        "buildings": {n: {k: v for k, v in b.items() if k != "tiles"} for n, b in data["buildings"].items()},
+        "public": {x["id"]: {"name": x["name"], "cost": x["cost"], "fame": x["fame"]} for x in data["public"]},
+        "walls": {w["id"]: w["cost"] for w in data["walls"]},
+        "ships": {size: {k: v for k, v in s.items() if k != "count"} for size, s in data["ships"].items()},
+        "offices": dict(data["office_names"]),
+    }
+
+
 def view(state: dict[str, Any], player: str | None) -> dict[str, Any]:
     if player is None:
         full = clone(state)
@@ -36,7 +48,7 @@ def view(state: dict[str, Any], player: str | None) -> dict[str, Any]:
                    "empties": m["empties"]},
         "supply": dict(state["supply"]), "public_buildings": list(state["publics"]), "walls": list(state["walls"]),
         "ships": dict(state["ships"]), "deck": len(state["deck"]), "discard": len(state["discard"]),
-        "ability": dict(state["ability"]), "last_public": state["last_public"],
+        "ability": dict(state["ability"]), "last_public": state["last_public"], "catalogue": catalogue(data),
     }
     a = state["auction"]
     if a is not None:

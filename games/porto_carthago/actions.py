@@ -6,7 +6,7 @@ from typing import Any
 
 from referee.contract import Event, IllegalOrder, Order
 
-from .board import (State, order, card, dock_index, goods_price, own_docks, refill_market,
+from .board import (State, order, card, counted, dock_index, goods_price, own_docks, refill_market,
                     storage_free)
 from .loading import load_if_wanted, ship_charter
 from .palace import buy_seat, purchase_problem
@@ -31,7 +31,7 @@ def _slot_check(state: State, seat: int, kind: str, slot: Any) -> int:
         raise IllegalOrder(f"slot {slot} holds the {lying}, not the {kind}", suggestion=hint)
     cost = slot_info(state, slot)["cost"]
     if state["supply"][seat] < cost:
-        raise IllegalOrder(f"slot {slot} costs {cost} servant(s) and you have {state['supply'][seat]} in supply",
+        raise IllegalOrder(f"slot {slot} costs {counted(cost, 'servant')} and you have {state['supply'][seat]} in supply",
                            suggestion="take 3 talents with TALENTS")
     return state["supply"][seat] - cost
 
@@ -153,7 +153,7 @@ def execute_main(state: State, seat: int, o: Order, events: list[Event]) -> None
     state["on_card"][slot - 1][seat] += cost
     act["slot"] = slot
     label = state["slots"][slot - 1]
-    paid = f" paying {cost} servant(s)" if cost else ""
+    paid = f" paying {counted(cost, 'servant')}" if cost else ""
     if k == "side":
         events.append(Event("action", f"{name} takes slot {slot} ({label}){paid} only for its side action.",
                             {"player": name, "slot": slot}))

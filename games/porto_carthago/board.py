@@ -28,6 +28,11 @@ PRIVILEGE_TEXT = {
 }
 
 
+def counted(n: int, word: str) -> str:
+    """`1 servant`, `3 servants`: texts read as sentences."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 SHARED = frozenset(("comp", "players", "opts", "components", "action_cards", "game"))
 _FLAT = frozenset(("money", "tp", "supply", "blocked", "light", "temple", "dock_o", "dock_g", "dock_s", "charter",
                    "slots", "palace", "big", "path", "market", "bag", "row1", "row2", "deck"))

@@ -8,7 +8,7 @@ from referee.contract import Event
 
 from .actions import side_problem
 from .arrival import begin, current_chooser, finish
-from .board import State, draw_ships, refill_market, shuffle_into
+from .board import State, counted, draw_ships, refill_market, shuffle_into
 from .palace import final_problem
 from .privileges import usable_now
 from .setup import dock_round_seat
@@ -61,7 +61,7 @@ def describe(state: State, d: Decision) -> str:
     """One line for a human: what the decision asks."""
     item = d.item
     if d.name == "intrigue.reward":
-        return (f"you gain {item['n']} trade point(s) ({item['why']}): how many go onto the intrigue path "
+        return (f"you gain {counted(item['n'], 'trade point')} ({item['why']}): how many go onto the intrigue path "
                 "instead? (INTRIGUE 0 keeps them all)")
     if d.name == "privilege.immediate":
         return f"take or decline the immediate privilege of ship card {item['card']}"

@@ -9,7 +9,7 @@ from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, Ord
                               Prompt, Result, SetupError)
 
 from . import actions, arrival, components, grammar, privileges, scoring, views
-from .board import State, copy_state, seat_of
+from .board import State, copy_state, counted, seat_of
 from .flow import MAIN_KINDS, Decision, advance, decision, describe
 from .palace import buy_final_seat, final_problem
 from .setup import new_state
@@ -282,7 +282,7 @@ class PortoCarthago:
         if rest or d.seat != seat:
             new["queue"][player] = [o.to_json() for o in rest]
             if rest:
-                events.append(Event("queue", f"{len(rest)} order(s) queued: " + "; ".join(
+                events.append(Event("queue", f"{counted(len(rest), 'order')} queued: " + "; ".join(
                     grammar.format_order(o) for o in rest) + ".", {"player": player}, to=(player,)))
         _run_queues(new, events)
         return new, events
@@ -306,7 +306,8 @@ class PortoCarthago:
                     "when your turn comes if still legal.")
         menu = [grammar.format_order(o) for o in _menu(state, d)]
         more = f" (and {len(menu) - 8} more)" if len(menu) > 8 else ""
-        return f"You must {describe(state, d)}. Orders: {', '.join(k.upper() for k in d.kinds)}. For example: " \
+        task = describe(state, d)
+        return f"{task[:1].upper()}{task[1:]}. Orders: {', '.join(k.upper() for k in d.kinds)}. For example: " \
                f"{'; '.join(menu[:8])}{more}."
 
     def result(self, state: State) -> Result | None:

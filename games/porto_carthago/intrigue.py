@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.contract import Event
 
-from .board import State
+from .board import State, counted
 
 
 def path_space(state: State) -> int:
@@ -22,7 +22,7 @@ def gain_points(state: State, seat: int, points: int, why: str, events: list[Eve
         return
     if max_conversion(state, seat, points) == 0:
         state["tp"][seat] += points
-        events.append(Event("trade_points", f"{state['players'][seat]} gains {points} trade point(s) ({why}).",
+        events.append(Event("trade_points", f"{state['players'][seat]} gains {counted(points, 'trade point')} ({why}).",
                             {"player": state["players"][seat], "points": points}))
         return
     state["pending"].append({"t": "reward", "p": seat, "n": points, "why": why})
@@ -33,8 +33,8 @@ def place_on_path(state: State, seat: int, count: int, events: list[Event]) -> N
         state["path"].append(seat)
     state["supply"][seat] -= count
     if count:
-        events.append(Event("intrigue", f"{state['players'][seat]} places {count} servant(s) on the intrigue path "
-                            f"(now {len(state['path'])} field(s) taken).",
+        events.append(Event("intrigue", f"{state['players'][seat]} places {counted(count, 'servant')} on the intrigue path "
+                            f"(now {counted(len(state['path']), 'field')} taken).",
                             {"player": state["players"][seat], "count": count}))
 
 
@@ -44,7 +44,7 @@ def resolve_reward(state: State, item: dict, count: int, events: list[Event]) ->
     kept = item["n"] - count
     state["tp"][seat] += kept
     if kept:
-        events.append(Event("trade_points", f"{state['players'][seat]} gains {kept} trade point(s) ({item['why']}).",
+        events.append(Event("trade_points", f"{state['players'][seat]} gains {counted(kept, 'trade point')} ({item['why']}).",
                             {"player": state["players"][seat], "points": kept}))
 
 

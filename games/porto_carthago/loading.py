@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.contract import Event
 
-from .board import IMMEDIATE, PRIVILEGE_TEXT, State, card, dock_name
+from .board import IMMEDIATE, PRIVILEGE_TEXT, State, card, counted, dock_name
 from .intrigue import gain_points
 
 
@@ -57,8 +57,8 @@ def ship_charter(state: State, seat: int, good: str, events: list[Event]) -> Non
         state["money"][seat] += gain - tax
         points = rules["success_tp"]
         # the public text gives the nominal tax: a capped amount would reveal the secret purse
-        text = (f"{name} ships {good} by charter: card {top} shows danger {c['danger']} against {temple} temple "
-                f"servant(s), a success. {gain} talents earned, {nominal} due as temple tax.")
+        text = (f"{name} ships {good} by charter: card {top} shows danger {c['danger']} against "
+                f"{counted(temple, 'temple servant')}, a success. {gain} talents earned, {nominal} due as temple tax.")
         if tax < nominal:
             events.append(Event("tax", f"You could pay only {tax} of the {nominal} talents of temple tax.",
                                 {"paid": tax}, to=(name,)))
@@ -66,8 +66,8 @@ def ship_charter(state: State, seat: int, good: str, events: list[Event]) -> Non
         gain = (c["yield"] + 1) // 2
         state["money"][seat] += gain
         points = rules["fail_tp"]
-        text = (f"{name} ships {good} by charter: card {top} shows danger {c['danger']} against {temple} temple "
-                f"servant(s), the voyage fails. Half the yield, {gain} talents, is paid.")
+        text = (f"{name} ships {good} by charter: card {top} shows danger {c['danger']} against "
+                f"{counted(temple, 'temple servant')}, the voyage fails. Half the yield, {gain} talents, is paid.")
     state["deck"].append(top)
     state["bag"].append(good)
     state["charter"][state["charter"].index(seat)] = None

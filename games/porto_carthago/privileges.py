@@ -8,7 +8,7 @@ from typing import Any
 from referee.contract import Event, IllegalOrder, Order
 
 from .arrival import privilege_entry
-from .board import IMMEDIATE, PRIVILEGE_TEXT, State, card, dock_index, dock_name, own_docks
+from .board import IMMEDIATE, PRIVILEGE_TEXT, State, card, counted, dock_index, dock_name, own_docks
 from .intrigue import gain_points, max_conversion, place_on_path
 from .loading import load
 from .palace import buy_seat, purchase_problem
@@ -62,7 +62,7 @@ def validate_use(state: State, seat: int, a: dict[str, Any]) -> None:
             seen.add(player)
             s = state["players"].index(player)
             if (n > 0 and state["temple"][s] < n) or (n < 0 and state["light"][s] < -n):
-                raise IllegalOrder(f"{player} does not have {abs(n)} servant(s) there to move")
+                raise IllegalOrder(f"{player} does not have {counted(abs(n), 'servant')} there to move")
     elif p == "P7":
         problem = purchase_problem(state, seat, ignore_tp=True)
         if problem:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import State, dock_name
+from referee.contract import Order
+
+from .board import PRIVILEGE_TEXT, State, dock_name
 from .flow import decision, describe
+from .grammar import format_order
 from .scoring import seats_bought
 
 
@@ -71,4 +74,22 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         out["options"] = dict(state["opts"])
     elif seat is not None:
         out["my_queue"] = list(state["queue"].get(player, []))
+        out["my_queue_text"] = [format_order(Order.from_json(o)) for o in out["my_queue"]]
+    out["ship_cards"] = _face_up(state, out)
+    out["privileges"] = dict(PRIVILEGE_TEXT)
+    out["prices"] = {"palace_fields": [list(f) for f in state["comp"]["palace_fields"]],
+                     "palace_big_field": dict(state["comp"]["palace_big_field"]),
+                     "expand_storage": state["comp"]["storage"]["expand_cost"]}
     return out
+
+
+def _face_up(state: State, out: dict[str, Any]) -> dict[str, Any]:
+    """What is printed on every ship card this view already names (rows, docks, held cards, a
+    peek shown to its owner), so a report can say which good a ship wants; the deck stays shut."""
+    ids = [*out["row1"], *out["row2"], *(d["ship"] for d in out["docks"].values())]
+    for p in out["players"].values():
+        ids += p["held_cards"]
+    for item in out["pending"]:
+        ids += item.get("cards", [])
+    cards = state["comp"]["ship_cards"]
+    return {c: {k: v for k, v in cards[c].items() if k != "id"} for c in sorted(set(ids) - {None})}

@@ -1,0 +1,140 @@
+"""Porto Carthago reports: the game's own layout, the facts a player needs, nothing hidden."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.porto_carthago import GAME
+from games.porto_carthago.board import copy_state
+from mailer.reports import render_report, report_context, view_text
+from referee.contract import Event
+from referee.playthrough import play
+
+from .util import NAMES, check_html, positions, section
+
+
+def report(state, player, events=()):
+    ctx = report_context(GAME, state, game_id="p-1", player=player, events=list(events))
+    return ctx, *render_report(ctx)
+
+
+def check_facts(state, player, text):
+    """What the report must tell `player`, read back from the state itself."""
+    seat = state["players"].index(player)
+    own = " ".join(section(text, "Your position", "The harbour").split())
+    assert f"Talents {state['money'][seat]}, trade points {state['tp'][seat]}," in own
+    assert f"{state['supply'][seat]} in supply, {state['light'][seat]} in the lighthouse, " \
+           f"{state['temple'][seat]} in the temple" in own
+    assert f"): {', '.join(state['store'][seat]) or 'empty'}." in own
+    harbour = section(text, "The harbour", "Players")
+    for i, name in enumerate(state["comp"]["dock_names"]):
+        owner = state["dock_o"][i]
+        row = next(line.split() for line in harbour.splitlines() if line.startswith(f"    {name} "))
+        assert row[1] == ("-" if owner is None else state["players"][owner])
+        assert row[2] == (state["dock_g"][i] or "-") and row[3] == (state["dock_s"][i] or "-")
+        if state["dock_s"][i]:
+            assert row[5] == state["comp"]["ship_cards"][state["dock_s"][i]]["good"]
+    for ship in state["row1"] + state["row2"]:
+        assert re.search(rf"^    {ship}\s+[12]\s", harbour, re.M), ship
+    assert f"Market: {', '.join(state['market']) or 'empty'};" in " ".join(harbour.split())
+    players = section(text, "Players")
+    for s, name in enumerate(state["players"]):
+        row = next(line.split() for line in players.splitlines() if line.startswith(f"  {name} "))
+        money = row[2] if row[1] == "*" else row[1]
+        assert money == (str(state["money"][s]) if name == player else "?")
+
+
+@pytest.mark.parametrize("players, seed", [(3, "rep-3"), (4, "rep-4"), (5, "rep-5")])
+def test_reports_use_the_game_layout_and_tell_the_key_facts(players, seed):
+    for state in positions(GAME, players, seed, 11):
+        for player in state["players"]:
+            ctx, text, html = report(state, player)
+            assert ctx["view_partial"] == "porto-carthago/view" and ctx["rows"] == []
+            assert "What you see:" not in text and "ship_cards" not in text
+            check_facts(state, player, text)
+            shown = check_html(html)
+            assert f"Your position ({player})" in shown and "The harbour" in shown
+            assert "\u00a0" not in text
+
+
+def test_a_five_player_report_stays_short_and_narrow():
+    longest = 0
+    for seed in ("short-1", "short-2"):
+        for state in positions(GAME, 5, seed, 7):
+            for player in state["players"]:
+                lines = view_text(GAME, GAME.view(state, player), player).splitlines()
+                longest = max(longest, len(lines))
+                assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert 40 < longest < 120
+
+
+def test_held_cards_queue_and_peeked_cards_are_shown_to_their_owner_only():
+    found = {}
+
+    def look(pt):
+        st = pt.state
+        for item in st["pending"]:
+            if item["t"] == "arrange" and "arrange" not in found:
+                found["arrange"] = (st, st["players"][item["p"]], list(item["cards"]))
+        for s, held in enumerate(st["held"]):
+            if held and "held" not in found:
+                found["held"] = (st, st["players"][s], held[0])
+
+    for seed in ("peek-1", "peek-2", "peek-3", "peek-4"):
+        play(GAME, NAMES[:4], seed, on_step=look)
+        if len(found) == 2:
+            break
+    st, owner, card = found["held"]
+    for player in st["players"]:
+        text = " ".join(view_text(GAME, GAME.view(st, player), player).split())
+        assert card in text  # held cards are open to all
+    assert "Ship cards held: " + card in " ".join(view_text(GAME, GAME.view(st, owner), owner).split())
+    st, owner, cards = found["arrange"]
+    other = next(p for p in st["players"] if p != owner)
+    mine = " ".join(view_text(GAME, GAME.view(st, owner), owner).split())
+    theirs = " ".join(view_text(GAME, GAME.view(st, other), other).split())
+    assert f"{owner}: arrange ({', '.join(cards)})" in mine
+    assert re.search(rf"{re.escape(owner)}: arrange[;.]", theirs)
+    assert not [c for c in cards if re.search(rf"\b{c}\b", theirs)]  # the peeked cards are still in the deck
+
+
+def test_queued_orders_appear_in_their_owners_report():
+    state = positions(GAME, 3, "queue", 30)[1]
+    waiting = GAME.prompts(state)[0].player
+    idle = next(p for p in state["players"] if p != waiting)
+    state, _ = GAME.apply(state, idle, GAME.parse(state, idle, "TALENTS"))
+    assert "Queued orders: TALENTS." in view_text(GAME, GAME.view(state, idle), idle)
+    assert "Queued orders" not in view_text(GAME, GAME.view(state, waiting), waiting)
+
+
+def test_others_hidden_values_never_reach_the_report():
+    """Money, the deck and bag order, and another player's queue change nothing."""
+    for state in positions(GAME, 4, "hide", 9):
+        changed = copy_state(state)
+        changed["money"][1] += 23
+        changed["deck"] = list(reversed(changed["deck"]))
+        changed["bag"] = sorted(changed["bag"])
+        changed["queue"] = {**changed["queue"], "bob": [{"kind": "talents", "args": {}}]}
+        assert report(state, "ann")[1:] == report(changed, "ann")[1:]
+
+
+def test_text_stays_plain_and_html_escapes():
+    state = GAME.setup(["<ann>", "bob&co", "cid"], "esc", {}, GAME.load_components(None))
+    _, text, html = report(state, "<ann>", [Event("x", "bob&co docks <S05>")])
+    assert "Your position (<ann>)" in text and "bob&co" in text and "&amp;" not in text
+    assert "&lt;ann&gt;" in html and "bob&amp;co" in html and "<ann>" not in html
+    assert "bob&amp;co docks &lt;S05&gt;" in html
+    assert "Your position (<ann>)" in check_html(html)
+
+
+def test_event_and_help_texts_read_as_sentences():
+    pt = play(GAME, NAMES[:4], "words")
+    texts = [e.text for e in pt.events]
+    assert not [t for t in texts if "(s)" in t]
+    assert any(re.search(r"\b1 servant\b", t) for t in texts)
+    state = GAME.setup(NAMES[:3], "help", {}, GAME.load_components(None))
+    first = GAME.prompts(state)[0].player
+    assert not GAME.help(state, first).startswith("You must")
+    assert GAME.help(state, first)[0].isupper()

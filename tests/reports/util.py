@@ -1,0 +1,58 @@
+"""Positions from random playthroughs and a strict-enough HTML check for the report tests."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from referee.contract import Game, State
+from referee.playthrough import play
+
+NAMES = ["ann", "bob", "cid", "dee", "eve"]
+VOID = {"br", "meta", "hr", "img"}
+
+
+def positions(game: Game, players: int, seed: str, every: int, options: dict | None = None) -> list[State]:
+    """Every `every`-th position of one random game, and its last."""
+    seen: list[State] = []
+    pt = play(game, NAMES[:players], seed, options,
+              on_step=lambda p: seen.append(p.state) if p.steps % every == 0 else None)
+    return [*seen, pt.state]
+
+
+class _Balance(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[str] = []
+        self.problems: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.open or self.open[-1] != tag:
+            self.problems.append(f"</{tag}> closes {self.open[-1] if self.open else 'nothing'}")
+        else:
+            self.open.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def check_html(html: str) -> str:
+    """Asserts every tag is closed in order; returns the text a reader sees."""
+    parser = _Balance()
+    parser.feed(html)
+    parser.close()
+    assert not parser.problems, parser.problems[:5]
+    assert not parser.open, parser.open
+    return "".join(parser.text)
+
+
+def section(text: str, start: str, end: str | None = None) -> str:
+    """The lines of `text` from the line starting with `start` up to the one starting with `end`."""
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(start))
+    last = next((i for i, line in enumerate(lines) if end and i > first and line.startswith(end)), len(lines))
+    return "\n".join(lines[first:last])
