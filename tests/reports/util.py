@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+from mailer.reports import render_report, report_context
 from referee.contract import Game, State
 from referee.playthrough import play
 
@@ -48,6 +49,23 @@ def check_html(html: str) -> str:
     assert not parser.problems, parser.problems[:5]
     assert not parser.open, parser.open
     return "".join(parser.text)
+
+
+def mail(game: Game, state: State, player: str) -> tuple[str, str]:
+    """The text and HTML parts of `player`'s report on `state`."""
+    return render_report(report_context(game, state, game_id="g-1", player=player, events=[]))
+
+
+def laid_out(game: Game, state: State, player: str) -> tuple[str, str]:
+    """The report's text and the HTML's visible text, checked to come from the game's own
+    layout (not the generic rows), HTML well formed, no wrapping marks left in the text."""
+    ctx = report_context(game, state, game_id="g-1", player=player, events=[])
+    assert ctx["view_partial"] == f"{game.name}/view" and ctx["rows"] == []
+    text, html = render_report(ctx)
+    assert "What you see:" not in text and "\u00a0" not in text
+    shown = check_html(html)
+    assert f"Your position ({player})" in shown
+    return text, shown
 
 
 def section(text: str, start: str, end: str | None = None) -> str:

@@ -1,0 +1,38 @@
+"""What holds for every game's layout: short, narrow, plain text unescaped, HTML escaped."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.constantinopolis import GAME as CONSTANTINOPOLIS
+from games.porto_carthago import GAME as PORTO_CARTHAGO
+from mailer.reports import render_report, report_context, view_text
+from referee.contract import Event
+
+from .util import check_html, positions
+
+GAMES = [CONSTANTINOPOLIS, PORTO_CARTHAGO]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_a_five_player_report_stays_short_and_narrow(game):
+    longest = 0
+    for seed in ("short-1", "short-2"):
+        for state in positions(game, 5, seed, 7):
+            for player in state["players"]:
+                lines = view_text(game, game.view(state, player), player).splitlines()
+                longest = max(longest, len(lines))
+                assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert 40 < longest < 120
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_text_stays_plain_and_html_escapes(game):
+    state = game.setup(["<ann>", "bob&co", "cid"], "esc", {}, game.load_components(None))
+    ctx = report_context(game, state, game_id="g-1", player="<ann>", events=[Event("x", "bob&co bids <5>")])
+    text, html = render_report(ctx)
+    assert ctx["view_partial"] == f"{game.name}/view"
+    assert "Your position (<ann>)" in text and "bob&co" in text and "&amp;" not in text
+    assert "&lt;ann&gt;" in html and "bob&amp;co" in html and "<ann>" not in html
+    assert "bob&amp;co bids &lt;5&gt;" in html
+    assert "Your position (<ann>)" in check_html(html)
