@@ -316,6 +316,13 @@ class Game(Protocol):
         ...
 
 
+def phase_kinds(game: Game) -> tuple[str, ...] | None:
+    """The phase kinds a game's `PhaseInfo.kind` takes, if the game lists them (optional
+    attribute ``phase_kinds``), so a deadline policy naming another kind can be refused."""
+    kinds = getattr(game, "phase_kinds", None)
+    return tuple(kinds) if kinds is not None else None
+
+
 def accepts_orders(game: Game, state: State, player: str) -> bool:
     """Whether `player` may submit now although no prompt names them.
 

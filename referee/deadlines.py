@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any, Mapping, Sequence
 
-from .contract import Game, Order, OrderError, State
+from .contract import Game, Order, OrderError, State, phase_kinds
 from .errors import BadRequest, ServiceError
-from .policy import DEFAULT_PRESET, Policy, PolicyError, split_assignment
+from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
 from .progress import DROP, ORDER, Position, Refused
 from .schedule import (closes_at, deadline_info, deadline_text, due_of, mark_reminded, moved,
                        new_schedule, reminders_due)
@@ -99,6 +99,9 @@ class Deadlines:
                 new, changes = base.changed(items)
             except PolicyError as exc:
                 raise BadRequest(exc.problems) from None
+            wrong_kinds = kind_problems(new, phase_kinds(self.game_of(meta)))
+            if wrong_kinds:
+                raise BadRequest(wrong_kinds)
             if current is not None and not changes:
                 return {"game": game_id, "changes": [], "policy": new.to_json()}
             tx.set_meta(policy=new.to_meta())

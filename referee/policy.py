@@ -223,6 +223,21 @@ def check_key(key: str) -> str | None:
     return f"unknown policy key {key!r}{hint}; keys: {', '.join(KEYS)}, deadline.<phase kind>, preset"
 
 
+def kind_problems(policy: "Policy", kinds: Sequence[str] | None) -> list[str]:
+    """`deadline.<kind>` overrides naming no phase kind of the game (when the game lists its
+    kinds): a misspelt kind would otherwise be ignored without a word."""
+    if kinds is None:
+        return []
+    problems = []
+    for key in policy.values:
+        kind = key.partition(".")[2] if key.startswith("deadline.") else None
+        if kind is not None and kind not in kinds:
+            close = difflib.get_close_matches(kind, list(kinds), n=1)
+            hint = f" (did you mean 'deadline.{close[0]}'?)" if close else ""
+            problems.append(f"{key!r}: this game has no phase kind {kind!r}{hint}; its kinds: {', '.join(kinds)}")
+    return problems
+
+
 def split_assignment(item: str) -> tuple[str, str]:
     """`KEY=VALUE` as typed; PolicyError when there is no `=`."""
     key, sep, value = item.partition("=")

@@ -15,10 +15,10 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from . import registry
-from .contract import ComponentError, Game, GameOption, Order, OrderError, SetupError, State, canonical_json
+from .contract import ComponentError, Game, GameOption, Order, OrderError, SetupError, State, canonical_json, phase_kinds
 from .deadlines import Deadlines
 from .errors import BadRequest, ServiceError
-from .policy import DEFAULT_PRESET, Policy, PolicyError
+from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems
 from .progress import DEFAULT, DROP, ORDER, Position, Refused, Step
 from .receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
 from .rng import commitment, new_seed
@@ -302,6 +302,7 @@ class Referee(Deadlines):
         problems += option_problems
         try:
             rules = self.build_policy(policy, policy_set)
+            problems += kind_problems(rules, phase_kinds(game))
         except PolicyError as exc:
             problems += exc.problems
         try:

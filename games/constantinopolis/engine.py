@@ -21,7 +21,7 @@ from .state import comp, draft, finished, goods_total, new_round_flags, pl, prod
 from .views import view as _view
 
 PHASE_NAMES = {"auction": ("Auction of public offices", "auction"), "pretorio": ("Auction of public offices", "auction"),
-               "construct": ("Construct buildings", "action"), "accept": ("Accept contracts", "accept"),
+               "construct": ("Construct buildings", "construct"), "accept": ("Accept contracts", "accept"),
                "donate": ("Donate goods", "donate"), "store": ("End of round: store goods", "store"),
                "over": ("Game over", "over")}
 
@@ -119,6 +119,8 @@ class Constantinopolis:
 
     def prompts(self, state: State) -> list[Prompt]:
         return _prompts(state)
+
+    phase_kinds = ("auction", "construct", "accept", "donate", "store")
 
     def accepts_unprompted(self, state: State, player: str) -> bool:
         """Standing orders (a defend limit, the Consul's pre-emption list) come ahead of time."""

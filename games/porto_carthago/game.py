@@ -224,6 +224,8 @@ class PortoCarthago:
             return []
         return [Prompt(state["players"][d.seat], d.name, False, d.kinds, describe(state, d))]
 
+    phase_kinds = tuple(sorted({name.split(".")[0] for name in DECISION_TITLES}))
+
     def accepts_unprompted(self, state: State, player: str) -> bool:
         """Any seated player may queue orders (a dock preference list, their next turn)."""
         return player in state["players"] and decision(state) is not None

@@ -174,3 +174,38 @@ def test_the_policy_commands(cli_run):
     assert "Deadline: Tue 3 Mar 2026 19:00 UTC; orders still count until Tue 3 Mar 2026 22:00 UTC (grace)" in status.output
     history = run("history", "r1")
     assert "policy changed: escalation.after: 3 -> 1; reminders: 24h -> 6h (reason: short game)" in history.output
+
+
+def test_a_deadline_for_a_phase_kind_the_game_does_not_have_is_refused(svc):
+    from referee.errors import BadRequest
+
+    players = [(p, f"{p}@players.test") for p in ("ann", "bob")]
+    with pytest.raises(BadRequest) as info:
+        svc.referee.new_game("constantinopolis", players, seed="s", game_id="c1",
+                             policy_set=["deadline.construction=1d"])
+    assert "did you mean 'deadline.construct'" in str(info.value)
+    assert not svc.store.exists("c1")
+    svc.referee.new_game("constantinopolis", players, seed="s", game_id="c1", policy_set=["deadline.construct=1d"])
+    before = svc.store.path("c1").read_bytes()
+    with pytest.raises(BadRequest) as info:
+        svc.referee.policy_set("c1", ["deadline.bidding=3d"], reason="typo")
+    assert "no phase kind 'bidding'" in str(info.value) and "auction" in str(info.value)
+    assert svc.store.path("c1").read_bytes() == before
+
+
+def test_games_without_a_list_of_phase_kinds_take_any_kind(svc):
+    race(svc, sets=["deadline.whatever=3d"])
+    assert svc.referee.policy_show("race-1")["policy"]["values"]["deadline.whatever"] == "3d"
+
+
+@pytest.mark.parametrize("name, players", [("constantinopolis", ("a", "b", "c")),
+                                           ("porto-carthago", ("a", "b", "c"))])
+def test_the_listed_phase_kinds_are_the_kinds_a_game_reaches(name, players):
+    from referee import registry
+    from referee.contract import phase_kinds
+    from referee.playthrough import play
+
+    game = registry.get(name)
+    seen: set[str] = set()
+    play(game, players, "kinds", on_step=lambda pt: seen.add(game.phase(pt.state).kind))
+    assert seen - {"over"} <= set(phase_kinds(game))
