@@ -3,8 +3,11 @@
 Records live in the game's own file (table "outbox"), so a turn and its reports are stored
 together or not at all. A marker file per game with pending mail lets the sender skip idle
 games; a full scan at start catches a marker lost in a crash. Delivery happens outside the
-game's lock (the relay may be slow) and the record is marked sent afterwards; a crash in
-between re-sends the same Message-ID, which the capture relay and mail clients recognise.
+game's lock (the relay may be slow) and each mail is marked sent as soon as the relay has
+taken it, so a crash re-sends at most the one mail that was in flight, with the same
+Message-ID, which the capture relay and mail clients recognise. A sent record keeps who got
+what and when but drops the raw mail: otherwise every report ever sent would be rewritten
+with each later turn of the game.
 """
 
 from __future__ import annotations
@@ -105,11 +108,14 @@ class Outbox:
                 with self.store.transaction(game_id) as tx:
                     due = [r for r in tx.records(TABLE)
                            if r["status"] == "pending" and r["next_attempt_at"] <= now.isoformat()]
-                    waiting = any(r["status"] == "pending" for r in tx.records(TABLE))
+                    if not due:
+                        self._settle(game_id, tx)
             except GameNotFound:
                 (self.markers / game_id).unlink(missing_ok=True)
                 continue
-            outcomes: dict[int, dict[str, Any]] = {}
+            if not due:
+                continue
+            retries: dict[int, dict[str, Any]] = {}
             for record in due:
                 try:
                     relay.deliver(record["raw"].encode("utf-8", "surrogateescape"), record["from"],
@@ -117,23 +123,29 @@ class Outbox:
                 except RelayError as exc:
                     attempts = record["attempts"] + 1
                     if exc.temporary and attempts < MAX_ATTEMPTS:
-                        outcomes[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300],
-                                                  "next_attempt_at": (now + backoff(attempts)).isoformat()}
+                        retries[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300],
+                                                 "next_attempt_at": (now + backoff(attempts)).isoformat()}
                         report.deferred.append(record["message_id"])
                     else:
-                        outcomes[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300], "status": "failed"}
+                        retries[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300], "status": "failed"}
                         report.failed.append(record["message_id"])
-                else:
-                    outcomes[record["id"]] = {"status": "sent", "attempts": record["attempts"] + 1,
-                                              "sent_at": now.isoformat(), "last_error": None}
-                    report.sent.append(record["message_id"])
-            if outcomes:
+                    continue
+                # recorded at once: the window in which a crash causes a second copy is one mail
                 with self.store.transaction(game_id) as tx:
-                    for record_id, fields in outcomes.items():
-                        tx.update_record(TABLE, record_id, fields)
-                    waiting = any(r["status"] == "pending" for r in tx.records(TABLE))
-            if waiting:
-                self.mark(game_id)
-            else:
-                (self.markers / game_id).unlink(missing_ok=True)
+                    tx.update_record(TABLE, record["id"], {"status": "sent", "attempts": record["attempts"] + 1,
+                                                           "sent_at": now.isoformat(), "last_error": None,
+                                                           "raw": None})
+                report.sent.append(record["message_id"])
+            with self.store.transaction(game_id) as tx:
+                for record_id, fields in retries.items():
+                    tx.update_record(TABLE, record_id, fields)
+                self._settle(game_id, tx)
         return report
+
+    def _settle(self, game_id: str, tx: GameTransaction) -> None:
+        """Keep or clear the game's marker while its lock is held, so that a turn queueing mail
+        just after cannot have its fresh marker removed by this pass."""
+        if any(r["status"] == "pending" for r in tx.records(TABLE)):
+            self.mark(game_id)
+        else:
+            (self.markers / game_id).unlink(missing_ok=True)

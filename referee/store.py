@@ -33,6 +33,7 @@ from .storage import AtomicJSONStorage, WriteStats
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 INDEX_FIELDS = ("id", "game", "players", "created", "status", "title")
 LOCK_TIMEOUT = 30.0
+SNAPSHOTS_KEPT = 4
 
 
 class StoreError(Exception):
@@ -181,9 +182,14 @@ class _TinyTransaction:
         return len(stale)
 
     def snapshot(self, key: str, state: Mapping[str, Any]) -> None:
-        self._db.table("snapshots").insert(
-            {"key": key, "seq": len(self._db.table("events")), "state": dict(state)}
-        )
+        """Store a phase's opening state. Only the latest SNAPSHOTS_KEPT are kept: they are a
+        cache of the log (a rollback rebuilds from the log), and keeping every one would make
+        each write of a long game rewrite a whole state per phase already played."""
+        snaps = self._db.table("snapshots")
+        snaps.insert({"key": key, "seq": len(self._db.table("events")), "state": dict(state)})
+        ids = sorted(doc.doc_id for doc in snaps.all())
+        if len(ids) > SNAPSHOTS_KEPT:
+            snaps.remove(doc_ids=ids[:-SNAPSHOTS_KEPT])
 
     def snapshots(self) -> list[dict[str, Any]]:
         return [dict(doc) for doc in self._db.table("snapshots").all()]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.store import GameExists, GameNotFound, StoreBusy, StoreError, TinyDBStore
+from referee.store import SNAPSHOTS_KEPT, GameExists, GameNotFound, StoreBusy, StoreError, TinyDBStore
 
 WORKER = Path(__file__).with_name("store_worker.py")
 META = {"game": "constantinopolis", "players": ["red", "blue"], "status": "active", "created": "2026-01-01T00:00:00Z"}
@@ -88,6 +88,16 @@ def test_rollback_drops_later_snapshots_but_never_events(store):
     game = store.load("g")
     assert [e["type"] for e in game.events] == ["a", "b", "c", "undo"]
     assert [s["key"] for s in game.snapshots] == ["k2"]
+
+
+def test_only_the_latest_snapshots_are_kept(store):
+    store.create("g", META, {})
+    for n in range(SNAPSHOTS_KEPT + 3):
+        store.append("g", [{"type": "order", "n": n}])
+        store.snapshot("g", f"k{n}", {"n": n})
+    kept = store.load("g").snapshots
+    assert [s["key"] for s in kept] == [f"k{n}" for n in range(3, SNAPSHOTS_KEPT + 3)]
+    assert len(store.load("g").events) == SNAPSHOTS_KEPT + 3
 
 
 def test_missing_duplicate_and_bad_ids(store):

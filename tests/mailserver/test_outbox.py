@@ -161,3 +161,35 @@ def test_permanent_failure_and_giving_up(setup):
 def test_backoff_grows_and_is_capped():
     assert backoff(1) < backoff(2) < backoff(3)
     assert backoff(50) == backoff(60)
+
+
+def test_each_mail_is_marked_sent_as_soon_as_the_relay_took_it(setup, tmp_path):
+    """A crash in the middle of a batch re-sends only the mail that was in flight."""
+    store, outbox = setup
+    enqueue(store, outbox, [report(1), report(2), report(3)])
+    taken = []
+
+    class DiesOnSecond:
+        def deliver(self, raw, mail_from, recipients, mid):
+            if len(taken) == 1:
+                raise SystemExit("killed")  # not a relay error: the process dies here
+            taken.append(mid)
+
+    with pytest.raises(SystemExit):
+        outbox.deliver(DiesOnSecond(), T0)
+    rows = {r["message_id"]: r for r in outbox.pending(include_sent=True)}
+    assert rows[taken[0]]["status"] == "sent"
+    assert [r["status"] for mid, r in rows.items() if mid != taken[0]] == ["pending", "pending"]
+    again = outbox.deliver(MaildirRelay(tmp_path / "relay"), T0)
+    assert sorted(again.sent) == sorted(mid for mid in rows if mid != taken[0])
+
+
+def test_a_sent_record_keeps_its_headers_but_not_the_mail(setup, tmp_path):
+    store, outbox = setup
+    enqueue(store, outbox, [report(1)])
+    outbox.deliver(MaildirRelay(tmp_path / "relay"), T0)
+    (row,) = outbox.pending(include_sent=True)
+    assert row["status"] == "sent" and row["raw"] is None
+    assert row["subject"] == "[g-1] Round 1" and row["to"] == "alice@example.org"
+    assert row["sent_at"] == T0.isoformat()
+    assert not (outbox.markers / "g-1").exists()
