@@ -9,6 +9,7 @@ because a Latin-1 "é" in a mail labelled UTF-8 is far more common than real cor
 from __future__ import annotations
 
 import codecs
+import re
 
 __all__ = ["decode_bytes"]
 
@@ -38,6 +39,15 @@ try:
     codecs.lookup_error(_FALLBACK_ERRORS)
 except LookupError:
     codecs.register_error(_FALLBACK_ERRORS, _cp1252_fallback)
+
+
+def _without_surrogates(text: str) -> str:
+    """Some codecs (UTF-7) decode to lone surrogates, which no mail, file or template can
+    encode again: a receipt quoting such a line could not be sent. They become U+FFFD."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 def _clean_label(charset: str | None) -> str:
@@ -79,7 +89,7 @@ def decode_bytes(data: bytes, charset: str | None, problems: list[str]) -> str:
         problems.append(f"charset: unknown {shown!r}, read as utf-8/windows-1252")
         return _utf8_then_cp1252(data)[0]
     try:
-        return data.decode(info.name, "replace")
+        return _without_surrogates(data.decode(info.name, "replace"))
     except Exception:
         problems.append(f"charset: {info.name} failed, read as utf-8/windows-1252")
         return _utf8_then_cp1252(data)[0]
