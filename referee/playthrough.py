@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
-from .contract import Event, Game, Order, Result, State, canonical_json
+from .contract import Event, Game, Order, OrderError, Result, State, canonical_json
 from .rng import Rng
 
 
 class PlaythroughError(AssertionError):
     """A contract or invariant violation found while playing; says at which step."""
+
+
+class BotStuck(Exception):
+    """Every player asked has an earlier set that another player's set relies on, so no new
+    set can go through; only default orders (a deadline, an adjudication) move the game on."""
 
 
 @dataclass
@@ -114,3 +119,55 @@ def replay(game: Game, players: Sequence[str], seed: str, options: dict | None,
 
 def same_state(a: State, b: State) -> bool:
     return canonical_json(a) == canonical_json(b)
+
+
+
+
+def bot_submission(game: Game, stored: Any, bots: Rng) -> tuple[str, str] | None:
+    """A bot's next submission to a game kept by the service: (player, text), or None once the
+    game is over. `stored` is the store's picture of the game (state, meta, snapshots).
+
+    In a simultaneous decision a new set replaces the player's earlier one and is applied
+    after the other players' sets, so the bot rebuilds that position (the phase's opening
+    state, the others' steps, then its own earlier set when that still applies) and sends the
+    earlier set again with one new order after it. A player whose new set the others' sets
+    would not let through (one of them relies on the earlier set) is passed over; when that
+    leaves nobody, `BotStuck` says the phase can only be closed by default orders."""
+    prompts = game.prompts(stored.state)
+    if not prompts:
+        return None
+    first = bots.randbelow(len(prompts)) if prompts[0].simultaneous else 0
+    for prompt in prompts[first:] + prompts[:first]:
+        try:
+            state, earlier = _own_position(game, stored, prompt.player) if prompt.simultaneous else (stored.state, [])
+        except OrderError:
+            continue
+        menu = game.legal_orders(state, prompt.player)
+        if not menu:
+            raise PlaythroughError(f"{prompt.player} is prompted ({prompt.decision}) but has no legal order")
+        return prompt.player, "\n".join(earlier + [game.format(_bot_pick(bots, menu))])
+    raise BotStuck(f"no prompted player can send a set in phase {game.phase(stored.state).key}")
+
+
+def _own_position(game: Game, stored: Any, player: str) -> tuple[State, list[str]]:
+    """The position a new set of `player` is applied to, and their earlier set if it still
+    applies there. OrderError: the other players' sets do not apply without the earlier set."""
+    steps = stored.meta.get("steps", [])
+    if not steps:
+        return stored.state, []
+    key = game.phase(stored.state).key
+    state = [s for s in stored.snapshots if s["key"] == key][-1]["state"]
+    own: list[Order] = []
+    for step in steps:
+        orders = [Order.from_json(o) for o in step.get("orders", [])]
+        if step["player"] == player and step["kind"] == "order":
+            own = orders
+        elif step["kind"] == "drop":
+            state, _ = game.drop(state, step["player"])
+        else:
+            state, _ = game.apply(state, step["player"], orders)
+    try:
+        with_own, _ = game.apply(state, player, own) if own else (state, [])
+    except OrderError:
+        return state, []
+    return with_own, [game.format(o) for o in own]

@@ -1,0 +1,208 @@
+"""Mail pipeline: messages per second through the whole path of `referee serve` (SMTP in,
+spool, parse, authenticate, validate, persist, receipt queued) with 1, 10 and 50 concurrent SMTP
+clients, against a bare aiosmtpd server with a no-op handler under the same load.
+
+Target: the pipeline handles at least half as many messages per second as the bare server.
+
+Both servers run as separate processes on loopback; the clients are threads of this process,
+one SMTP connection per message, as mail servers deliver. Every message is a valid order from
+the right player with the right token, so every one is accepted, stored and answered: the
+games are 3-player Porto Carthago games (turn-based), each client sending the next orders of
+its own games in turn, computed beforehand by bots. The pipeline's time runs until the last
+message has been processed (its receipt queued), not just accepted over SMTP. The daemon runs
+with `worker_interval_seconds = 0.05`; everything else is the default.
+
+Run: `make bench`, or `.venv/bin/python bench/bench_mail.py [--quick]`.
+"""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from email.message import EmailMessage
+from pathlib import Path
+from types import SimpleNamespace
+
+from _support import HOST, ROOT, build, machine, quick, settings, target
+
+from referee import registry
+from referee.playthrough import bot_submission
+from referee.progress import Position
+from referee.rng import Rng
+
+GAME, PLAYERS = "porto-carthago", ["ann", "bob", "cid"]
+LEVELS = (1, 10, 50)
+BARE = """
+import signal, threading
+from aiosmtpd.controller import Controller
+class NoOp:
+    async def handle_DATA(self, server, session, envelope):
+        return "250 OK"
+c = Controller(NoOp(), hostname="127.0.0.1", port={port}, server_hostname="bare.test")
+c.start()
+stop = threading.Event()
+signal.signal(signal.SIGTERM, lambda *a: stop.set())
+print("ready", flush=True)
+stop.wait()
+c.stop()
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with smtplib.SMTP("127.0.0.1", port, timeout=5) as smtp:
+                smtp.noop()
+            return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"the server on port {port} did not start")
+            time.sleep(0.05)
+
+
+def planned_orders(seed: str, count: int) -> list[tuple[str, str]]:
+    """The first `count` submissions bots make in a game with this seed."""
+    game = registry.get(GAME)
+    pos = Position.start(game, game.setup(PLAYERS, seed, {}, game.load_components(None)))
+    bots = Rng.from_seed(seed, "mail bench")
+    plan = []
+    while len(plan) < count:
+        stored = SimpleNamespace(state=pos.state, meta={"steps": []}, snapshots=[])
+        turn = bot_submission(game, stored, bots)
+        if turn is None:
+            break
+        pos.submit(turn[0], game.parse(pos.state, *turn))
+        plan.append(turn)
+    return plan
+
+
+def prepare(root: Path, clients: int, total: int) -> list[list[tuple[str, bytes]]]:
+    """Games in a fresh data directory, and each client's messages: (recipient, raw mail)."""
+    svc = build(settings(root))
+    per_client = [[] for _ in range(clients)]
+    n = 0
+    game_no = 0
+    while n < total:
+        for c in range(clients):
+            if n >= total:
+                break
+            gid, seed = f"pc-{game_no}", f"mail-bench-{game_no}"
+            game_no += 1
+            made = svc.referee.new_game(GAME, [(p, f"{p}@players.test") for p in PLAYERS], seed=seed, game_id=gid)
+            tokens = {s["name"]: s["token"] for s in made.players}
+            take = min(total - n, max(1, total // clients))
+            for i, (player, text) in enumerate(planned_orders(seed, take)):
+                to = f"{gid}+{player}+{tokens[player]}@{HOST}"
+                msg = EmailMessage()
+                msg["From"], msg["To"], msg["Subject"] = f"{player}@players.test", to, "orders"
+                msg["Message-ID"] = f"<{gid}.{i}@players.test>"
+                msg.set_content(text + "\n")
+                per_client[c].append((to, bytes(msg)))
+                n += 1
+    return per_client
+
+
+def load(port: int, per_client: list[list[tuple[str, bytes]]]) -> float:
+    """Send every client's messages at once, one connection per message; seconds taken."""
+    errors: list[BaseException] = []
+
+    def client(messages: list[tuple[str, bytes]]) -> None:
+        try:
+            for to, raw in messages:
+                with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
+                    smtp.sendmail(to.split("+")[1] + "@players.test", [to], raw)
+        except BaseException as exc:  # reported below, after the other clients finish
+            errors.append(exc)
+
+    threads = [threading.Thread(target=client, args=(m,)) for m in per_client]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise SystemExit(f"a client failed: {errors[0]!r}")
+    return time.perf_counter() - start
+
+
+def processed(spool: Path) -> int:
+    return sum(1 for _ in os.scandir(spool / "cur")) if not any(os.scandir(spool / "new")) else -1
+
+
+def run_pipeline(root: Path, per_client) -> tuple[float, float]:
+    total = sum(len(m) for m in per_client)
+    port = free_port()
+    env = {**os.environ, "REFEREE_DATA": str(root), "REFEREE_LISTEN_PORT": str(port), "REFEREE_HOSTNAME": HOST,
+           "REFEREE_WORKER_INTERVAL_SECONDS": "0.05", "REFEREE_LIMITS_MAILS_PER_SENDER_PER_HOUR": "10000000",
+           "REFEREE_LIMITS_MAX_SPOOL_MESSAGES": "1000000", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "commands", "serve"], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, proc)
+        start = time.perf_counter()
+        smtp_seconds = load(port, per_client)
+        while processed(root / "spool") < total:
+            if time.perf_counter() - start > 600:
+                raise SystemExit("the pipeline did not finish within 10 minutes")
+            time.sleep(0.01)
+        elapsed = time.perf_counter() - start
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    problems = [p.name for p in (root / "spool" / "cur").iterdir() if not p.name.endswith(":2,S")]
+    if problems:
+        raise SystemExit(f"{len(problems)} message(s) failed in the worker, e.g. {problems[0]}")
+    return total / elapsed, total / smtp_seconds
+
+
+def run_bare(per_client) -> float:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-c", BARE.format(port=port)], stdout=subprocess.PIPE, text=True)
+    try:
+        proc.stdout.readline()
+        wait_for_port(port, proc)
+        total = sum(len(m) for m in per_client)
+        return total / load(port, per_client)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+
+def accepted(root: Path) -> int:
+    svc = build(settings(root))
+    return sum(sum(1 for e in svc.store.load(row["id"]).events if e["type"] == "order") for row in svc.store.list())
+
+
+def main() -> None:
+    total = 150 if quick() else 600
+    print(f"mail: {machine()}")
+    print(f"  {total} valid orders by SMTP per case, one connection per message")
+    with tempfile.TemporaryDirectory(prefix="bench-mail-") as tmp:
+        for clients in LEVELS:
+            root = Path(tmp) / f"c{clients}"
+            per_client = prepare(root, clients, total)
+            pipeline, smtp_rate = run_pipeline(root, per_client)
+            stored = accepted(root)
+            if stored != total:
+                raise SystemExit(f"only {stored} of {total} orders were stored")
+            bare = run_bare(per_client)
+            print(f"  {clients:>2} client(s): pipeline {pipeline:.0f} msg/s end to end (SMTP answered at "
+                  f"{smtp_rate:.0f} msg/s), bare aiosmtpd {bare:.0f} msg/s")
+            target(f"pipeline / bare with {clients} client(s)", pipeline / bare, 0.5, at_least=True)
+
+
+if __name__ == "__main__":
+    main()
