@@ -3,9 +3,11 @@
 Records live in the game's own file (table "outbox"), so a turn and its reports are stored
 together or not at all. A marker file per game with pending mail lets the sender skip idle
 games; a full scan at start catches a marker lost in a crash. Delivery happens outside the
-game's lock (the relay may be slow) and each mail is marked sent as soon as the relay has
-taken it, so a crash re-sends at most the one mail that was in flight, with the same
-Message-ID, which the capture relay and mail clients recognise. A sent record keeps who got
+game's lock (the relay may be slow). As soon as the relay has taken a mail its Message-ID is
+appended to a small journal and fsync'ed; the game's records are marked sent together after
+its batch, and a record found in the journal is never sent again. So a crash re-sends at most
+the one mail that was in flight, with the same Message-ID, which the capture relay and mail
+clients recognise, without rewriting the game file once per mail. A sent record keeps who got
 what and when but drops the raw mail: otherwise every report ever sent would be rewritten
 with each later turn of the game.
 """
@@ -18,6 +20,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from referee.storage import write_atomically
 from referee.store import GameNotFound, GameStore, GameTransaction
 
 from .compose import OutgoingMail, build
@@ -27,6 +30,7 @@ TABLE = "outbox"
 MAX_ATTEMPTS = 12
 BASE_DELAY = timedelta(seconds=30)
 MAX_DELAY = timedelta(hours=6)
+JOURNAL = ".sent"  # in the marker directory: "<game id> <Message-ID>" per line
 
 
 def backoff(attempts: int) -> timedelta:
@@ -103,44 +107,69 @@ class Outbox:
 
     def deliver(self, relay: Relay, now: datetime, *, full_scan: bool = False) -> SendReport:
         report = SendReport()
-        for game_id in self._games(full_scan):
-            try:
-                with self.store.transaction(game_id) as tx:
-                    due = [r for r in tx.records(TABLE)
-                           if r["status"] == "pending" and r["next_attempt_at"] <= now.isoformat()]
-                    if not due:
-                        self._settle(game_id, tx)
-            except GameNotFound:
-                (self.markers / game_id).unlink(missing_ok=True)
-                continue
-            if not due:
-                continue
-            retries: dict[int, dict[str, Any]] = {}
-            for record in due:
+        taken = self._journal()  # delivered before a crash, maybe not yet marked in its game
+        marked: set[str] = set()
+        with open(self.markers / JOURNAL, "a", encoding="utf-8") as log:
+            for game_id in self._games(full_scan):
                 try:
-                    relay.deliver(record["raw"].encode("utf-8", "surrogateescape"), record["from"],
-                                  [record["to"]], record["message_id"])
-                except RelayError as exc:
-                    attempts = record["attempts"] + 1
-                    if exc.temporary and attempts < MAX_ATTEMPTS:
-                        retries[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300],
-                                                 "next_attempt_at": (now + backoff(attempts)).isoformat()}
-                        report.deferred.append(record["message_id"])
-                    else:
-                        retries[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300], "status": "failed"}
-                        report.failed.append(record["message_id"])
-                    continue
-                # recorded at once: the window in which a crash causes a second copy is one mail
-                with self.store.transaction(game_id) as tx:
-                    tx.update_record(TABLE, record["id"], {"status": "sent", "attempts": record["attempts"] + 1,
-                                                           "sent_at": now.isoformat(), "last_error": None,
-                                                           "raw": None})
-                report.sent.append(record["message_id"])
-            with self.store.transaction(game_id) as tx:
-                for record_id, fields in retries.items():
-                    tx.update_record(TABLE, record_id, fields)
-                self._settle(game_id, tx)
+                    marked |= self._deliver_game(game_id, relay, now, taken, log, report)
+                except GameNotFound:
+                    (self.markers / game_id).unlink(missing_ok=True)
+        if marked or taken:  # keep only what no game file records yet
+            rest = "".join(f"{line}\n" for line in sorted(taken - marked))
+            write_atomically(self.markers / JOURNAL, rest.encode("utf-8"))
         return report
+
+    def _journal(self) -> set[str]:
+        try:
+            text = (self.markers / JOURNAL).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return set()
+        return {line for line in text.splitlines() if line}
+
+    def _deliver_game(self, game_id: str, relay: Relay, now: datetime, taken: set[str], log: Any,
+                      report: SendReport) -> set[str]:
+        """Deliver one game's due mail; the journal lines now recorded in the game file."""
+        with self.store.transaction(game_id) as tx:
+            pending = [r for r in tx.records(TABLE) if r["status"] == "pending"]
+            if not any(f"{game_id} {r['message_id']}" in taken or r["next_attempt_at"] <= now.isoformat()
+                       for r in pending):
+                self._settle(game_id, tx)
+                return set()
+        outcomes: dict[int, dict[str, Any]] = {}
+        lines: set[str] = set()
+        for record in pending:
+            line = f"{game_id} {record['message_id']}"
+            if line in taken:  # the relay took it before a crash: never again
+                outcomes[record["id"]] = _sent(record, now)
+                lines.add(line)
+                continue
+            if record["next_attempt_at"] > now.isoformat():
+                continue
+            try:
+                relay.deliver(record["raw"].encode("utf-8", "surrogateescape"), record["from"],
+                              [record["to"]], record["message_id"])
+            except RelayError as exc:
+                attempts = record["attempts"] + 1
+                if exc.temporary and attempts < MAX_ATTEMPTS:
+                    outcomes[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300],
+                                              "next_attempt_at": (now + backoff(attempts)).isoformat()}
+                    report.deferred.append(record["message_id"])
+                else:
+                    outcomes[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300], "status": "failed"}
+                    report.failed.append(record["message_id"])
+                continue
+            log.write(line + "\n")
+            log.flush()
+            os.fsync(log.fileno())
+            outcomes[record["id"]] = _sent(record, now)
+            lines.add(line)
+            report.sent.append(record["message_id"])
+        with self.store.transaction(game_id) as tx:
+            for record_id, fields in outcomes.items():
+                tx.update_record(TABLE, record_id, fields)
+            self._settle(game_id, tx)
+        return lines
 
     def _settle(self, game_id: str, tx: GameTransaction) -> None:
         """Keep or clear the game's marker while its lock is held, so that a turn queueing mail
@@ -149,3 +178,8 @@ class Outbox:
             self.mark(game_id)
         else:
             (self.markers / game_id).unlink(missing_ok=True)
+
+
+def _sent(record: dict[str, Any], now: datetime) -> dict[str, Any]:
+    return {"status": "sent", "attempts": record["attempts"] + 1, "sent_at": now.isoformat(), "last_error": None,
+            "raw": None}

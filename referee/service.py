@@ -169,8 +169,11 @@ def rebuild(game: Game, meta: Mapping[str, Any], events: Sequence[Mapping[str, A
 
 
 def setup_state(game: Game, meta: Mapping[str, Any]) -> State:
+    """The opening position. A game stores its components as `load_components` returned them,
+    which is the form `setup` takes, not necessarily a form `load_components` reads again."""
+    components = meta.get("components")
     return game.setup(list(meta["players"]), meta["seed"], dict(meta["options"]),
-                      game.load_components(meta.get("components")))
+                      game.load_components(None) if components is None else components)
 
 
 # --------------------------------------------------------------------------- the service

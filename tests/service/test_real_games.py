@@ -38,3 +38,19 @@ def test_real_game_through_the_service(name, tmp_path):
     text = write_log(stored.meta, stored.events, stored.state, reveal_seed=True)
     result = replay_log(text, registry.get)
     assert result.ok, result.message
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_undo_in_a_real_game(name, tmp_path):
+    """Undo rebuilds from setup with the stored components, which are in the loaded form."""
+    game = registry.games()[name]
+    store = TinyDBStore(tmp_path)
+    ref = Referee(store, clock=FakeClock())
+    made = ref.new_game(name, [(p, f"{p}@example.org") for p in ("ann", "bob", "cy")], seed="undo")
+    before = store.load(made.id).state
+    for _ in range(2):
+        stored = store.load(made.id)
+        player = game.prompts(stored.state)[0].player
+        assert ref.submit(made.id, player, game.format(game.legal_orders(stored.state, player)[0])).ok
+    ref.undo(made.id, 1, "back to the start")
+    assert store.load(made.id).state == before

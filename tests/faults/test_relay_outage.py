@@ -1,0 +1,61 @@
+"""The relay goes away for a stretch while `referee serve` keeps taking orders, then comes back.
+
+First the relay answers 421 to everything (a relay in trouble), then its port is closed (a
+relay that is gone), then it returns on the same port. Players keep mailing orders all along.
+While it is away the daemon keeps taking, checking and storing orders; once it is back every
+mail any outbox holds is delivered exactly once: no Message-ID missing, none twice. The first
+retry wait is cut to 0.3 s (REFEREE_TEST_RETRY_SECONDS) so that the backoff plays out in seconds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+from .mailworld import GAMES, Daemon, Players, Sink, build, create_games, settings, settle
+
+
+def orders(svc) -> int:
+    return sum(1 for gid, *_ in GAMES for e in svc.store.load(gid).events if e["type"] == "order")
+
+
+def test_a_relay_outage_delays_mail_but_delivers_each_exactly_once(tmp_path, test_games):
+    data = tmp_path / "var"
+    sink = Sink()
+    sink.start()
+    svc = build(settings(data, sink.port))
+    create_games(svc)
+    daemon = Daemon(data, sink.port, env={"REFEREE_TEST_RETRY_SECONDS": "0.3"})
+    players = Players(svc, [g[0] for g in GAMES], sink, lambda: daemon.port, seed="outage")
+    try:
+        daemon.start()
+        daemon.wait_ready()
+        players.start()
+        time.sleep(2.0)
+        sink.down = True
+        time.sleep(0.3)  # a mail already past RCPT may still finish
+        before, stored_before = sink.count(), orders(svc)
+        time.sleep(2.7)
+        sink.stop()
+        time.sleep(3.0)
+        stored_during = orders(svc)
+        during = sink.count()
+        sink.down = False
+        sink.start()
+        time.sleep(2.0)
+        players.finish()
+        settle(svc, sink, players)
+        assert daemon.stop() == 0, daemon.tail()
+    finally:
+        if daemon.proc is not None and daemon.proc.poll() is None:
+            daemon.kill()
+        sink.stop()
+    assert during == before, "nothing can be delivered while the relay is away"
+    ids = [d.message_id for d in sink.snapshot()]
+    twice = [mid for mid, n in Counter(ids).items() if n > 1]
+    assert not twice, f"delivered more than once: {twice[:5]}"
+    queued = {r["message_id"] for r in svc.outbox.pending(include_sent=True) + svc.system_outbox.pending(include_sent=True)}
+    assert queued == set(ids)
+    assert stored_during > stored_before, "orders kept coming in and were stored while the relay was away"
+    deferred = [r for r in svc.outbox.pending(include_sent=True) if r["attempts"] > 1]
+    assert deferred, "some mail waited for the relay and was retried"
