@@ -21,6 +21,8 @@ from referee.config import Limits, Settings  # noqa: E402
 from referee.playthrough import BotStuck, bot_submission  # noqa: E402
 from referee.rng import Rng  # noqa: E402
 
+from bench_constantinopolis import pin_to_one_core  # noqa: E402  (engine figures are for one core)
+
 HOST = "games.test"
 
 
@@ -114,5 +116,5 @@ def summary(values: Sequence[float]) -> str:
     return f"p50 {ms(statistics.median(values))}  p99 {ms(percentile(values, 99))}  (n={len(values)})"
 
 
-__all__ = ["HOST", "NullRelay", "Position", "build", "machine", "ms", "percentile", "quick", "record_game",
-           "settings", "summary", "target"]
+__all__ = ["HOST", "NullRelay", "Position", "build", "machine", "ms", "percentile", "pin_to_one_core", "quick",
+           "record_game", "settings", "summary", "target"]

@@ -6,11 +6,17 @@ Target: the pipeline handles at least half as many messages per second as the ba
 
 Both servers run as separate processes on loopback; the clients are threads of this process,
 one SMTP connection per message, as mail servers deliver. Every message is a valid order from
-the right player with the right token, so every one is accepted, stored and answered: the
-games are 3-player Porto Carthago games (turn-based), each client sending the next orders of
-its own games in turn, computed beforehand by bots. The pipeline's time runs until the last
-message has been processed (its receipt queued), not just accepted over SMTP. The daemon runs
-with `worker_interval_seconds = 0.05`; everything else is the default.
+the right player with the right token, in 50 three-player Porto Carthago games, 12 messages
+per game, the games shared out among the clients. Two loads:
+
+- queued turns (the target's path): players who are not asked send their next turn ahead,
+  which the game queues; each mail is read, checked, stored and answered with a receipt;
+- turns: the asked player's order, which also closes a decision, so reports to every player
+  are written and queued in the same unit of work (more work per mail than the target names).
+
+The pipeline's time runs until the last message has been processed (its answer queued), not
+just accepted over SMTP. The daemon runs with `worker_interval_seconds = 0.05`; everything else
+is the default (outgoing mail is captured in a local Maildir every 5 s).
 
 Run: `make bench`, or `.venv/bin/python bench/bench_mail.py [--quick]`.
 """
@@ -38,6 +44,7 @@ from referee.rng import Rng
 
 GAME, PLAYERS = "porto-carthago", ["ann", "bob", "cid"]
 LEVELS = (1, 10, 50)
+GAMES, PER_GAME = 50, (4 if quick() else 12)
 BARE = """
 import signal, threading
 from aiosmtpd.controller import Controller
@@ -73,10 +80,16 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> N
             time.sleep(0.05)
 
 
-def planned_orders(seed: str, count: int) -> list[tuple[str, str]]:
-    """The first `count` submissions bots make in a game with this seed."""
+def planned_orders(seed: str, count: int, queued: bool) -> list[tuple[str, str]]:
+    """`count` submissions in a game with this seed: the asked player's orders as bots play
+    them, or orders from a player who is not asked (queued for their next turn)."""
     game = registry.get(GAME)
     pos = Position.start(game, game.setup(PLAYERS, seed, {}, game.load_components(None)))
+    if queued:
+        waiting = pos.waiting_for()[0]
+        idle = [p for p in PLAYERS if p != waiting]
+        texts = ["TALENTS", "REFILL", "TALENTS\nPASS", "PASS"]
+        return [(idle[i % len(idle)], texts[i % len(texts)]) for i in range(count)]
     bots = Rng.from_seed(seed, "mail bench")
     plan = []
     while len(plan) < count:
@@ -89,29 +102,21 @@ def planned_orders(seed: str, count: int) -> list[tuple[str, str]]:
     return plan
 
 
-def prepare(root: Path, clients: int, total: int) -> list[list[tuple[str, bytes]]]:
+def prepare(root: Path, clients: int, queued: bool) -> list[list[tuple[str, bytes]]]:
     """Games in a fresh data directory, and each client's messages: (recipient, raw mail)."""
     svc = build(settings(root))
-    per_client = [[] for _ in range(clients)]
-    n = 0
-    game_no = 0
-    while n < total:
-        for c in range(clients):
-            if n >= total:
-                break
-            gid, seed = f"pc-{game_no}", f"mail-bench-{game_no}"
-            game_no += 1
-            made = svc.referee.new_game(GAME, [(p, f"{p}@players.test") for p in PLAYERS], seed=seed, game_id=gid)
-            tokens = {s["name"]: s["token"] for s in made.players}
-            take = min(total - n, max(1, total // clients))
-            for i, (player, text) in enumerate(planned_orders(seed, take)):
-                to = f"{gid}+{player}+{tokens[player]}@{HOST}"
-                msg = EmailMessage()
-                msg["From"], msg["To"], msg["Subject"] = f"{player}@players.test", to, "orders"
-                msg["Message-ID"] = f"<{gid}.{i}@players.test>"
-                msg.set_content(text + "\n")
-                per_client[c].append((to, bytes(msg)))
-                n += 1
+    per_client: list[list[tuple[str, bytes]]] = [[] for _ in range(clients)]
+    for g in range(GAMES):
+        gid, seed = f"pc-{g}", f"mail-bench-{g}"
+        made = svc.referee.new_game(GAME, [(p, f"{p}@players.test") for p in PLAYERS], seed=seed, game_id=gid)
+        tokens = {s["name"]: s["token"] for s in made.players}
+        for i, (player, text) in enumerate(planned_orders(seed, PER_GAME, queued)):
+            to = f"{gid}+{player}+{tokens[player]}@{HOST}"
+            msg = EmailMessage()
+            msg["From"], msg["To"], msg["Subject"] = f"{player}@players.test", to, "orders"
+            msg["Message-ID"] = f"<{gid}.{i}@players.test>"
+            msg.set_content(text + "\n")
+            per_client[g % clients].append((to, bytes(msg)))
     return per_client
 
 
@@ -181,27 +186,50 @@ def run_bare(per_client) -> float:
         proc.wait(timeout=60)
 
 
+def worker_alone(root: Path, queued: bool) -> float:
+    """Messages per second of the mail worker by itself, in this process, on a spool filled
+    beforehand: the part of the pipeline after the SMTP server has answered."""
+    per_client = prepare(root, 1, queued)
+    svc = build(settings(root))
+    for to, raw in per_client[0]:
+        svc.spool.add(f"Return-Path: <x@players.test>\r\nDelivered-To: {to}\r\n".encode() + raw)
+    worker = svc.worker()
+    start = time.perf_counter()
+    handled = worker.run_once(svc.spool)
+    elapsed = time.perf_counter() - start
+    if {h.outcome for h in handled} != {"accepted"}:
+        raise SystemExit(f"the worker did not accept everything: {sorted({h.outcome for h in handled})}")
+    return len(handled) / elapsed
+
+
 def accepted(root: Path) -> int:
     svc = build(settings(root))
     return sum(sum(1 for e in svc.store.load(row["id"]).events if e["type"] == "order") for row in svc.store.list())
 
 
 def main() -> None:
-    total = 150 if quick() else 600
     print(f"mail: {machine()}")
-    print(f"  {total} valid orders by SMTP per case, one connection per message")
+    levels = (1, 10) if quick() else LEVELS
+    print(f"  {GAMES * PER_GAME} valid orders by SMTP per case, one connection per message")
     with tempfile.TemporaryDirectory(prefix="bench-mail-") as tmp:
-        for clients in LEVELS:
-            root = Path(tmp) / f"c{clients}"
-            per_client = prepare(root, clients, total)
-            pipeline, smtp_rate = run_pipeline(root, per_client)
-            stored = accepted(root)
-            if stored != total:
-                raise SystemExit(f"only {stored} of {total} orders were stored")
-            bare = run_bare(per_client)
-            print(f"  {clients:>2} client(s): pipeline {pipeline:.0f} msg/s end to end (SMTP answered at "
-                  f"{smtp_rate:.0f} msg/s), bare aiosmtpd {bare:.0f} msg/s")
-            target(f"pipeline / bare with {clients} client(s)", pipeline / bare, 0.5, at_least=True)
+        for queued in (True, False):
+            print("  queued turns (stored, receipt queued):" if queued else
+                  "  turns (stored, receipt and reports to every player queued):")
+            for clients in levels:
+                root = Path(tmp) / f"{'q' if queued else 't'}{clients}"
+                per_client = prepare(root, clients, queued)
+                total = sum(len(m) for m in per_client)
+                pipeline, smtp_rate = run_pipeline(root, per_client)
+                stored = accepted(root)
+                if stored != total:
+                    raise SystemExit(f"only {stored} of {total} orders were stored")
+                bare = run_bare(per_client)
+                print(f"    {clients:>2} client(s): pipeline {pipeline:.0f} msg/s end to end (SMTP answered at "
+                      f"{smtp_rate:.0f} msg/s), bare aiosmtpd {bare:.0f} msg/s, ratio {pipeline / bare:.2f}")
+                if queued:
+                    target(f"pipeline / bare with {clients} client(s)", pipeline / bare, 0.5, at_least=True)
+            alone = worker_alone(Path(tmp) / f"{'q' if queued else 't'}-worker", queued)
+            print(f"    the mail worker alone (spool filled beforehand, no SMTP): {alone:.0f} msg/s")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,10 @@ Run: `make bench`, or `.venv/bin/python bench/bench_replay.py [--quick]`.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ProcessPoolExecutor
 from types import SimpleNamespace
 
-from _support import machine, quick
+from _support import machine, pin_to_one_core, quick
 
 from referee import registry
 from referee.gamelog import replay_log, write_log
@@ -68,14 +69,20 @@ def finished_game_record(name: str, players: int, seed: str) -> str:
     return write_log(meta, events, pos.state)
 
 
+def record_of(i: int) -> str:
+    return finished_game_record(*MIX[i % len(MIX)], f"replay-{i}")
+
+
 def main() -> None:
     count = 100 if quick() else 1_000
     print(f"replay: {machine()}")
     started = time.perf_counter()
-    records = [finished_game_record(*MIX[i % len(MIX)], f"replay-{i}") for i in range(count)]
+    with ProcessPoolExecutor() as pool:  # producing them may use every core; verifying uses one
+        records = list(pool.map(record_of, range(count), chunksize=10))
     lines = sum(r.count("\n") for r in records)
     print(f"  produced {count} finished games' records, {lines} lines in all "
           f"({time.perf_counter() - started:.1f} s, not part of the figure)")
+    print(f"  verifying on one core ({pin_to_one_core()})")
     start, cpu = time.perf_counter(), time.process_time()
     steps = 0
     for text in records:

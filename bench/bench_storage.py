@@ -11,7 +11,8 @@ kept. A sample puts one of those files back in place (not timed) and times the s
 that followed it. Stored games are copies of the recorded round-1 and round-2 files under
 their own ids, written directly because creating 10,000 games one by one through the service
 would take far longer than the measurement. Samples of the different cases are interleaved so
-that other load on the machine affects them alike.
+that other load on the machine affects them alike, and every case draws from the same
+positions, so that only the number of games stored differs.
 
 Run: `make bench`, or `.venv/bin/python bench/bench_storage.py [--quick]`.
 """
@@ -39,6 +40,7 @@ def fill(root: Path, count: int, positions, index_row: dict) -> list[str]:
     for i in range(count):
         gid = f"game-{i:05d}"
         (games / f"{gid}.json").write_bytes(positions[i % len(positions)].file.replace(SOURCE.encode(), gid.encode()))
+        (games / f"{gid}.json.lock").touch()  # as creating a game through the store leaves it
         ids.append(gid)
         rows[str(i + 1)] = dict(index_row, id=gid)
     (root / "index.json").write_text(json.dumps({"games": rows}))
@@ -83,8 +85,8 @@ def main() -> None:
         for _ in range(samples):
             for count in rng.sample(levels, len(levels)):
                 svc, ids = dirs[count]
-                n = rng.randrange(count)
-                timings[count].append(timed_submit(svc, svc.store.path(ids[n]), ids[n], early[n % len(early)]))
+                gid = ids[rng.randrange(count)]  # any stored game, put back at any recorded position
+                timings[count].append(timed_submit(svc, svc.store.path(gid), gid, rng.choice(early)))
         print("  submission latency by games stored (positions from rounds 1 and 2):")
         for count in levels:
             print(f"    {count:>6} games: {summary(timings[count])}")

@@ -13,12 +13,13 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email import policy
 from email.parser import BytesHeaderParser
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from aiosmtpd.controller import Controller
 
@@ -268,5 +269,48 @@ def settle(svc, sink: Sink, players: Players, timeout: float = 120.0) -> None:
         time.sleep(0.2)
 
 
-__all__ = ["GAMES", "Daemon", "Delivery", "HOST", "Players", "Sent", "Sink", "build", "create_games", "settings",
-           "settle"]
+@dataclass
+class World:
+    """The daemon, its relay and the players, running; `mail_world` builds and tears it down."""
+
+    data: Path
+    svc: Services
+    sink: Sink
+    daemon: Daemon
+    players: Players
+
+    def wind_down(self) -> None:
+        """The players hand over their last mail, everything is processed and sent, and the
+        daemon stops cleanly on SIGTERM."""
+        self.players.finish()
+        settle(self.svc, self.sink, self.players)
+        assert self.daemon.stop() == 0, self.daemon.tail()
+
+    def queued(self) -> set[str]:
+        """Every Message-ID any outbox holds, sent or not."""
+        rows = self.svc.outbox.pending(include_sent=True) + self.svc.system_outbox.pending(include_sent=True)
+        return {r["message_id"] for r in rows}
+
+
+@contextmanager
+def mail_world(tmp_path: Path, seed: str, env: dict[str, str] | None = None) -> Iterator[World]:
+    data = tmp_path / "var"
+    sink = Sink()
+    sink.start()
+    svc = build(settings(data, sink.port))
+    create_games(svc)
+    daemon = Daemon(data, sink.port, env)
+    players = Players(svc, [g[0] for g in GAMES], sink, lambda: daemon.port, seed=seed)
+    try:
+        daemon.start()
+        daemon.wait_ready()
+        players.start()
+        yield World(data, svc, sink, daemon, players)
+    finally:
+        players.stop.set()
+        if daemon.proc is not None and daemon.proc.poll() is None:
+            daemon.kill()
+        sink.stop()
+
+
+__all__ = ["GAMES", "Daemon", "Delivery", "HOST", "Players", "Sent", "Sink", "World", "build", "mail_world", "settings"]

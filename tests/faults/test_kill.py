@@ -34,7 +34,7 @@ from referee.rng import Rng
 from referee.service import Referee, rebuild, state_hash
 
 from ..service.conftest import FakeClock
-from .mailworld import GAMES, ROOT, Daemon, Players, Sink, build, create_games, settings, settle
+from .mailworld import GAMES, ROOT, build, mail_world, settings
 
 KILLS = int(os.environ.get("REFEREE_KILLS", "50"))
 
@@ -90,20 +90,11 @@ def play_on(data, gid: str, steps: int = 40) -> None:
 
 
 def test_sigkill_at_random_moments_loses_nothing_and_resends_only_the_mail_in_flight(tmp_path, test_games):
-    data = tmp_path / "var"
-    sink = Sink()
-    sink.start()
-    svc = build(settings(data, sink.port))
-    create_games(svc)
-    daemon = Daemon(data, sink.port)
-    players = Players(svc, [g[0] for g in GAMES], sink, lambda: daemon.port, seed="kill")
     rng = random.Random("kills")
     cuts: list[int] = []  # deliveries recorded when each kill had landed
     started = time.monotonic()
-    try:
-        daemon.start()
-        daemon.wait_ready()
-        players.start()
+    with mail_world(tmp_path, "kill") as world:
+        daemon, sink, players = world.daemon, world.sink, world.players
         for n in range(KILLS):
             if rng.random() < 0.15:
                 time.sleep(rng.uniform(0.0, 0.4))  # while it starts up
@@ -112,20 +103,15 @@ def test_sigkill_at_random_moments_loses_nothing_and_resends_only_the_mail_in_fl
                 time.sleep(rng.uniform(0.05, 1.2))
             if n % 7 == 3:
                 for gid in list(players.stuck) + [rng.choice(GAMES)[0]]:
-                    adjudicate(data, gid)
+                    adjudicate(world.data, gid)
                 players.stuck.clear()
             daemon.kill()
             time.sleep(0.05)  # a mail the relay was reading when the daemon died is recorded
             cuts.append(sink.count())
             daemon.start()
         daemon.wait_ready()
-        players.finish()
-        settle(svc, sink, players)
-        assert daemon.stop() == 0, daemon.tail()
-    finally:
-        if daemon.proc is not None and daemon.proc.poll() is None:
-            daemon.kill()
-        sink.stop()
+        world.wind_down()
+    svc, data = world.svc, world.data
     elapsed = time.monotonic() - started
     deliveries = sink.snapshot()
     ids = [d.message_id for d in deliveries]
@@ -145,7 +131,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_resends_only_the_mail_in_fl
         assert event["type"] == "order" and players.mails[mid].game == gid
 
     # everything queued was delivered; a second copy only for the mail in flight at a kill
-    queued = {r["message_id"] for r in svc.outbox.pending(include_sent=True) + svc.system_outbox.pending(include_sent=True)}
+    queued = world.queued()
     assert queued == set(ids), (sorted(queued - set(ids))[:5], sorted(set(ids) - queued)[:5])
     first: dict[str, int] = {}
     explained: Counter[int] = Counter()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from .mailworld import GAMES, Daemon, Players, Sink, build, create_games, settings, settle
+from .mailworld import GAMES, mail_world
 
 
 def orders(svc) -> int:
@@ -20,17 +20,8 @@ def orders(svc) -> int:
 
 
 def test_a_relay_outage_delays_mail_but_delivers_each_exactly_once(tmp_path, test_games):
-    data = tmp_path / "var"
-    sink = Sink()
-    sink.start()
-    svc = build(settings(data, sink.port))
-    create_games(svc)
-    daemon = Daemon(data, sink.port, env={"REFEREE_TEST_RETRY_SECONDS": "0.3"})
-    players = Players(svc, [g[0] for g in GAMES], sink, lambda: daemon.port, seed="outage")
-    try:
-        daemon.start()
-        daemon.wait_ready()
-        players.start()
+    with mail_world(tmp_path, "outage", env={"REFEREE_TEST_RETRY_SECONDS": "0.3"}) as world:
+        sink, svc = world.sink, world.svc
         time.sleep(2.0)
         sink.down = True
         time.sleep(0.3)  # a mail already past RCPT may still finish
@@ -43,19 +34,12 @@ def test_a_relay_outage_delays_mail_but_delivers_each_exactly_once(tmp_path, tes
         sink.down = False
         sink.start()
         time.sleep(2.0)
-        players.finish()
-        settle(svc, sink, players)
-        assert daemon.stop() == 0, daemon.tail()
-    finally:
-        if daemon.proc is not None and daemon.proc.poll() is None:
-            daemon.kill()
-        sink.stop()
+        world.wind_down()
     assert during == before, "nothing can be delivered while the relay is away"
     ids = [d.message_id for d in sink.snapshot()]
     twice = [mid for mid, n in Counter(ids).items() if n > 1]
     assert not twice, f"delivered more than once: {twice[:5]}"
-    queued = {r["message_id"] for r in svc.outbox.pending(include_sent=True) + svc.system_outbox.pending(include_sent=True)}
-    assert queued == set(ids)
+    assert world.queued() == set(ids)
     assert stored_during > stored_before, "orders kept coming in and were stored while the relay was away"
     deferred = [r for r in svc.outbox.pending(include_sent=True) if r["attempts"] > 1]
     assert deferred, "some mail waited for the relay and was retried"
