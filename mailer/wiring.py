@@ -3,7 +3,7 @@
 Layout under the data directory::
 
     index.json, games/        the game store
-    outbox-pending/           which games have mail waiting
+    outbox-pending/           which games have mail waiting; .sent: mail the relay took, not yet marked
     system/                   mail not tied to a game (refusals, rejected orders)
     spool/                    inbound mail (Maildir) waiting for the worker
     relay/                    captured outgoing mail when no relay is configured
