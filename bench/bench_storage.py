@@ -90,7 +90,8 @@ def main() -> None:
         print("  submission latency by games stored (positions from rounds 1 and 2):")
         for count in levels:
             print(f"    {count:>6} games: {summary(timings[count])}")
-        target("p99 with 10,000 games / p99 with 10", percentile(timings[10_000], 99) / percentile(timings[10], 99), 1.5)
+        ratio = percentile(timings[10_000], 99) / percentile(timings[10], 99)
+        target("p99 with 10,000 games / p99 with 10", ratio, 1.5)
 
         # -- early against late in one game
         svc = build(settings(tmp_path / "rounds"))

@@ -121,8 +121,6 @@ def same_state(a: State, b: State) -> bool:
     return canonical_json(a) == canonical_json(b)
 
 
-
-
 def bot_submission(game: Game, stored: Any, bots: Rng) -> tuple[str, str] | None:
     """A bot's next submission to a game kept by the service: (player, text), or None once the
     game is over. `stored` is the store's picture of the game (state, meta, snapshots).
@@ -139,7 +137,8 @@ def bot_submission(game: Game, stored: Any, bots: Rng) -> tuple[str, str] | None
     first = bots.randbelow(len(prompts)) if prompts[0].simultaneous else 0
     for prompt in prompts[first:] + prompts[:first]:
         try:
-            state, earlier = _own_position(game, stored, prompt.player) if prompt.simultaneous else (stored.state, [])
+            state, earlier = (_own_position(game, stored, prompt.player) if prompt.simultaneous
+                              else (stored.state, []))
         except OrderError:
             continue
         menu = game.legal_orders(state, prompt.player)

@@ -2,9 +2,10 @@
 information changes.
 
 For 200 random games of each game (player counts and variants vary with the seed), at a
-random position before the end (the final result rightly reveals everything): a second position is made that differs from the real one only in what X may
-not see (another player's gold or money, the contracts on their ships, their limits, offers
-between others, the deck order, the bag, the random streams, queued orders; see hidden.py).
+random position before the end (the final result rightly reveals everything), a second
+position is made that differs from the real one only in what X may not see (another player's
+gold or money, the contracts on their ships, their limits, offers between others, the deck
+order, the bag, the random streams, queued orders; see hidden.py).
 Both go through the real mail path (store, notifier, templates, mail composition): X's report
 with the events of the last steps, X's STATUS and HELP answers, and, when X is asked, X's
 receipt for an order and whatever reports follow it. The raw mails to X, text, HTML and
