@@ -9,7 +9,7 @@ without going through :func:`sanitise_header` first; ``subject`` already has.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from email import policy
+from mailer import policies
 from email.message import Message
 from email.parser import BytesParser
 
@@ -98,7 +98,7 @@ def _parse(raw: bytes, problems: list[str]) -> InboundMail:
     raw, cut = bound_content_fields(raw)
     if cut:
         problems.append("mime: oversized Content-* header cut")
-    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    msg = BytesParser(policy=policies.DEFAULT).parsebytes(raw)
     if msg.defects:
         kinds = sorted({type(defect).__name__ for defect in msg.defects})
         problems.append("mime: " + ", ".join(kinds)[:150])
@@ -124,7 +124,7 @@ def _headers_only(raw: bytes, problems: list[str]) -> InboundMail:
     """What the headers say when the body cannot be parsed; the body stays empty."""
     try:
         raw, _ = bound_content_fields(raw)
-        msg = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+        msg = BytesParser(policy=policies.DEFAULT).parsebytes(raw, headersonly=True)
         return _parse_headers(msg, problems, [])
     except Exception:
         return InboundMail()
