@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from mailer.daemon import serve
+from mailer.ingest import IngestError
 from referee.store import StoreBusy
 
 from .common import EXIT_TEMPFAIL, echo_json, services
@@ -35,7 +36,10 @@ def serve_command(ctx: click.Context, port: int | None) -> None:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    serve(svc, stop, port=port)
+    try:
+        serve(svc, stop, port=port)
+    except IngestError as exc:
+        raise click.ClickException(f"the SMTP server could not start: {exc}") from None
 
 
 def _process(svc, quiet: bool) -> None:

@@ -21,9 +21,9 @@ is not checked here.
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from collections.abc import Callable, Container
 
-__all__ = ["parse_plus_address"]
+__all__ = ["is_game_address", "parse_plus_address"]
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _TOKEN = re.compile(r"[a-z0-9]{1,128}\Z")
@@ -73,3 +73,21 @@ def parse_plus_address(
         return None
     game, player = candidates[0]
     return game, player, token
+
+
+def is_game_address(address: str, hostname: str, exists: Callable[[str], bool]) -> bool:
+    """Whether `address` may name a game here (the SMTP server's RCPT check): the right
+    domain and a local part that starts with an existing game's id. Cheap: no mail is parsed
+    and only file names are looked at."""
+    local, _, domain = address.strip().lower().rpartition("@")
+    if domain != hostname.lower() or not local:
+        return False
+    head = local.split("+")[0]
+    candidates = [head] + [local[:i] for i, ch in enumerate(local) if ch == "-"]
+    for game_id in candidates:
+        try:
+            if game_id and exists(game_id):
+                return True
+        except Exception:  # a malformed id is simply not a game
+            continue
+    return False

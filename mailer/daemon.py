@@ -1,7 +1,7 @@
-"""`referee serve`: the SMTP server, the worker and the sender in one process.
+"""`referee serve`: the SMTP server, the worker and the sender.
 
-The SMTP server runs in its own thread (aiosmtpd's Controller) and only spools. This thread
-loops: process the spool, pass due deadlines and reminders (every `tick_interval_seconds`;
+The SMTP server runs in a child process (mailer/ingest.py) and only spools; if it dies it is
+started again. This process loops: process the spool, pass due deadlines and reminders (every `tick_interval_seconds`;
 `referee tick` from cron may run at the same time, the store's lock keeps them apart and the
 schedule record keeps either from doing anything twice), then deliver due mail, then sleep. A stop request (SIGTERM,
 SIGINT) is honoured between two steps, so no mail is half-processed when the daemon exits;
@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 
-from .smtp_server import IngestHandler, make_controller
+from .ingest import IngestProcess
 from .wiring import Services
 
 log = logging.getLogger("referee.daemon")
@@ -23,18 +23,20 @@ log = logging.getLogger("referee.daemon")
 def serve(services: Services, stop: threading.Event, *, port: int | None = None,
           on_ready: "threading.Event | None" = None) -> None:
     settings = services.settings
-    handler = IngestHandler(services.spool, settings, services.known_address)
-    controller = make_controller(handler, settings, port=port)
-    controller.start()
-    log.info("listening on %s:%s for mail to *@%s", controller.hostname, controller.port, settings.hostname)
-    worker = services.worker()
-    relay = services.relay()
+    ingest = IngestProcess(settings, port)
+    ingest.start()
+    log.info("listening on %s:%s for mail to *@%s", settings.listen_host, ingest.port, settings.hostname)
     try:
+        worker = services.worker()
+        relay = services.relay()
         services.send(relay, full_scan=True)  # whatever a crash left behind
         if on_ready is not None:
             on_ready.set()
         next_send = next_tick = 0.0
         while not stop.is_set():
+            if not ingest.alive():
+                log.error("the SMTP server process stopped; starting it again")
+                ingest.start()
             for handled in worker.run_once(services.spool):
                 log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
                          handled.detail)
@@ -55,5 +57,5 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
                 next_send = time.monotonic() + settings.sender_interval_seconds
             stop.wait(settings.worker_interval_seconds)
     finally:
-        controller.stop()
+        ingest.stop()
         log.info("stopped")

@@ -41,7 +41,7 @@ def backoff(attempts: int) -> timedelta:
 def queue(tx: GameTransaction, mail: OutgoingMail, *, host: str, sender_name: str, now: datetime) -> None:
     """Add a mail to the game's outbox inside the caller's unit of work. A mail whose
     Message-ID is already queued is not queued again."""
-    if any(r["message_id"] == mail.message_id for r in tx.records(TABLE)):
+    if tx.find_record(TABLE, "message_id", mail.message_id) is not None:
         return
     raw = build(mail, host=host, sender_name=sender_name, date=now)
     tx.add_record(TABLE, {

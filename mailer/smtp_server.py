@@ -51,6 +51,7 @@ class IngestHandler:
         self.settings = settings
         self.is_known = is_known
         self.rate = SenderRateLimit(settings.limits.mails_per_sender_per_hour)
+        self._pending, self._counted_at = 0, float("-inf")
 
     async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope,
                           address: str, mail_options: list[str]) -> str:
@@ -69,8 +70,18 @@ class IngestHandler:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
+    def _spool_full(self) -> bool:
+        """Whether the spool holds the most mail allowed. Counting the spool's directory on
+        every message would cost more than storing it, so the count is taken once a second
+        and the messages stored since are added to it; only a count that reaches the limit is
+        checked again at once (the worker may have taken mail meanwhile)."""
+        limit, now = self.settings.limits.max_spool_messages, time.monotonic()
+        if now - self._counted_at > 1.0 or self._pending >= limit:
+            self._pending, self._counted_at = self.spool.pending(), now
+        return self._pending >= limit
+
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        if self.spool.pending() >= self.settings.limits.max_spool_messages:
+        if self._spool_full():
             return "452 4.3.1 Too much mail waiting; try again later"
         raw = envelope.original_content or b""
         try:
@@ -78,6 +89,7 @@ class IngestHandler:
                 trace = (f"Return-Path: <{_clean(envelope.mail_from or '')}>\r\n"
                          f"Delivered-To: {_clean(rcpt)}\r\n").encode("utf-8")
                 await asyncio.to_thread(self.spool.add, trace + raw)
+                self._pending += 1
         except OSError:
             return "451 4.3.0 Cannot store the message now; try again later"
         return "250 2.0.0 Queued"

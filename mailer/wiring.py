@@ -20,6 +20,7 @@ from referee.deadlines import TickAction
 from referee.service import Referee, system_clock
 from referee.store import TinyDBStore
 
+from .addresses import is_game_address
 from .notifier import MailNotifier
 from .outbox import Outbox, SendReport
 from .relay import Relay, relay_from_url
@@ -62,19 +63,7 @@ class Services:
 
     def known_address(self, address: str) -> bool:
         """For the SMTP server: is this one of our game addresses? Cheap, no parsing of mail."""
-        local, _, domain = address.strip().lower().rpartition("@")
-        if domain != self.settings.hostname.lower() or not local:
-            return False
-        for sep in ("+", "-"):
-            head = local.split("+")[0] if sep == "+" else local
-            candidates = [head] if sep == "+" else [local[:i] for i, ch in enumerate(local) if ch == "-"]
-            for game_id in candidates:
-                try:
-                    if game_id and self.store.exists(game_id):
-                        return True
-                except Exception:
-                    continue
-        return False
+        return is_game_address(address, self.settings.hostname, self.store.exists)
 
 
 def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> Services:

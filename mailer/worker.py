@@ -18,8 +18,8 @@ from email.parser import BytesParser
 from typing import Callable
 
 from referee.config import Settings
-from referee.receipts import ACCEPTED, DUPLICATE, REJECTED
-from referee.service import Referee, ServiceError
+from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
+from referee.service import Referee, ServiceError, Submission
 from referee.store import GameNotFound, StoreBusy
 
 from .addresses import parse_plus_address
@@ -111,6 +111,16 @@ class MailWorker:
             return False
 
     def handle(self, raw: bytes) -> Handled:
+        """Process one message."""
+        read = self._read(raw)
+        if isinstance(read, Handled):
+            return read
+        if read.command is not None:
+            return self._command(read.mail, raw, *read.who, *read.command)
+        return self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
+
+    def _read(self, raw: bytes) -> "_Read | Handled":
+        """Parse and identify; what needs no game (automatic mail, strangers) is done here."""
         mail = parse_message(raw)
         if mail.is_automatic:
             return Handled("ignored", f"automatic mail ({mail.automatic_reason})")
@@ -122,18 +132,13 @@ class MailWorker:
         if who is None or not self._valid_game(who[0]):
             self._refuse(mail)
             return Handled("unmatched", "no game and player token found")
-        game_id, player, token = who
-        command = mail_command(mail)
-        if command is not None:
-            return self._command(mail, raw, game_id, player, token, *command)
-        phase_key = None
-        if mail.orders_tag:
-            words = mail.orders_tag.split()
-            if len(words) >= 2 and words[0].lower() == game_id:
-                phase_key = words[1]
-        receipt = self.referee.submit(game_id, player, mail.orders_text, token=token,
-                                      message_id=mail.message_id, phase_key=phase_key, source="mail",
-                                      in_reply_to=mail.message_id)
+        return _Read(raw, mail, who, mail_command(mail))
+
+    def _answer(self, read: "_Read", receipt: Receipt) -> Handled:
+        """What follows a submission's receipt: the accepted receipt is already queued with the
+        turn; a refusal or rejection is answered from the system outbox."""
+        mail, raw = read.mail, read.raw
+        game_id, player, token = read.who
         if receipt.status == ACCEPTED:
             return Handled(ACCEPTED, game=game_id, player=player)
         if receipt.status == DUPLICATE:
@@ -142,6 +147,7 @@ class MailWorker:
         if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
             self._refuse(mail)
             return Handled("refused", "bad token", game_id, player)
+        phase_key = read.phase_key()
         subject = f"[{game_id}] Orders not accepted"
         if phase_key is not None and receipt.phase and receipt.phase.get("key") != phase_key:
             subject = f"[{game_id}] Too late: phase {phase_key} is closed, {receipt.phase['key']} is open"
@@ -183,23 +189,108 @@ class MailWorker:
                                   in_reply_to=mail.message_id, serial=f"refusal.{_digest(mail.message_id, b'')}")
 
     def run_once(self, spool: Spool) -> list[Handled]:
-        """Process every spooled message once; a busy store leaves the message for later."""
-        done: list[Handled] = []
-        for key in list(spool.keys()):
+        """Process every spooled message once; a busy store leaves the message for later.
+
+        Mail is taken per game in arrival order, and a run of orders to one game is submitted
+        in one unit of work (one read and one write of the game's file). Games are
+        independent, so their mail may be taken in any order between them."""
+        done: dict[str, Handled] = {}
+        keys = list(spool.keys())
+        games: dict[str, list[tuple[str, _Read]]] = {}
+        for key in keys:
             try:
-                handled = self.handle(spool.read(key))
+                read = self._read(spool.read(key))
             except (StoreBusy, GameNotFound):
-                continue  # a temporary condition: the mail stays in the spool for the next pass
-            except Exception as exc:  # never lose the mail, never stop the daemon
-                log.exception("mail %s could not be processed; kept in the spool's cur/ with flag E", key)
-                spool.done(key, "E")
-                done.append(Handled("error", f"{type(exc).__name__}: {exc}"))
+                continue
+            except Exception as exc:
+                self._failed(spool, key, exc, done)
+                continue
+            finally:
+                self.notifier.flush_marks()
+            if isinstance(read, Handled):
+                spool.done(key, "S")
+                done[key] = read
+            else:
+                games.setdefault(read.who[0], []).append((key, read))
+        for game_id, mails in games.items():
+            i = 0
+            while i < len(mails):
+                run = [mails[i]]
+                while mails[i][1].command is None and i + len(run) < len(mails) \
+                        and mails[i + len(run)][1].command is None:
+                    run.append(mails[i + len(run)])
+                i += len(run)
+                if len(run) > 1 and self._submit_run(spool, game_id, run, done):
+                    continue
+                for key, read in run:  # alone, so that one bad mail cannot hold up the others
+                    self._one(spool, key, read, done)
+        return [done[key] for key in keys if key in done]  # in arrival order
+
+    def _submit_run(self, spool: Spool, game_id: str, run: list[tuple[str, "_Read"]],
+                    done: dict[str, Handled]) -> bool:
+        """Submit a run of orders together; False when it failed and must be done one by one."""
+        try:
+            receipts = self.referee.submit_many(game_id, [read.submission() for _, read in run])
+        except (StoreBusy, GameNotFound):
+            return True  # a temporary condition: the mail stays in the spool for the next pass
+        except Exception:
+            log.info("a batch of %d mails to %s failed; taking them one by one", len(run), game_id)
+            return False
+        for (key, read), receipt in zip(run, receipts):
+            try:
+                handled = self._answer(read, receipt)
+            except Exception as exc:
+                self._failed(spool, key, exc, done)
                 continue
             finally:
                 self.notifier.flush_marks()
             spool.done(key, "S")
-            done.append(handled)
-        return done
+            done[key] = handled
+        return True
+
+    def _one(self, spool: Spool, key: str, read: "_Read", done: dict[str, Handled]) -> None:
+        try:
+            if read.command is not None:
+                handled = self._command(read.mail, read.raw, *read.who, *read.command)
+            else:
+                handled = self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
+        except (StoreBusy, GameNotFound):
+            return  # a temporary condition: the mail stays in the spool for the next pass
+        except Exception as exc:
+            self._failed(spool, key, exc, done)
+            return
+        finally:
+            self.notifier.flush_marks()
+        spool.done(key, "S")
+        done[key] = handled
+
+    def _failed(self, spool: Spool, key: str, exc: Exception, done: dict[str, Handled]) -> None:
+        """Never lose the mail, never stop the daemon."""
+        log.error("mail %s could not be processed; kept in the spool's cur/ with flag E", key, exc_info=exc)
+        spool.done(key, "E")
+        done[key] = Handled("error", f"{type(exc).__name__}: {exc}")
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A parsed mail from an identified player, waiting for its game."""
+
+    raw: bytes
+    mail: InboundMail
+    who: tuple[str, str, str]  # game id, player, token
+    command: tuple[str, str] | None
+
+    def phase_key(self) -> str | None:
+        """The phase an ORDERS block's tag names, when it names this game."""
+        words = (self.mail.orders_tag or "").split()
+        if len(words) >= 2 and words[0].lower() == self.who[0]:
+            return words[1]
+        return None
+
+    def submission(self) -> Submission:
+        _, player, token = self.who
+        return Submission(player, self.mail.orders_text, token=token, message_id=self.mail.message_id,
+                          phase_key=self.phase_key(), source="mail", in_reply_to=self.mail.message_id)
 
 
 def _digest(message_id: str | None, raw: bytes) -> str:

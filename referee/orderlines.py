@@ -8,6 +8,7 @@ may be given by a unique prefix or an alias. Keeping that here means a player le
 from __future__ import annotations
 
 import difflib
+import functools
 import unicodedata
 from typing import Iterator, Mapping
 
@@ -22,6 +23,7 @@ def order_lines(text: str) -> Iterator[tuple[int, str]]:
             yield number, line
 
 
+@functools.lru_cache(maxsize=4096)  # the same few hundred names are folded for every order
 def fold(word: str) -> str:
     """Case- and accent-insensitive key: 'Ädificium' and 'aedificium' differ, 'Forum' and
     'FORUM' or 'Fórum' do not."""

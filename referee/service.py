@@ -61,6 +61,24 @@ class Adjudication:
                 "opened": self.opened, "finished": self.finished}
 
 
+@dataclass(frozen=True)
+class Submission:
+    """One player's orders as sent: what `Referee.submit_many` takes."""
+
+    player: str
+    text: str
+    token: str | None = None
+    message_id: str | None = None
+    phase_key: str | None = None
+    source: str = "cli"
+    in_reply_to: str | None = None
+
+
+def _submitter(record: Mapping[str, Any]) -> str:
+    """Who sent an accepted message, from its submissions record (old records hold the receipt)."""
+    return record["player"] if "player" in record else record["receipt"].get("player")
+
+
 def phase_json(game: Game, state: State) -> dict[str, Any]:
     info = game.phase(state)
     return {"key": info.key, "round": info.round, "name": info.name, "kind": info.kind}
@@ -360,107 +378,113 @@ class Referee(Deadlines):
                in_reply_to: str | None = None) -> Receipt:
         """Read, check and apply one submission; always returns a receipt, never raises for bad
         orders. Only an accepted submission writes to the store."""
-        player = player.strip().lower()
+        return self.submit_many(game_id, [Submission(player, text, token=token, message_id=message_id,
+                                                     phase_key=phase_key, source=source,
+                                                     in_reply_to=in_reply_to)])[0]
+
+    def submit_many(self, game_id: str, submissions: Sequence[Submission]) -> list[Receipt]:
+        """Several submissions to one game, in order, in one unit of work: the game is read and
+        written once, which is what lets the mail worker keep up with a burst of mail. Each
+        gets the receipt it would get alone; a refused or rejected one writes nothing, and an
+        error in any of them writes none of them."""
+        with self.store.transaction(game_id) as tx:
+            receipts = [self._submit_in(tx, game_id, sub) for sub in submissions]
+        self._flush_notices()
+        return receipts
+
+    def _submit_in(self, tx: Any, game_id: str, sub: Submission) -> Receipt:
+        player, text, token, message_id = sub.player.strip().lower(), sub.text, sub.token, sub.message_id
+        phase_key, source, in_reply_to = sub.phase_key, sub.source, sub.in_reply_to
         at = self._now()
         base = {"game": game_id, "player": player, "message_id": message_id, "source": source, "at": at}
-
-        class _Abort(Exception):
-            pass
-
-        receipt: Receipt | None = None
+        meta = tx.meta
+        seat = self._seat(meta, player)
+        if token is not None and (seat is None or not same_token(token, seat["token"])):
+            return Receipt(REFUSED, reason="the player name or token is not right for this game", **base)
+        if seat is None:
+            return Receipt(REFUSED, reason=f"{game_id} has no player {player!r}", **base)
+        if message_id:
+            record = tx.find_record("submissions", "message_id", message_id)
+            if record is not None:
+                if _submitter(record) != player:
+                    return Receipt(REFUSED, reason=f"message id {message_id} was already "
+                                   "used for another submission", **base)
+                return self._duplicate(tx, record, base)
+        game = self.game_of(meta)
+        pos = self._position(tx, game)
+        phase = phase_json(game, pos.state)
+        base["phase"] = phase
+        if meta.get("status") == "finished" or pos.over:
+            return Receipt(REFUSED, reason=f"{game_id} is over; no more orders are taken", **base)
+        if phase_key is not None and phase_key != phase["key"]:
+            return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, phase), **base)
         try:
-            with self.store.transaction(game_id) as tx:
-                meta = tx.meta
-                seat = self._seat(meta, player)
-                if token is not None and (seat is None or not same_token(token, seat["token"])):
-                    receipt = Receipt(REFUSED, reason="the player name or token is not right for this game", **base)
-                    raise _Abort
-                if seat is None:
-                    receipt = Receipt(REFUSED, reason=f"{game_id} has no player {player!r}", **base)
-                    raise _Abort
-                if message_id:
-                    for record in tx.records("submissions"):
-                        if record.get("message_id") == message_id:
-                            if record["receipt"].get("player") != player:
-                                receipt = Receipt(REFUSED, reason=f"message id {message_id} was already "
-                                                  "used for another submission", **base)
-                                raise _Abort
-                            old = Receipt.from_json(record["receipt"])
-                            old.status = DUPLICATE
-                            receipt = old
-                            raise _Abort
-                game = self.game_of(meta)
-                pos = self._position(tx, game)
-                phase = phase_json(game, pos.state)
-                base["phase"] = phase
-                if meta.get("status") == "finished" or pos.over:
-                    receipt = Receipt(REFUSED, reason=f"{game_id} is over; no more orders are taken", **base)
-                    raise _Abort
-                if phase_key is not None and phase_key != phase["key"]:
-                    receipt = Receipt(REFUSED, reason=self._stale(tx, player, phase_key, phase), **base)
-                    raise _Abort
-                try:
-                    pos.ensure_prompted(player)
-                except Refused as exc:
-                    receipt = Receipt(REFUSED, reason=str(exc), **base)
-                    raise _Abort
-                held = meta.get("held")
-                previous = pos.last_set(player)
-                if held and held["player"] == player:
-                    previous = Step(ORDER, player, [], held["text"])
-                try:
-                    orders = pos.read(player, text)
-                    trial = Position(game, pos.state, pos.opening, list(pos.steps))
-                    outcome = trial.submit(player, orders)
-                except OrderError as exc:
-                    receipt = Receipt(REJECTED, errors=error_list(exc, text),
-                                      next=self._next(game, pos, player, False), **base)
-                    raise _Abort
-                echo = [game.format(o) for o in orders]
-                old = previous.text.splitlines() if previous else []
-                added, removed = diff_lines(old, echo)
-                event = {"type": ORDER, "at": at, "player": player, "phase": phase["key"],
-                         "text": "\n".join(echo), "orders": [o.to_json() for o in orders],
-                         "message_id": message_id, "source": source,
-                         "events": [e.to_json() for e in outcome.events]}
-                misses = {p: n for p, n in meta.get("misses", {}).items() if p != player}
-                offered = [p for p in meta.get("offered", []) if p != player]
-                tx.set_meta(misses=misses, offered=offered)
-                if outcome.resolved and self._holds(meta, pos, player):
-                    # early=false: the set that would close a simultaneous phase waits for the deadline
-                    event = dict(event, type="held")
-                    del event["events"]
-                    seq = tx.append(event)
-                    tx.set_meta(held={"phase": phase["key"], "player": player, "text": event["text"],
-                                      "orders": event["orders"], "seq": seq})
-                    visible: list[str] = []
-                    after = self._held_next(tx.meta, pos, player)
-                else:
-                    pos = trial
-                    if outcome.resolved:
-                        event["opened"] = outcome.after_key
-                    seq = tx.append(event)
-                    self._save(tx, pos, outcome.resolved)
-                    if held and held["player"] == player:
-                        tx.set_meta(held=None)
-                    self._finish_if_over(tx, game, pos)
-                    visible = [e.text for e in outcome.events if e.visible_to(player)]
-                    after = self._next(game, pos, player, outcome.resolved)
-                    if outcome.resolved:  # the receipt names the new phase's deadline
-                        self._sync_schedule(tx, game, pos.state, self.clock())
-                receipt = Receipt(ACCEPTED, echo=echo, added=added, removed=removed, first_set=previous is None,
-                                  events=visible, next=after, seq=seq,
-                                  deadline=self._deadline_line(tx.meta, player), **base)
-                tx.add_record("submissions", {"message_id": message_id, "seq": seq, "receipt": receipt.to_json()})
-                if self.notifier is not None:
-                    self.notifier.receipt(tx, tx.meta, receipt, in_reply_to)
-                if pos is trial and outcome.resolved:
-                    self._notify_reports(tx, game, pos.state)
-        except _Abort:
-            pass
-        assert receipt is not None
-        self._flush_notices()
+            pos.ensure_prompted(player)
+        except Refused as exc:
+            return Receipt(REFUSED, reason=str(exc), **base)
+        held = meta.get("held")
+        previous = pos.last_set(player)
+        if held and held["player"] == player:
+            previous = Step(ORDER, player, [], held["text"])
+        try:
+            orders = pos.read(player, text)
+            trial = Position(game, pos.state, pos.opening, list(pos.steps))
+            outcome = trial.submit(player, orders)
+        except OrderError as exc:
+            return Receipt(REJECTED, errors=error_list(exc, text),
+                           next=self._next(game, pos, player, False), **base)
+        echo = [game.format(o) for o in orders]
+        old = previous.text.splitlines() if previous else []
+        added, removed = diff_lines(old, echo)
+        event = {"type": ORDER, "at": at, "player": player, "phase": phase["key"],
+                 "text": "\n".join(echo), "orders": [o.to_json() for o in orders],
+                 "message_id": message_id, "source": source,
+                 "events": [e.to_json() for e in outcome.events]}
+        misses = {p: n for p, n in meta.get("misses", {}).items() if p != player}
+        offered = [p for p in meta.get("offered", []) if p != player]
+        tx.set_meta(misses=misses, offered=offered)
+        if outcome.resolved and self._holds(meta, pos, player):
+            # early=false: the set that would close a simultaneous phase waits for the deadline
+            event = dict(event, type="held")
+            del event["events"]
+            seq = tx.append(event)
+            tx.set_meta(held={"phase": phase["key"], "player": player, "text": event["text"],
+                              "orders": event["orders"], "seq": seq})
+            visible: list[str] = []
+            after = self._held_next(tx.meta, pos, player)
+        else:
+            pos = trial
+            if outcome.resolved:
+                event["opened"] = outcome.after_key
+            seq = tx.append(event)
+            self._save(tx, pos, outcome.resolved)
+            if held and held["player"] == player:
+                tx.set_meta(held=None)
+            self._finish_if_over(tx, game, pos)
+            visible = [e.text for e in outcome.events if e.visible_to(player)]
+            after = self._next(game, pos, player, outcome.resolved)
+            if outcome.resolved:  # the receipt names the new phase's deadline
+                self._sync_schedule(tx, game, pos.state, self.clock())
+        receipt = Receipt(ACCEPTED, echo=echo, added=added, removed=removed, first_set=previous is None,
+                          events=visible, next=after, seq=seq,
+                          deadline=self._deadline_line(tx.meta, player), **base)
+        # enough to recognise the message again; the receipt itself is rebuilt from the log
+        tx.add_record("submissions", {"message_id": message_id, "seq": seq, "player": player})
+        if self.notifier is not None:
+            self.notifier.receipt(tx, tx.meta, receipt, in_reply_to)
+        if pos is trial and outcome.resolved:
+            self._notify_reports(tx, game, pos.state)
         return receipt
+
+    def _duplicate(self, tx: Any, record: Mapping[str, Any], base: Mapping[str, Any]) -> Receipt:
+        """The receipt for a message accepted before: what was understood then, from the log."""
+        if "receipt" in record:  # game files written before records were kept short
+            old = Receipt.from_json(record["receipt"])
+            old.status = DUPLICATE
+            return old
+        event = tx.find_record("events", "seq", record["seq"]) or {}
+        return Receipt(DUPLICATE, echo=event.get("text", "").splitlines(), seq=record["seq"],
+                       **dict(base, phase=None))
 
     def _stale(self, tx: Any, player: str, phase_key: str, phase: Mapping[str, Any]) -> str:
         """Why orders for a past phase are refused, and which phase is open now."""

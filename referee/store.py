@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 from filelock import FileLock, Timeout
-from tinydb import TinyDB
+from tinydb import TinyDB, where
 
 from .storage import AtomicJSONStorage, WriteStats
 
@@ -87,6 +87,8 @@ class GameTransaction(Protocol):
     def snapshots(self) -> list[dict[str, Any]]: ...
 
     def records(self, table: str) -> list[dict[str, Any]]: ...
+
+    def find_record(self, table: str, field: str, value: Any) -> dict[str, Any] | None: ...
 
     def add_record(self, table: str, record: Mapping[str, Any]) -> int: ...
 
@@ -162,7 +164,9 @@ class _TinyTransaction:
 
     def events(self, since: int = 0) -> list[dict[str, Any]]:
         table = self._db.table("events")
-        return [dict(doc) for doc in table.all() if doc["seq"] > since]
+        if since <= 0:
+            return [dict(doc) for doc in table.all()]
+        return sorted((dict(doc) for doc in table.search(where("seq") > since)), key=lambda e: e["seq"])
 
     def append(self, event: Mapping[str, Any]) -> int:
         table = self._db.table("events")
@@ -196,6 +200,12 @@ class _TinyTransaction:
 
     def records(self, table: str) -> list[dict[str, Any]]:
         return [dict(doc, id=doc.doc_id) for doc in self._db.table(table).all()]
+
+    def find_record(self, table: str, field: str, value: Any) -> dict[str, Any] | None:
+        """The first record whose `field` equals `value`; only that one is copied, so a
+        lookup in a long table costs a scan, not a copy of the table."""
+        doc = self._db.table(table).get(where(field) == value)
+        return dict(doc, id=doc.doc_id) if doc is not None else None  # type: ignore[union-attr]
 
     def add_record(self, table: str, record: Mapping[str, Any]) -> int:
         return self._db.table(table).insert(dict(record))

@@ -82,6 +82,21 @@ def test_full_spool_answers_4xx_so_the_sender_retries(server):
     assert spool.pending() == 3
 
 
+def test_a_drained_spool_takes_mail_again(server):
+    """The server keeps a running count of the spool, but looks again before refusing."""
+    controller, spool = server
+    for i in range(3):
+        spool.add(b"Subject: waiting\r\n\r\nx")
+    with client(controller) as smtp:
+        with pytest.raises(smtplib.SMTPDataError):
+            smtp.send_message(mail())
+    for key in list(spool.keys()):
+        spool.done(key, "S")
+    with client(controller) as smtp:
+        smtp.send_message(mail())
+    assert spool.pending() == 1
+
+
 def test_one_spool_copy_per_recipient(server):
     controller, spool = server
     with client(controller) as smtp:
