@@ -80,6 +80,18 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> N
             time.sleep(0.05)
 
 
+def settled(root: Path, proc: subprocess.Popen, timeout: float = 120.0) -> None:
+    """Wait until the daemon has sent the opening reports of the games just made (its first
+    pass does that, and a tick): the load should meet a daemon at rest, as a live server is."""
+    deadline = time.monotonic() + timeout
+    markers = [root / "outbox-pending", root / "system" / "outbox-pending"]
+    while any(not p.name.startswith(".") for d in markers if d.exists() for p in d.iterdir()):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("the daemon did not send the opening reports")
+        time.sleep(0.05)
+    time.sleep(0.5)
+
+
 def planned_orders(seed: str, count: int, queued: bool) -> list[tuple[str, str]]:
     """`count` submissions in a game with this seed: the asked player's orders as bots play
     them, or orders from a player who is not asked (queued for their next turn)."""
@@ -157,6 +169,7 @@ def run_pipeline(root: Path, per_client) -> tuple[float, float]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_port(port, proc)
+        settled(root, proc)
         start = time.perf_counter()
         smtp_seconds = load(port, per_client)
         while processed(root / "spool") < total:

@@ -37,7 +37,8 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
             if not ingest.alive():
                 log.error("the SMTP server process stopped; starting it again")
                 ingest.start()
-            for handled in worker.run_once(services.spool):
+            handled_now = worker.run_once(services.spool)
+            for handled in handled_now:
                 log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
                          handled.detail)
             if time.monotonic() >= next_tick and not stop.is_set():
@@ -55,7 +56,8 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
                     log.info("sent %d, deferred %d, failed %d", len(report.sent), len(report.deferred),
                              len(report.failed))
                 next_send = time.monotonic() + settings.sender_interval_seconds
-            stop.wait(settings.worker_interval_seconds)
+            if not handled_now:  # with mail still arriving, the next pass starts at once
+                stop.wait(settings.worker_interval_seconds)
     finally:
         ingest.stop()
         log.info("stopped")

@@ -8,6 +8,7 @@ goes to the system outbox, a small store of its own.
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
 
@@ -37,7 +38,15 @@ class MailNotifier:
         self.clock = clock
         self.outbox = outbox
         self.system_outbox = system_outbox
-        self._touched: set[str] = set()
+        self._local = threading.local()  # the worker runs several games at once, one per thread
+
+    @property
+    def _touched(self) -> set[str]:
+        """Games this thread queued mail for since its last `flush_marks`."""
+        touched = getattr(self._local, "touched", None)
+        if touched is None:
+            touched = self._local.touched = set()
+        return touched
 
     # -- helpers
 

@@ -7,7 +7,6 @@ Overload is signalled the SMTP way: a 4xx answer makes the sending server retry 
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import defaultdict, deque
 from typing import Callable
@@ -17,6 +16,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from referee.config import Settings
 
+from .journal import Journal
 from .spool import Spool
 
 
@@ -52,6 +52,8 @@ class IngestHandler:
         self.is_known = is_known
         self.rate = SenderRateLimit(settings.limits.mails_per_sender_per_hour)
         self._pending, self._counted_at = 0, float("-inf")
+        self.journal = Journal(spool)
+        self.journal.recover()  # what a crash left in the journal goes first
 
     async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope,
                           address: str, mail_options: list[str]) -> str:
@@ -84,24 +86,44 @@ class IngestHandler:
         if self._spool_full():
             return "452 4.3.1 Too much mail waiting; try again later"
         raw = envelope.original_content or b""
+        sender = _clean(envelope.mail_from or "")
+        copies = [f"Return-Path: <{sender}>\r\nDelivered-To: {_clean(rcpt)}\r\n".encode("utf-8") + raw
+                  for rcpt in envelope.rcpt_tos]
         try:
-            for rcpt in envelope.rcpt_tos:
-                trace = (f"Return-Path: <{_clean(envelope.mail_from or '')}>\r\n"
-                         f"Delivered-To: {_clean(rcpt)}\r\n").encode("utf-8")
-                await asyncio.to_thread(self.spool.add, trace + raw)
-                self._pending += 1
+            await self.journal.store(copies)
         except OSError:
             return "451 4.3.0 Cannot store the message now; try again later"
+        self._pending += len(copies)
         return "250 2.0.0 Queued"
 
     def handle_exception(self, error: Exception) -> str:
         return "451 4.3.0 Temporary problem; try again later"
 
 
-def make_controller(handler: IngestHandler, settings: Settings, *, port: int | None = None) -> Controller:
+class IngestController(Controller):
+    """aiosmtpd's threaded server, with the handler's journal open while it runs."""
+
+    handler: IngestHandler
+
+    def start(self) -> None:
+        self.handler.journal.start()
+        try:
+            super().start()
+        except BaseException:
+            self.handler.journal.close()
+            raise
+
+    def stop(self, no_assert: bool = False) -> None:
+        try:
+            super().stop(no_assert)
+        finally:
+            self.handler.journal.close()
+
+
+def make_controller(handler: IngestHandler, settings: Settings, *, port: int | None = None) -> IngestController:
     """A threaded aiosmtpd server with the limits from the settings."""
     limits = settings.limits
-    return Controller(
+    return IngestController(
         handler,
         hostname=settings.listen_host,
         port=settings.listen_port if port is None else port,

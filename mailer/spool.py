@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 _counter = itertools.count()
+_HOST = socket.gethostname().replace("/", "_").replace(":", "_") or "localhost"
 
 
 def _fsync_dir(path: Path) -> None:
@@ -32,20 +33,23 @@ class Spool:
         for sub in ("tmp", "new", "cur"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
 
-    def _unique(self) -> str:
-        host = socket.gethostname().replace("/", "_").replace(":", "_") or "localhost"
-        return f"{time.time_ns()}.P{os.getpid()}Q{next(_counter)}.{host}"
+    def new_key(self) -> str:
+        """A unique file name that sorts by arrival time."""
+        return f"{time.time_ns()}.P{os.getpid()}Q{next(_counter)}.{_HOST}"
 
-    def add(self, raw: bytes) -> str:
-        """Store one message durably; returns its key (file name)."""
-        key = self._unique()
+    def add(self, raw: bytes, *, key: str | None = None, durable: bool = True) -> str:
+        """Store one message; returns its key (file name). `durable=False` is for a caller
+        that has made the message durable elsewhere (the SMTP server's journal)."""
+        key = key or self.new_key()
         tmp = self.root / "tmp" / key
         with open(tmp, "wb") as handle:
             handle.write(raw)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp, self.root / "new" / key)
-        _fsync_dir(self.root / "new")
+        if durable:
+            _fsync_dir(self.root / "new")
         return key
 
     def pending(self) -> int:

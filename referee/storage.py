@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 from tinydb.storages import Storage
 
 
@@ -32,6 +33,25 @@ class WriteStats:
     def reset(self) -> None:
         self.bytes_written = 0
         self.files_written = 0
+
+
+def encode(data: Any) -> bytes:
+    """Compact UTF-8 JSON. orjson is several times faster than the standard library on game
+    files, which every unit of work reads and writes whole. What orjson writes ends with a
+    newline; what it refuses (an integer beyond 64 bits) the standard library writes,
+    without one."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE)
+    except TypeError:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def decode(raw: bytes) -> Any:
+    """The inverse of `encode`. orjson would read an integer beyond 64 bits as a float, so
+    only files orjson wrote (the final newline says so) are read with it."""
+    if raw.endswith(b"\n"):
+        return orjson.loads(raw)
+    return json.loads(raw)
 
 
 def write_atomically(path: Path, payload: bytes) -> None:
@@ -75,7 +95,7 @@ class AtomicJSONStorage(Storage):
                 raw = self.path.read_bytes()
             except FileNotFoundError:
                 return None
-            self._data = json.loads(raw) if raw.strip() else None
+            self._data = decode(raw) if raw.strip() else None
         return self._data
 
     def write(self, data: dict[str, Any]) -> None:
@@ -85,9 +105,7 @@ class AtomicJSONStorage(Storage):
     def flush(self) -> None:
         if not self._dirty or self._data is None:
             return
-        # no cycle check: the data came from JSON and TinyDB, and the check costs a tenth of the time
-        payload = json.dumps(self._data, ensure_ascii=False, separators=(",", ":"),
-                             check_circular=False).encode("utf-8")
+        payload = encode(self._data)
         write_atomically(self.path, payload)
         if self.stats is not None:
             self.stats.bytes_written += len(payload)

@@ -131,6 +131,18 @@ def test_the_file_on_disk_is_plain_json(store):
     assert not [p for p in store.games_dir.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_numbers_come_back_exactly_whatever_their_size(store):
+    """Files are written with orjson, which cannot hold integers beyond 64 bits; those files
+    are written and read by the standard library instead, and nothing is rounded."""
+    huge = {"big": 2**70, "small": -(2**63), "real": 2.5, "text": "Ägäis"}
+    store.create("g", dict(META, options=huge), {"round": 1})
+    assert store.load("g").meta["options"] == huge
+    store.append("g", [{"type": "order"}], state={"round": 2})
+    assert store.load("g").meta["options"] == huge and store.load("g").state == {"round": 2}
+    store.create("h", META, {"round": 1, "seed": 2**63 - 1})
+    assert store.load("h").state["seed"] == 2**63 - 1
+
+
 def test_lock_timeout_is_a_clear_temporary_failure(tmp_path):
     store = TinyDBStore(tmp_path, lock_timeout=0.2)
     store.create("g", META, {})

@@ -1,0 +1,132 @@
+"""The SMTP server's journal: one sync for mail that arrives together, and nothing answered is
+lost when the spool files written after the sync are not on disk yet."""
+
+import asyncio
+import os
+import smtplib
+import threading
+from email.message import EmailMessage
+
+import pytest
+
+from mailer import journal as journal_module
+from mailer.journal import ACTIVE, Journal, read_records
+from mailer.smtp_server import IngestHandler, make_controller
+from mailer.spool import Spool
+from referee.config import Limits, Settings
+
+from .net import free_port
+
+
+def record(key: str, raw: bytes) -> bytes:
+    import zlib
+
+    return b"%s %d %08x\n%s\n" % (key.encode(), len(raw), zlib.crc32(raw), raw)
+
+
+def test_messages_stored_together_share_one_sync(tmp_path, monkeypatch):
+    spool = Spool(tmp_path)
+    syncs = []
+    real = os.fdatasync
+    monkeypatch.setattr(journal_module.os, "fdatasync", lambda fd: (syncs.append(fd), real(fd)))
+    journal = Journal(spool)
+    journal.start()
+
+    async def burst():
+        await asyncio.gather(*(journal.store([b"Subject: %d\r\n\r\nbody" % i]) for i in range(20)))
+
+    asyncio.run(burst())
+    assert len(syncs) == 1
+    assert sorted(spool.read(k) for k in spool.keys()) == sorted(b"Subject: %d\r\n\r\nbody" % i for i in range(20))
+    assert len(read_records(tmp_path / ACTIVE)) == 20
+    journal.close()
+    assert not any(p.name.startswith(ACTIVE) for p in tmp_path.iterdir())  # checkpointed and gone
+
+
+def test_a_checkpoint_starts_a_new_journal_and_deletes_the_old(tmp_path):
+    spool = Spool(tmp_path)
+    journal = Journal(spool)
+    journal.start()
+    asyncio.run(journal.store([b"one"]))
+    journal.checkpoint()
+    assert read_records(tmp_path / ACTIVE) == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(ACTIVE)] == [ACTIVE]
+    asyncio.run(journal.store([b"two"]))
+    assert [raw for _, raw in read_records(tmp_path / ACTIVE)] == [b"two"]
+    journal.close()
+
+
+def test_recovery_puts_back_what_a_crash_lost_and_nothing_twice(tmp_path):
+    spool = Spool(tmp_path)
+    kept = spool.add(b"still in new")
+    processed = spool.add(b"already processed")
+    spool.done(processed, "S")
+    lost = spool.new_key()
+    (tmp_path / ACTIVE).write_bytes(record(kept, b"still in new") + record(processed, b"already processed")
+                                    + record(lost, b"answered, then the crash") + b"torn-key 999 0000")
+    (tmp_path / f"{ACTIVE}.3").write_bytes(record(spool.new_key(), b"from an older journal"))
+    assert Journal(spool).recover() == 2
+    assert sorted(spool.read(k) for k in spool.keys()) == [b"answered, then the crash", b"from an older journal",
+                                                         b"still in new"]
+    assert not any(p.name.startswith(ACTIVE) for p in tmp_path.iterdir())
+    assert Journal(spool).recover() == 0
+
+
+def test_a_damaged_record_ends_the_journal(tmp_path):
+    good = record("k1", b"good")
+    bad = bytearray(record("k2", b"changed"))
+    bad[-3] ^= 0xFF  # the checksum no longer matches
+    (tmp_path / ACTIVE).write_bytes(good + bytes(bad) + record("k3", b"after the damage"))
+    assert read_records(tmp_path / ACTIVE) == [("k1", b"good")]
+
+
+def test_a_server_started_on_a_spool_with_a_journal_recovers_it_first(tmp_path):
+    spool = Spool(tmp_path / "spool")
+    key = spool.new_key()
+    (spool.root / ACTIVE).write_bytes(record(key, b"Subject: answered before the crash\r\n\r\nx"))
+    settings = Settings(hostname="games.test", limits=Limits(mails_per_sender_per_hour=100))
+    handler = IngestHandler(spool, settings, lambda address: address.endswith("@games.test"))
+    assert list(spool.keys()) == [key]
+    controller = make_controller(handler, settings, port=free_port())
+    controller.start()
+    try:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "a@example.org", "g-1@games.test", "orders"
+        msg.set_content("ADD 1\n")
+        senders = [threading.Thread(target=lambda: _send(controller.port, msg)) for _ in range(5)]
+        for t in senders:
+            t.start()
+        for t in senders:
+            t.join()
+    finally:
+        controller.stop()
+    assert spool.pending() == 6
+    assert not any(p.name.startswith(ACTIVE) for p in spool.root.iterdir())
+
+
+def _send(port: int, msg: EmailMessage) -> None:
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+        smtp.send_message(msg)
+
+
+def test_a_failed_sync_is_a_temporary_refusal_and_nothing_is_spooled(tmp_path, monkeypatch):
+    spool = Spool(tmp_path / "spool")
+    settings = Settings(hostname="games.test", limits=Limits(mails_per_sender_per_hour=100))
+    handler = IngestHandler(spool, settings, lambda address: True)
+
+    def broken(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(journal_module.os, "fdatasync", broken)
+    controller = make_controller(handler, settings, port=free_port())
+    controller.start()
+    try:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "a@example.org", "g-1@games.test", "orders"
+        msg.set_content("ADD 1\n")
+        with pytest.raises(smtplib.SMTPDataError) as err:
+            _send(controller.port, msg)
+        assert err.value.smtp_code == 451
+    finally:
+        controller.stop()
+    assert spool.pending() == 0
