@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
-from filelock import FileLock, Timeout
 from tinydb import TinyDB, where
 
+from .locking import LockTimeout, exclusive
 from .storage import AtomicJSONStorage, WriteStats
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -232,24 +232,20 @@ class TinyDBStore:
 
     @contextmanager
     def _open(self, path: Path, *, must_exist: bool) -> Iterator[tuple[TinyDB, AtomicJSONStorage]]:
-        lock = FileLock(str(path) + ".lock", timeout=self.lock_timeout)
         try:
-            lock.acquire()
-        except Timeout:
+            with exclusive(str(path) + ".lock", self.lock_timeout):
+                if must_exist and not path.exists():
+                    raise GameNotFound(f"no game {path.stem!r}")
+                db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
+                storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
+                try:
+                    yield db, storage
+                    storage.flush()
+                finally:
+                    storage.discard()
+                    db.close()
+        except LockTimeout:
             raise StoreBusy(f"{path.name} is locked by another process; try again") from None
-        try:
-            if must_exist and not path.exists():
-                raise GameNotFound(f"no game {path.stem!r}")
-            db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
-            storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
-            try:
-                yield db, storage
-                storage.flush()
-            finally:
-                storage.discard()
-                db.close()
-        finally:
-            lock.release()
 
     # -- the index
 
