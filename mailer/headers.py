@@ -30,6 +30,12 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u20
 _MSG_ID = re.compile(r"<([^<>\s]{1,250})>")
 _BARE_ADDR = re.compile(r"[^\s<>,;:\"'()\[\]\\]{1,64}@[A-Za-z0-9.\-\[\]:]{1,255}")
 _MAX_IDS = 50
+_LINE_BREAK = re.compile(r"\r\n|\n|\r")
+_SIMPLE_ID = re.compile(r"[ \t]*<[A-Za-z0-9._+=$-]{1,120}@[A-Za-z0-9.-]{1,120}>[ \t]*")
+_ATOMS = r"[A-Za-z0-9_+=-]{1,64}(?:\.[A-Za-z0-9_+=-]{1,64}){0,8}"
+_HOST = r"[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}"
+_SIMPLE_ADDRESS = re.compile(
+    rf"[ \t]*(?:({_ATOMS}@{_HOST})|(?:[A-Za-z0-9'-]{{1,40}}(?:[ \t][A-Za-z0-9'-]{{1,40}}){{0,5}}[ \t]+)?<({_ATOMS}@{_HOST})>)[ \t]*")
 _MAX_ADDRESSES = 100
 # The header registry is slow on pathological values (tens of thousands of encoded words or
 # addresses take seconds to minutes), so only bounded values reach it.
@@ -101,12 +107,34 @@ def _header_object(msg: Message, name: str, value: str) -> object:
     return msg.policy.header_fetch_parse(name, value)  # type: ignore[union-attr]
 
 
+def _plain(name: str, value: str) -> str | None:
+    """The decoded text of a value the header registry would return unchanged, without
+    building the header object (which costs more than the rest of reading a mail): ASCII
+    with no encoded words, and for Message-ID a single well-formed id. None otherwise."""
+    if not value.isascii() or "=?" in value:
+        return None
+    if name.lower() == "message-id" and not _SIMPLE_ID.fullmatch(value):
+        return None
+    return _LINE_BREAK.sub("", value)
+
+
+def _simple_address(value: str) -> str | None:
+    """The addr_spec of a value that is just one plain address (`a.b@host`, `<a.b@host>` or
+    `Some Name <a.b@host>` with plain words), which the registry parses without defects to
+    exactly this; None for anything else, which then goes through the registry."""
+    found = _SIMPLE_ADDRESS.fullmatch(value)
+    return (found.group(1) or found.group(2)) if found else None
+
+
 def header_text(msg: Message, name: str, problems: list[str] | None = None) -> str | None:
     """The first value of header *name* as decoded text, or None when absent; never raises."""
     raw = _raw_values(msg, name)
     if not raw:
         return None
     value = _cut(name, raw[0], problems)
+    plain = _plain(name, value)
+    if plain is not None:
+        return plain
     try:
         text = str(_header_object(msg, name, value))
     except Exception:
@@ -126,6 +154,10 @@ def header_addresses(msg: Message, name: str, problems: list[str] | None = None)
         problems.append(f"{name}: more than {MAX_HEADER_INSTANCES} headers; the rest ignored")
     for raw in raw_values[:MAX_HEADER_INSTANCES]:
         value = _cut(name, raw, problems)
+        simple = _simple_address(value)
+        if simple is not None:
+            out.append(simple)
+            continue
         try:
             addresses = getattr(_header_object(msg, name, value), "addresses", None)
         except Exception:
@@ -162,6 +194,9 @@ def single_address(msg: Message, name: str) -> tuple[str | None, str | None]:
         return None, f"{name}: header given {len(raw_values)} times"
     if len(raw_values[0]) > MAX_HEADER_CHARS:
         return None, f"{name}: malformed (too long)"
+    simple = _simple_address(raw_values[0])
+    if simple is not None:
+        return simple, None
     try:
         value = _header_object(msg, name, raw_values[0])
     except Exception:
