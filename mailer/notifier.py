@@ -17,7 +17,7 @@ from referee.contract import Event, Game, State
 from referee.receipts import Receipt
 from referee.rendering import render
 from referee.schedule import deadline_text, due_of
-from referee.store import GameTransaction
+from referee.store import GameExists, GameTransaction
 from referee.timekeeping import format_duration, show_span
 
 from .compose import OutgoingMail, message_id
@@ -184,7 +184,10 @@ class MailNotifier:
     def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str) -> None:
         store = self.system_outbox.store
         if not store.exists(SYSTEM_GAME):
-            store.create(SYSTEM_GAME, {"game": "system", "players": [], "status": "active"}, {})
+            try:
+                store.create(SYSTEM_GAME, {"game": "system", "players": [], "status": "active"}, {})
+            except GameExists:
+                pass  # another worker thread or process made it first
         with store.transaction(SYSTEM_GAME) as tx:
             queue(tx, OutgoingMail("", "notice", to, subject, text,
                                    message_id("system", "notice", serial, "x", self.settings.hostname),

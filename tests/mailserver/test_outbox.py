@@ -201,3 +201,32 @@ def test_a_sent_record_keeps_its_headers_but_not_the_mail(setup, tmp_path):
     assert row["subject"] == "[g-1] Round 1" and row["to"] == "alice@example.org"
     assert row["sent_at"] == T0.isoformat()
     assert not (outbox.markers / "g-1").exists()
+
+
+def test_system_mail_from_several_threads_at_once_on_a_fresh_data_directory(tmp_path):
+    """The mail worker answers several games' mail at once; the first answers that need the
+    system outbox all find it missing, and each must still be queued."""
+    import threading
+
+    from mailer.wiring import build as build_services
+    from referee.config import Settings
+
+    svc = build_services(Settings(hostname=HOST, data_dir=tmp_path / "data"))
+    start = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def answer(n: int) -> None:
+        start.wait()
+        try:
+            svc.notifier.system_mail(f"p{n}@example.org", "Orders not accepted", "text\n",
+                                     in_reply_to=f"<m{n}@example.org>", serial=f"s{n}")
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=answer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert sorted(r["to"] for r in svc.system_outbox.pending()) == sorted(f"p{n}@example.org" for n in range(8))
