@@ -59,16 +59,18 @@ def sanitise_header(value: object, limit: int = 200) -> str:
 
 
 def _raw_values(msg: Message, name: str) -> list[str]:
-    wanted = name.lower()
-    out: list[str] = []
-    try:
-        items = msg.raw_items()
-    except Exception:  # a broken header list must not stop the parse
-        return out
-    for key, value in items:
-        if str(key).lower() == wanted:
-            out.append(str(value))
-    return out
+    """Every raw value of header *name*, in order. The headers are indexed by name once per
+    message (a mail is asked for some twenty of them) and kept on the message."""
+    index: dict[str, list[str]] | None = getattr(msg, "_referee_raw_index", None)
+    if index is None:
+        index = {}
+        try:
+            for key, value in msg.raw_items():
+                index.setdefault(str(key).lower(), []).append(str(value))
+        except Exception:  # a broken header list must not stop the parse
+            index = {}
+        msg._referee_raw_index = index  # type: ignore[attr-defined]
+    return list(index.get(name.lower(), ()))
 
 
 def _decode_raw(value: str) -> str:

@@ -53,6 +53,7 @@ class InboundMail:
     message_id: str | None = None
     sender: str | None = None
     recipients: tuple[str, ...] = ()
+    delivered_to: tuple[str, ...] = ()  # the envelope recipients our SMTP server wrote on top, in order
     subject: str = ""
     in_reply_to: str | None = None
     references: tuple[str, ...] = ()
@@ -74,8 +75,10 @@ def _parse_headers(msg: Message, problems: list[str], content_types: list[str]) 
     if sender_problem:
         problems.append(sender_problem)
     recipients: list[str] = []
-    for name in ("To", "Cc", "Delivered-To"):
+    for name in ("To", "Cc"):
         recipients.extend(header_addresses(msg, name, problems))
+    delivered_to = header_addresses(msg, "Delivered-To", problems)
+    recipients.extend(delivered_to)
     message_id = normalise_message_id(header_text(msg, "Message-ID", problems))
     if message_id is None:
         problems.append("Message-ID: missing or unusable")
@@ -85,6 +88,7 @@ def _parse_headers(msg: Message, problems: list[str], content_types: list[str]) 
         message_id=message_id,
         sender=sender,
         recipients=tuple(dict.fromkeys(recipients)),
+        delivered_to=tuple(delivered_to),
         subject=sanitise_header(header_text(msg, "Subject", problems) or ""),
         in_reply_to=normalise_message_id(header_text(msg, "In-Reply-To", problems)),
         references=message_id_list(header_text(msg, "References", problems)),

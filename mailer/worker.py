@@ -14,8 +14,6 @@ import logging
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from email import policy
-from email.parser import BytesParser
 from typing import Callable
 
 from referee.config import Settings
@@ -24,7 +22,6 @@ from referee.service import Referee, ServiceError, Submission
 from referee.store import GameNotFound, StoreBusy
 
 from .addresses import parse_plus_address
-from .headers import sanitise_header
 from .message import InboundMail, parse_message
 from .notifier import MailNotifier
 from .reports import MAIL_COMMANDS
@@ -77,12 +74,6 @@ class Handled:
     player: str | None = None
 
 
-def envelope_recipients(raw: bytes) -> list[str]:
-    """The Delivered-To lines the SMTP server put on top, in order."""
-    head = BytesParser(policy=policy.compat32).parsebytes(raw[:8192], headersonly=True)
-    return [sanitise_header(v, 320) for v in head.get_all("Delivered-To") or []]
-
-
 class MailWorker:
     def __init__(self, referee: Referee, notifier: MailNotifier, settings: Settings,
                  game_exists: Callable[[str], bool] | None = None) -> None:
@@ -92,9 +83,9 @@ class MailWorker:
         self.game_exists = game_exists or referee.store.exists
         self.parallel = PARALLEL_GAMES
 
-    def _identify(self, mail: InboundMail, raw: bytes) -> tuple[str, str, str] | None:
+    def _identify(self, mail: InboundMail) -> tuple[str, str, str] | None:
         host = self.settings.hostname.lower()
-        candidates = envelope_recipients(raw) + list(mail.recipients)
+        candidates = list(mail.delivered_to) + list(mail.recipients)
         for address in candidates:
             local, _, domain = address.lower().rpartition("@")
             if domain != host:
@@ -131,7 +122,7 @@ class MailWorker:
             return Handled("ignored", "no usable sender address to answer")
         if mail.sender.lower().rpartition("@")[2] == self.settings.hostname.lower():
             return Handled("ignored", "mail from one of our own addresses (a loop)")
-        who = self._identify(mail, raw)
+        who = self._identify(mail)
         if who is None or not self._valid_game(who[0]):
             self._refuse(mail)
             return Handled("unmatched", "no game and player token found")
