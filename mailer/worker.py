@@ -107,10 +107,12 @@ class MailWorker:
     def handle(self, raw: bytes) -> Handled:
         """Process one message."""
         read = self._read(raw)
-        if isinstance(read, Handled):
-            return read
+        return read if isinstance(read, Handled) else self._dispatch(read)
+
+    def _dispatch(self, read: "_Read") -> Handled:
+        """A mail command, or one submission on its own."""
         if read.command is not None:
-            return self._command(read.mail, raw, *read.who, *read.command)
+            return self._command(read.mail, read.raw, *read.who, *read.command)
         return self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
 
     def _read(self, raw: bytes) -> "_Read | Handled":
@@ -255,10 +257,7 @@ class MailWorker:
 
     def _one(self, spool: Spool, key: str, read: "_Read", done: dict[str, Handled]) -> None:
         try:
-            if read.command is not None:
-                handled = self._command(read.mail, read.raw, *read.who, *read.command)
-            else:
-                handled = self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
+            handled = self._dispatch(read)
         except (StoreBusy, GameNotFound):
             return  # a temporary condition: the mail stays in the spool for the next pass
         except Exception as exc:

@@ -233,3 +233,68 @@ def test_hostile_mail_changes_no_game_and_gets_a_clear_result(world, name):
     for mail in world.inbox.mails:
         for header in ("Subject", "To", "Bcc", "Cc"):
             assert "evil" not in str(mail.get(header, ""))
+
+
+def _two_player_race(world, game_id):
+    made = world.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")],
+                                  seed="runs", game_id=game_id)
+    world.pump()
+    return {s["name"]: f"{game_id}+{s['name']}+{s['token']}@{HOST}" for s in made.players}
+
+
+def _orders_logged(world, game_id):
+    return [(e["player"], e["text"]) for e in world.store.load(game_id).events if e["type"] == "order"]
+
+
+def test_a_run_of_orders_to_one_game_is_one_unit_of_work(world):
+    to = _two_player_race(world, "race-20")
+    world.send("ann@players.test", to["ann"], "ADD 1\n")
+    world.send("bob@players.test", to["bob"], "ADD 2\n")
+    world.send("ann@players.test", to["ann"], "ADD 3\n")
+    world.store.stats.reset()
+    assert [h.outcome for h in world.worker.run_once(world.spool)] == ["accepted"] * 3
+    assert world.store.stats.files_written == 1  # the game's file, once for all three
+    assert _orders_logged(world, "race-20") == [("ann", "ADD 1"), ("bob", "ADD 2"), ("ann", "ADD 3")]
+
+
+def test_a_games_mail_is_taken_in_arrival_order_around_commands(world):
+    to = _two_player_race(world, "race-21")
+    world.send("bob@players.test", to["bob"], "ADD 2\n")  # not bob's turn yet: rejected
+    world.send("ann@players.test", to["ann"], "ADD 1\n")
+    asked = world.send("bob@players.test", to["bob"], "STATUS\n")  # answered after ann's order
+    world.send("bob@players.test", to["bob"], "ADD 2\n")
+    assert [h.outcome for h in world.pump()] == ["refused", "accepted", "command", "accepted"]
+    assert _orders_logged(world, "race-21") == [("ann", "ADD 1"), ("bob", "ADD 2")]
+    (status,) = [m for m in world.inbox.to("bob@players.test") if m["In-Reply-To"] == asked]
+    assert "ORDERS race-21 t1" in status.get_body(("plain",)).get_content()  # bob's turn, not ann's
+
+
+def test_a_mail_that_breaks_its_run_is_set_aside_and_the_others_go_through(world, monkeypatch):
+    to = _two_player_race(world, "race-22")
+    real = world.referee._submit_in
+
+    def fragile(tx, game_id, sub):
+        if "ADD 2" in sub.text:
+            raise RuntimeError("a bug met by this mail only")
+        return real(tx, game_id, sub)
+
+    monkeypatch.setattr(world.referee, "_submit_in", fragile)
+    world.send("ann@players.test", to["ann"], "ADD 1\n")
+    world.send("bob@players.test", to["bob"], "ADD 2\n")
+    world.send("bob@players.test", to["bob"], "ADD 3\n")
+    assert [h.outcome for h in world.worker.run_once(world.spool)] == ["accepted", "error", "accepted"]
+    assert _orders_logged(world, "race-22") == [("ann", "ADD 1"), ("bob", "ADD 3")]
+    assert len([p for p in (world.spool.root / "cur").iterdir() if p.name.endswith(",E")]) == 1
+
+
+def test_several_games_are_worked_on_at_once_each_in_its_order(world):
+    games = {f"race-3{n}": _two_player_race(world, f"race-3{n}") for n in range(6)}
+    for round_ in range(2):
+        for game_id, to in games.items():
+            world.send("ann@players.test", to["ann"], f"ADD {round_ + 1}\n")
+            world.send("bob@players.test", to["bob"], f"ADD {round_ + 2}\n")
+    world.worker.parallel = 4
+    assert [h.outcome for h in world.pump()] == ["accepted"] * 24
+    for game_id in games:
+        assert _orders_logged(world, game_id) == [("ann", "ADD 1"), ("bob", "ADD 2"), ("ann", "ADD 2"), ("bob", "ADD 3")]
+    assert len([m for m in world.inbox.mails if "Orders received" in m["Subject"]]) == 24
