@@ -16,6 +16,7 @@ def describe(event: dict) -> str:
     if kind in ("order", "default"):
         what = "orders" if kind == "order" else "default orders"
         tail = f", opened {event['opened']}" if event.get("opened") else ""
+        tail += "".join(f"; cancelled {c['player']}'s orders ({c['reason']})" for c in event.get("cancelled", []))
         return f"{event['player']} {what} in {event.get('phase')}: {text}{tail}"
     if kind == "drop":
         return f"{event['player']} dropped in {event.get('phase')}"

@@ -132,6 +132,20 @@ class MailNotifier:
         self._to_seat(tx, seat, "reminder", f"[{tx.game_id}] Reminder: orders due in {show_span(due - now)}",
                       text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
 
+    def cancelled(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
+                  *, by: str, text: str, reason: str, serial: str) -> None:
+        """A player whose accepted orders another player's new set made void: why, what was
+        cancelled, and a block to send new ones, at once rather than with the next report
+        (which in a simultaneous phase comes only when the phase resolves)."""
+        seat = self._seat(meta, player)
+        phase = game.phase(state)
+        body = render("cancelled.txt", game_id=tx.game_id, title=game.title, player=player, by=by,
+                      phase={"key": phase.key, "round": phase.round, "name": phase.name}, reason=reason,
+                      cancelled=text.splitlines(), deadline=deadline_text(meta, seat.get("timezone")),
+                      help=game.help(state, player), block=orders_block(game, state, tx.game_id, player))
+        self._to_seat(tx, seat, "notice", f"[{tx.game_id}] Your orders were cancelled: please send them again",
+                      body, serial)
+
     def announce(self, tx: GameTransaction, meta: Mapping[str, Any], subject: str, lines: Sequence[str],
                  reason: str, serial: str, *, in_reply_to: str | None = None) -> None:
         """A notice to every player: a policy change, an extension, a pause, a vacation. A line

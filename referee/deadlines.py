@@ -287,7 +287,7 @@ class Deadlines:
                  "held": held["seq"], "events": [e.to_json() for e in outcome.events]}
         if outcome.resolved:
             event["opened"] = outcome.after_key
-        tx.append(event)
+        self._append_order(tx, game, pos.state, held["player"], outcome, event)
         if report:
             self._save(tx, pos, outcome.resolved)
             self._finish_if_over(tx, game, pos)

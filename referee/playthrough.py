@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .contract import Event, Game, Order, OrderError, Result, State, canonical_json
+from .progress import Position, Step
 from .rng import Rng
 
 
@@ -20,8 +21,9 @@ class PlaythroughError(AssertionError):
 
 
 class BotStuck(Exception):
-    """Every player asked has an earlier set that another player's set relies on, so no new
-    set can go through; only default orders (a deadline, an adjudication) move the game on."""
+    """The player the bot picked cannot send any set: without their earlier set a drop or
+    their own default orders no longer apply. Only default orders (a deadline, an
+    adjudication) move the game on."""
 
 
 @dataclass
@@ -126,47 +128,40 @@ def bot_submission(game: Game, stored: Any, bots: Rng) -> tuple[str, str] | None
     game is over. `stored` is the store's picture of the game (state, meta, snapshots).
 
     In a simultaneous decision a new set replaces the player's earlier one and is applied
-    after the other players' sets, so the bot rebuilds that position (the phase's opening
-    state, the others' steps, then its own earlier set when that still applies) and sends the
-    earlier set again with one new order after it. A player whose new set the others' sets
-    would not let through (one of them relies on the earlier set) is passed over; when that
-    leaves nobody, `BotStuck` says the phase can only be closed by default orders."""
+    after the other players' sets (those that still apply without the earlier set), so the
+    bot works out that position and sends its earlier set again, when it still applies
+    there, with one new order after it. `BotStuck` when that position cannot be worked out:
+    a drop or the player's own default orders no longer apply without the earlier set."""
     prompts = game.prompts(stored.state)
     if not prompts:
         return None
-    first = bots.randbelow(len(prompts)) if prompts[0].simultaneous else 0
-    for prompt in prompts[first:] + prompts[:first]:
-        try:
-            state, earlier = (_own_position(game, stored, prompt.player) if prompt.simultaneous
-                              else (stored.state, []))
-        except OrderError:
-            continue
-        menu = game.legal_orders(state, prompt.player)
-        if not menu:
-            raise PlaythroughError(f"{prompt.player} is prompted ({prompt.decision}) but has no legal order")
-        return prompt.player, "\n".join(earlier + [game.format(_bot_pick(bots, menu))])
-    raise BotStuck(f"no prompted player can send a set in phase {game.phase(stored.state).key}")
+    prompt = prompts[bots.randbelow(len(prompts))] if prompts[0].simultaneous else prompts[0]
+    try:
+        state, earlier = (_own_position(game, stored, prompt.player) if prompt.simultaneous
+                          else (stored.state, []))
+    except OrderError as exc:
+        raise BotStuck(f"{prompt.player} cannot send a set in phase {game.phase(stored.state).key}: {exc}") from None
+    menu = game.legal_orders(state, prompt.player)
+    if not menu:
+        raise PlaythroughError(f"{prompt.player} is prompted ({prompt.decision}) but has no legal order")
+    return prompt.player, "\n".join(earlier + [game.format(_bot_pick(bots, menu))])
 
 
 def _own_position(game: Game, stored: Any, player: str) -> tuple[State, list[str]]:
-    """The position a new set of `player` is applied to, and their earlier set if it still
-    applies there. OrderError: the other players' sets do not apply without the earlier set."""
-    steps = stored.meta.get("steps", [])
+    """The position a new set of `player` is applied to (`Position.without`), and their
+    earlier set if it still applies there. OrderError as `Position.without` raises it."""
+    steps = [Step.from_json(s) for s in stored.meta.get("steps", [])]
     if not steps:
         return stored.state, []
     key = game.phase(stored.state).key
-    state = [s for s in stored.snapshots if s["key"] == key][-1]["state"]
-    own: list[Order] = []
-    for step in steps:
-        orders = [Order.from_json(o) for o in step.get("orders", [])]
-        if step["player"] == player and step["kind"] == "order":
-            own = orders
-        elif step["kind"] == "drop":
-            state, _ = game.drop(state, step["player"])
-        else:
-            state, _ = game.apply(state, step["player"], orders)
+    opening = [s for s in stored.snapshots if s["key"] == key][-1]["state"]
+    pos = Position(game, stored.state, opening, steps)
+    state, _, _ = pos.without(player)
+    own = pos.last_set(player)
+    if own is None:
+        return state, []
     try:
-        with_own, _ = game.apply(state, player, own) if own else (state, [])
+        with_own, _ = game.apply(state, player, own.orders)
     except OrderError:
         return state, []
-    return with_own, [game.format(o) for o in own]
+    return with_own, [game.format(o) for o in own.orders]

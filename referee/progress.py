@@ -7,6 +7,11 @@ earlier one, so the state is recomputed from the opening state by applying every
 in a sequential decision the step is applied on top. Either way the invariant is
 ``state == fold(opening, steps)``. When the phase key changes, the new state opens the next
 phase and the step list starts empty.
+
+Another player's set may have relied on the earlier set (it drew the card after it, say).
+Without the earlier set it may no longer apply; then it is cancelled whole and that player
+is asked again, so the player who changed their mind is never locked out by it, and nothing
+the other player sent disappears without the events that tell them (docs/service.md).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .contract import Event, Game, InvalidOrder, Order, OrderError, State, accepts_orders
+from .contract import Event, Game, InvalidOrder, Order, OrderError, OrderErrors, State, accepts_orders
 
 ORDER, DEFAULT, DROP = "order", "default", "drop"
 
@@ -43,6 +48,23 @@ class Step:
 
 
 @dataclass
+class Cancelled:
+    """Another player's part that stopped applying when a player replaced their set: every
+    order and default step of theirs in this phase, taken back together."""
+
+    player: str
+    steps: list[Step]
+    reason: str  # the engine's message; it may name what only this player may see
+
+    @property
+    def text(self) -> str:
+        return "\n".join(s.text for s in self.steps if s.text)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "text": self.text, "reason": self.reason}
+
+
+@dataclass
 class Outcome:
     """What one step did: the events of that step, and whether a new phase opened."""
 
@@ -50,6 +72,7 @@ class Outcome:
     before_key: str
     after_key: str
     replaced: Step | None = None  # the player's earlier set this one replaced, if any
+    cancelled: list[Cancelled] = field(default_factory=list)  # other players' sets it undid
 
     @property
     def resolved(self) -> bool:
@@ -122,33 +145,49 @@ class Position:
             self.ensure_prompted(player)
         before = self.key
         step = Step(kind, player, list(orders), "\n".join(self.game.format(o) for o in orders))
-        replaced = None
+        replaced, cancelled = None, []
         if kind == ORDER and self.is_simultaneous(player):
             replaced = self.last_set(player)
-            steps = [s for s in self.steps if not (s.player == player and s.kind == ORDER)] + [step]
-            state, events = self._fold(self.opening, steps)
+            state, kept, cancelled = self.without(player)
+            state, events = self._apply(state, step)
+            steps = kept + [step]
+            events += cancel_events(player, cancelled)
         else:
             steps = self.steps + [step]
             state, events = self._apply(self.state, step)
         self._commit(state, steps)
-        return Outcome(events, before, self.key, replaced)
+        return Outcome(events, before, self.key, replaced, cancelled)
+
+    def without(self, player: str) -> tuple[State, list[Step], list[Cancelled]]:
+        """The position a new set of `player` is applied to: the opening state and every other
+        step in the order it came, without the player's earlier set. A step of another player
+        that fails there takes that player's whole part out, and the fold starts again.
+
+        Returns the state, the steps kept and the parts cancelled. OrderError when a step
+        that cannot be taken back fails: a drop, or the player's own default orders."""
+        others = [s for s in self.steps if not (s.player == player and s.kind == ORDER)]
+        cancelled: dict[str, Cancelled] = {}
+        while True:
+            kept = [s for s in others if s.kind == DROP or s.player not in cancelled]
+            state = self.opening
+            for step in kept:
+                try:
+                    state, _ = self._apply(state, step)
+                except OrderError as exc:
+                    if step.kind == DROP or step.player == player:
+                        what = f"the drop of {step.player}" if step.kind == DROP else "your own default orders"
+                        raise OrderError(f"without your earlier set, {what} no longer applies: {_reason(exc)}",
+                                         category=exc.category) from None
+                    cancelled[step.player] = Cancelled(
+                        step.player, [s for s in kept if s.player == step.player and s.kind != DROP], _reason(exc))
+                    break
+            else:
+                return state, kept, list(cancelled.values())
 
     def _apply(self, state: State, step: Step) -> tuple[State, list[Event]]:
         if step.kind == DROP:
             return self.game.drop(state, step.player)
         return self.game.apply(state, step.player, step.orders)
-
-    def _fold(self, state: State, steps: Sequence[Step]) -> tuple[State, list[Event]]:
-        events: list[Event] = []
-        for i, step in enumerate(steps):
-            try:
-                state, events = self._apply(state, step)
-            except OrderError as exc:
-                if i == len(steps) - 1:
-                    raise
-                raise OrderError(f"with this set, {step.player}'s earlier set no longer applies: "
-                                 f"{exc.message}", category=exc.category) from None
-        return state, events
 
     def _commit(self, state: State, steps: list[Step]) -> None:
         before = self.key
@@ -157,3 +196,23 @@ class Position:
             self.opening, self.steps = state, []
         else:
             self.steps = steps
+
+
+def _reason(exc: OrderError) -> str:
+    return "; ".join(e.message for e in (exc.errors if isinstance(exc, OrderErrors) else [exc]))
+
+
+def cancel_events(player: str, cancelled: Sequence[Cancelled]) -> list[Event]:
+    """What the players are told of cancelled parts: that it happened, to everyone; why, only
+    to the player whose part it was (the reason may name their hidden cards)."""
+    events = []
+    for part in cancelled:
+        who = part.player
+        events.append(Event("orders.cancelled", f"{who}'s orders no longer apply after {player} changed theirs, "
+                            f"so they are cancelled; {who} is asked for new orders.", {"player": who, "by": player}))
+        events.append(Event("orders.cancelled.reason",
+                            f"Your orders no longer apply after {player} changed theirs ({part.reason}). None of "
+                            "them counts now and your part of this phase is open again: send your whole set of "
+                            "orders again, or your default orders are played at the deadline.",
+                            {"player": who, "by": player, "reason": part.reason, "text": part.text}, (who,)))
+    return events

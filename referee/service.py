@@ -19,7 +19,7 @@ from .contract import ComponentError, Game, GameOption, Order, OrderError, Setup
 from .deadlines import Deadlines
 from .errors import BadRequest, ServiceError
 from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems
-from .progress import DEFAULT, DROP, ORDER, Position, Refused, Step
+from .progress import DEFAULT, DROP, ORDER, Outcome, Position, Refused, Step
 from .receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
 from .rng import commitment, new_seed
 from .schedule import deadline_info, deadline_text, due_of, seat_zone
@@ -456,7 +456,7 @@ class Referee(Deadlines):
             pos = trial
             if outcome.resolved:
                 event["opened"] = outcome.after_key
-            seq = tx.append(event)
+            seq = self._append_order(tx, game, pos.state, player, outcome, event)
             self._save(tx, pos, outcome.resolved)
             if held and held["player"] == player:
                 tx.set_meta(held=None)
@@ -512,6 +512,22 @@ class Referee(Deadlines):
                 "game, so the phase resolves at its deadline; until then you may send a new set, which "
                 "replaces this one.")
         return {"resolved": False, "finished": False, "phase": phase, "waiting_for": [], "held": True, "text": text}
+
+    def _append_order(self, tx: Any, game: Game, state: State, player: str, outcome: Outcome,
+                      event: dict[str, Any]) -> int:
+        """Append an accepted set's event. When it cancelled other players' parts (see
+        `Position.without`) the event names them, and each of them is mailed at once: their
+        report would only come when the phase resolves, and they have to act before that."""
+        if outcome.cancelled:
+            event["cancelled"] = [part.to_json() for part in outcome.cancelled]
+        seq = tx.append(event)
+        if self.notifier is not None and outcome.cancelled:
+            asked = {p.player for p in game.prompts(state)}  # not a player dropped meanwhile
+            for part in outcome.cancelled:
+                if part.player in asked:
+                    self.notifier.cancelled(tx, game, tx.meta, state, part.player, by=player, text=part.text,
+                                            reason=part.reason, serial=f"cancelled-{seq}")
+        return seq
 
     def _deadline_line(self, meta: Mapping[str, Any], player: str) -> str:
         schedule = meta.get("schedule")

@@ -40,3 +40,28 @@ def test_auction_answers_are_sequential_steps():
     pos.submit(other, pos.read(other, "raise 2"))
     pos.submit(first, pos.read(first, "pass"))
     assert pos.state["offices"][office] == other
+
+
+def test_a_new_set_that_changes_the_draw_cancels_a_set_that_relied_on_it():
+    """Trading posts draw from the shared deck in the order the sets stand. kay's set saves the
+    card she drew after jen's post; when jen sends a new set it goes after kay's, so kay's post
+    would draw jen's card instead and her `save` no longer applies: kay's set is cancelled and
+    she is asked again, and jen's new set goes through (the case of the bot seed replay-6)."""
+    st = at_accept(seat(new(("jen", "kay", "greg")), {"magister": "jen", "pretorio": "kay", "comes": "greg"}))
+    for name in ("jen", "kay"):
+        st["p"][name]["gold"] = 20
+    first, second = st["deck"][-1], st["deck"][-2]
+    pos = Position.start(GAME, st)
+    pos.submit("jen", pos.read("jen", "post"))
+    pos.submit("kay", pos.read("kay", f"post\nsave {second}\ndone"))
+    assert "kay" not in pos.waiting_for()
+    out = pos.submit("jen", pos.read("jen", "post\nship small"))
+    assert [(c.player, c.reason) for c in out.cancelled] == [("kay", f"contract {second} is not in your hand")]
+    assert "kay" in pos.waiting_for()
+    assert [e.to for e in out.events if e.kind == "orders.cancelled.reason"] == [("kay",)]
+    kay = pos.state["p"]["kay"]
+    assert first in pos.state["p"]["jen"]["hand"] and kay["posts"] == 0 and kay["saved"] == []
+    assert pos.state["deck"][-1] == second  # kay's card is back on top of the deck, where it was
+    pos.submit("kay", pos.read("kay", f"post\nsave {second}\ndone"))
+    assert second in pos.state["p"]["kay"]["saved"]
+    assert GAME.check(pos.state) == []

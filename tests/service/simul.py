@@ -2,7 +2,9 @@
 
 Each round every player secretly picks a number from 1 to 9 (`PICK n`) and ends their part
 with `DONE`; when all are done the highest pick scores a point. Two rounds make a game.
-Players may be dropped (their part of each round is then over at once).
+Players may be dropped (their part of each round is then over at once). `MATCH <player>`
+picks the number that player has picked so far, so one player's set can rely on another's:
+the case the resubmission rule has to settle when the other player changes theirs.
 """
 
 from __future__ import annotations
@@ -55,8 +57,10 @@ class Simul:
                     orders.append(Order("pick", {"n": parse_int(words[1], "the number")}))
                 elif words[0].upper() == "DONE" and len(words) == 1:
                     orders.append(Order("done"))
+                elif words[0].upper() == "MATCH" and len(words) == 2 and words[1].lower() in state["players"]:
+                    orders.append(Order("match", {"player": words[1].lower()}))
                 else:
-                    raise InvalidOrder("expected PICK <n> or DONE", suggestion="e.g. PICK 5")
+                    raise InvalidOrder("expected PICK <n>, MATCH <player> or DONE", suggestion="e.g. PICK 5")
             except InvalidOrder as exc:
                 errors.append(exc.at(number, line))
         if errors:
@@ -64,6 +68,8 @@ class Simul:
         return orders
 
     def format(self, order: Order) -> str:
+        if order.kind == "match":
+            return f"MATCH {order.args['player']}"
         return f"PICK {order.args['n']}" if order.kind == "pick" else "DONE"
 
     def apply(self, state: State, player: str, orders: Sequence[Order]) -> tuple[State, list[Event]]:
@@ -81,6 +87,13 @@ class Simul:
                                        suggestion=f"PICK {min(max(n, 1), new['high'])}")
                 new["picks"][player] = n
                 events.append(Event("picked", f"{player} picks {n}.", {"n": n}, (player,)))
+            elif order.kind == "match":
+                other = order.args["player"]
+                if other == player or other not in new["picks"]:
+                    raise IllegalOrder(f"{other} has no pick to match")
+                new["picks"][player] = new["picks"][other]
+                events.append(Event("picked", f"{player} picks {new['picks'][player]}.",
+                                    {"n": new["picks"][player]}, (player,)))
             else:
                 if player not in new["picks"]:
                     raise IllegalOrder("pick a number before DONE", suggestion="PICK 5")

@@ -1,0 +1,191 @@
+"""A new set in a simultaneous phase when another player's set relied on the earlier one.
+
+`MATCH ann` (tests/service/simul.py) only applies while ann has a pick, so it relies on ann's
+set. When ann replaces her set, the replay without her earlier set makes that set void: it is
+cancelled whole, its player is asked again and told why, and ann's new set goes through. Before
+this rule ann's every new set was refused and she could not act until the deadline.
+"""
+
+from datetime import datetime, timezone
+
+import pytest
+
+from commands.moderation import describe
+from mailer.wiring import build
+from referee import registry
+from referee.config import Settings
+from referee.contract import IllegalOrder, OrderError
+from referee.gamelog import replay_log, write_log
+from referee.progress import DROP, Position
+
+from ..deadlines.conftest import mails, text
+from .simul import GAME as SIMUL, Simul
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+
+def position(players=("ann", "bob", "cid")) -> Position:
+    return Position.start(SIMUL, SIMUL.setup(list(players), "s", {}, SIMUL.load_components(None)))
+
+
+def send(pos: Position, player: str, orders: str):
+    return pos.submit(player, pos.read(player, orders))
+
+
+def test_a_set_that_relied_on_the_replaced_one_is_cancelled_and_its_player_asked_again():
+    pos = position(("ann", "bob"))
+    send(pos, "ann", "PICK 5")
+    send(pos, "bob", "MATCH ann\nDONE")
+    assert pos.waiting_for() == ["ann"]
+    out = send(pos, "ann", "PICK 7")  # before the rule: refused, and so was every other set of ann's
+    assert [(c.player, c.text, c.reason) for c in out.cancelled] == [("bob", "MATCH ann\nDONE", "ann has no pick to match")]
+    assert pos.waiting_for() == ["ann", "bob"]
+    assert pos.state["picks"] == {"ann": 7} and [s.player for s in pos.steps] == ["ann"]
+    public, private = [e for e in out.events if e.kind.startswith("orders.cancelled")]
+    assert public.to is None and "bob's orders no longer apply after ann changed theirs" in public.text
+    assert "ann has no pick" not in public.text  # the reason goes to bob only
+    assert private.to == ("bob",) and "ann has no pick to match" in private.text
+    assert "send your whole set of orders again" in private.text
+    send(pos, "ann", "PICK 7\nDONE")
+    assert send(pos, "bob", "MATCH ann\nDONE").resolved  # bob sends again and matches the new pick
+    assert pos.state["score"] == {"ann": 1, "bob": 1}
+
+
+def test_a_cancelled_part_takes_the_parts_that_relied_on_it_along():
+    pos = position()
+    send(pos, "ann", "PICK 5")
+    send(pos, "bob", "MATCH ann")
+    send(pos, "cid", "MATCH bob\nDONE")
+    out = send(pos, "ann", "PICK 2")
+    assert [c.player for c in out.cancelled] == ["bob", "cid"]
+    assert "bob has no pick to match" in out.cancelled[1].reason
+    assert pos.waiting_for() == ["ann", "bob", "cid"] and pos.state["picks"] == {"ann": 2}
+
+
+def test_sets_that_still_apply_stay_and_keep_their_place():
+    pos = position()
+    send(pos, "bob", "PICK 3")
+    send(pos, "ann", "PICK 5")
+    send(pos, "cid", "PICK 4\nDONE")
+    out = send(pos, "ann", "PICK 6")
+    assert out.cancelled == [] and not any(e.kind.startswith("orders.cancelled") for e in out.events)
+    assert [s.player for s in pos.steps] == ["bob", "cid", "ann"]
+    assert pos.state["picks"] == {"ann": 6, "bob": 3, "cid": 4}
+
+
+def test_a_rejected_new_set_cancels_nothing():
+    pos = position(("ann", "bob"))
+    send(pos, "ann", "PICK 5")
+    send(pos, "bob", "MATCH ann\nDONE")
+    with pytest.raises(IllegalOrder):
+        send(pos, "ann", "PICK 12")
+    assert pos.state["picks"] == {"ann": 5, "bob": 5} and pos.waiting_for() == ["ann"]
+    assert [s.player for s in pos.steps] == ["ann", "bob"]
+
+
+class DropAfterPick(Simul):
+    """Like Simul, but only a player who has picked may be dropped."""
+
+    def drop(self, state, player):
+        if player not in state["picks"]:
+            raise IllegalOrder(f"{player} has no pick")
+        return super().drop(state, player)
+
+
+def test_a_drop_that_no_longer_applies_is_not_taken_back():
+    """A drop is the moderator's act, not a set, so it is never cancelled: the new set that would
+    void it is refused, saying why."""
+    game = DropAfterPick()
+    pos = Position.start(game, game.setup(["ann", "bob", "cid"], "s", {}, game.load_components(None)))
+    send(pos, "ann", "PICK 5")
+    send(pos, "bob", "MATCH ann")
+    pos.submit("bob", [], DROP)
+    with pytest.raises(OrderError, match="without your earlier set, the drop of bob no longer applies") as exc:
+        send(pos, "ann", "PICK 7")
+    assert exc.value.category.value == "illegal"
+    assert pos.state["dropped"] == ["bob"] and pos.state["picks"] == {"ann": 5}
+
+
+# -- through the service, with the mail it sends
+
+
+@pytest.fixture
+def svc(tmp_path, games):
+    return build(Settings(hostname="games.test", data_dir=tmp_path / "var"), clock=lambda: NOW)
+
+
+def new_game(svc, policy="standard"):
+    svc.referee.new_game("simul", [(p, f"{p}@players.test") for p in ("ann", "bob", "cid")], seed="s",
+                         game_id="s1", policy=policy)
+
+
+def test_the_cancelled_player_is_mailed_at_once_and_the_record_replays(svc):
+    new_game(svc)
+    ref = svc.referee
+    ref.submit("s1", "ann", "PICK 5")
+    ref.submit("s1", "bob", "MATCH ann\nDONE")
+    ref.submit("s1", "cid", "PICK 4")
+    receipt = ref.submit("s1", "ann", "PICK 7\nDONE")
+    assert receipt.status == "accepted"
+    rendered = receipt.render()
+    assert "bob's orders no longer apply after ann changed theirs, so they are cancelled" in rendered
+    assert "waiting for bob, cid" in rendered and "ann has no pick" not in rendered
+    assert ref.status("s1")["phase"]["key"] == "r1"
+
+    stored = svc.store.load("s1")
+    event = stored.events[-1]
+    assert event["cancelled"] == [{"player": "bob", "text": "MATCH ann\nDONE", "reason": "ann has no pick to match"}]
+    assert describe(dict(event)).endswith("; cancelled bob's orders (ann has no pick to match)")
+    assert [s["player"] for s in stored.meta["steps"]] == ["cid", "ann"]
+
+    notice = mails(svc, to="bob@players.test", kind="notice")
+    assert len(notice) == 1 and "Your orders were cancelled" in notice[0]["Subject"]
+    body = text(notice[0]).replace("\r\n", "\n")
+    assert "ann changed their orders for pick (round 1, phase r1)" in body
+    assert "ann has no pick to match" in body and "  MATCH ann\n  DONE\n" in body
+    assert "Send your whole set again" in body and "ORDERS s1 r1" in body
+    assert not mails(svc, to="cid@players.test", kind="notice") and not mails(svc, to="ann@players.test", kind="notice")
+
+    # bob's STATUS answer (his report so far) says it too, with the reason; cid's does not
+    ref.request("s1", "bob", "status", token=None, in_reply_to=None, serial="st-bob")
+    ref.request("s1", "cid", "status", token=None, in_reply_to=None, serial="st-cid")
+    assert "ann has no pick to match" in text(mails(svc, to="bob@players.test", kind="status")[-1])
+    cid_status = text(mails(svc, to="cid@players.test", kind="status")[-1]).replace("\r\n", "\n")
+    assert "bob's orders no longer apply" in cid_status and "ann has no pick" not in cid_status
+
+    again = ref.submit("s1", "bob", "MATCH ann\nDONE")
+    assert again.status == "accepted" and again.first_set
+    ref.submit("s1", "cid", "PICK 4\nDONE")
+    assert svc.store.load("s1").state["score"] == {"ann": 1, "bob": 1, "cid": 0}
+    ref.adjudicate("s1")  # round 2 by default orders: the game ends
+    stored = svc.store.load("s1")
+    assert stored.meta["status"] == "finished"
+    result = replay_log(write_log(stored.meta, stored.events, stored.state), registry.get)
+    assert result.ok, result.message
+
+
+def test_with_early_resolution_off_a_set_that_cancels_another_is_not_held(svc):
+    """Only a set that completes the phase waits for the deadline; one that reopens a player
+    does not complete it."""
+    new_game(svc, policy="tournament")
+    ref = svc.referee
+    ref.submit("s1", "ann", "PICK 5")
+    ref.submit("s1", "bob", "MATCH ann\nDONE")
+    ref.submit("s1", "cid", "PICK 4\nDONE")
+    receipt = ref.submit("s1", "ann", "PICK 7\nDONE")
+    assert receipt.status == "accepted" and receipt.next["waiting_for"] == ["bob"]
+    assert svc.store.load("s1").events[-1]["type"] == "order"
+    assert len(mails(svc, to="bob@players.test", kind="notice")) == 1
+
+
+def test_undoing_the_new_set_brings_the_cancelled_set_back(svc):
+    new_game(svc)
+    ref = svc.referee
+    ref.submit("s1", "ann", "PICK 5")
+    kept = ref.submit("s1", "bob", "MATCH ann\nDONE").seq
+    ref.submit("s1", "ann", "PICK 7")
+    ref.undo("s1", kept, "ann's change came after the deadline she agreed")
+    stored = svc.store.load("s1")
+    assert stored.state["picks"] == {"ann": 5, "bob": 5}
+    assert [w["player"] for w in ref.status("s1")["waiting_for"]] == ["ann", "cid"]
+    assert [s["player"] for s in stored.meta["steps"]] == ["ann", "bob"]
