@@ -132,19 +132,20 @@ class MailNotifier:
         self._to_seat(tx, seat, "reminder", f"[{tx.game_id}] Reminder: orders due in {show_span(due - now)}",
                       text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
 
-    def cancelled(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
-                  *, by: str, text: str, reason: str, serial: str) -> None:
-        """A player whose accepted orders another player's new set made void: why, what was
-        cancelled, and a block to send new ones, at once rather than with the next report
-        (which in a simultaneous phase comes only when the phase resolves)."""
+    def reopened(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
+                 *, by: str, lines: Sequence[str], cancelled: Sequence[str], serial: str) -> None:
+        """A player whose part of a simultaneous phase another player's set opened again: their
+        accepted orders were cancelled (`cancelled` lists them, `lines` says why), or the game
+        took something back (`lines`: the events that say what). Sent at once: their report
+        would only come when the phase resolves, too late to answer."""
         seat = self._seat(meta, player)
         phase = game.phase(state)
-        body = render("cancelled.txt", game_id=tx.game_id, title=game.title, player=player, by=by,
-                      phase={"key": phase.key, "round": phase.round, "name": phase.name}, reason=reason,
-                      cancelled=text.splitlines(), deadline=deadline_text(meta, seat.get("timezone")),
+        body = render("reopened.txt", game_id=tx.game_id, title=game.title, player=player, by=by,
+                      phase={"key": phase.key, "round": phase.round, "name": phase.name}, lines=list(lines),
+                      cancelled=list(cancelled), deadline=deadline_text(meta, seat.get("timezone")),
                       help=game.help(state, player), block=orders_block(game, state, tx.game_id, player))
-        self._to_seat(tx, seat, "notice", f"[{tx.game_id}] Your orders were cancelled: please send them again",
-                      body, serial)
+        subject = "Your orders were cancelled" if cancelled else "Your part is open again"
+        self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {subject}: please send your orders again", body, serial)
 
     def announce(self, tx: GameTransaction, meta: Mapping[str, Any], subject: str, lines: Sequence[str],
                  reason: str, serial: str, *, in_reply_to: str | None = None) -> None:

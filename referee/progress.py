@@ -73,6 +73,7 @@ class Outcome:
     after_key: str
     replaced: Step | None = None  # the player's earlier set this one replaced, if any
     cancelled: list[Cancelled] = field(default_factory=list)  # other players' sets it undid
+    reopened: list[str] = field(default_factory=list)  # others asked again in the same phase
 
     @property
     def resolved(self) -> bool:
@@ -144,6 +145,7 @@ class Position:
         if kind != DROP:
             self.ensure_prompted(player)
         before = self.key
+        asked = set(self.waiting_for())
         step = Step(kind, player, list(orders), "\n".join(self.game.format(o) for o in orders))
         replaced, cancelled = None, []
         if kind == ORDER and self.is_simultaneous(player):
@@ -156,7 +158,8 @@ class Position:
             steps = self.steps + [step]
             state, events = self._apply(self.state, step)
         self._commit(state, steps)
-        return Outcome(events, before, self.key, replaced, cancelled)
+        reopened = [] if self.key != before else [p for p in self.waiting_for() if p not in asked and p != player]
+        return Outcome(events, before, self.key, replaced, cancelled, reopened)
 
     def without(self, player: str) -> tuple[State, list[Step], list[Cancelled]]:
         """The position a new set of `player` is applied to: the opening state and every other

@@ -515,18 +515,23 @@ class Referee(Deadlines):
 
     def _append_order(self, tx: Any, game: Game, state: State, player: str, outcome: Outcome,
                       event: dict[str, Any]) -> int:
-        """Append an accepted set's event. When it cancelled other players' parts (see
-        `Position.without`) the event names them, and each of them is mailed at once: their
+        """Append an accepted set's event, naming the other players' parts it cancelled (see
+        `Position.without`). Each player it cancelled or opened again is mailed at once: their
         report would only come when the phase resolves, and they have to act before that."""
         if outcome.cancelled:
             event["cancelled"] = [part.to_json() for part in outcome.cancelled]
         seq = tx.append(event)
-        if self.notifier is not None and outcome.cancelled:
-            asked = {p.player for p in game.prompts(state)}  # not a player dropped meanwhile
-            for part in outcome.cancelled:
-                if part.player in asked:
-                    self.notifier.cancelled(tx, game, tx.meta, state, part.player, by=player, text=part.text,
-                                            reason=part.reason, serial=f"cancelled-{seq}")
+        if self.notifier is None or not (outcome.cancelled or outcome.reopened):
+            return seq
+        asked = {p.player for p in game.prompts(state)}  # not a player dropped meanwhile
+        cancelled = {part.player: part for part in outcome.cancelled}
+        for who in dict.fromkeys([*cancelled, *outcome.reopened]):
+            part = cancelled.get(who)
+            if who not in asked:
+                continue
+            lines = [part.reason] if part else [e.text for e in outcome.events if e.to and who in e.to]
+            self.notifier.reopened(tx, game, tx.meta, state, who, by=player, lines=lines,
+                                   cancelled=part.text.splitlines() if part else [], serial=f"reopened-{seq}")
         return seq
 
     def _deadline_line(self, meta: Mapping[str, Any], player: str) -> str:

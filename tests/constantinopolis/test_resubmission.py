@@ -7,17 +7,23 @@ set again with one more order, so they resubmit all the time; with trading posts
 free-trade offers their sets often rely on each other's.
 """
 
+from datetime import datetime, timezone
 from types import SimpleNamespace
 
 import pytest
 
 from games.constantinopolis import GAME
+from mailer.wiring import build
 from referee import registry
+from referee.config import Settings
 from referee.gamelog import replay_log, write_log
 from referee.playthrough import bot_submission
 from referee.progress import ORDER, Position
 from referee.rng import Rng, commitment
 from referee.service import components_hash
+
+from ..deadlines.conftest import mails, text
+from .util import at_accept, card, give_cards, give_goods, new, seat
 
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
 
@@ -85,3 +91,30 @@ def test_bots_that_resubmit_are_never_stuck_and_the_records_replay(chunk):
         result = replay_log(record(pos, events, players, seed, options), registry.get)
         assert result.ok, f"{seed}: {result.message}"
     assert cancelled >= 5  # the bots do meet the case, often
+
+
+def test_a_player_whose_ship_is_taken_by_priority_is_mailed_at_once(tmp_path):
+    """The engine's own reopening (an earlier player in turn order takes the last ship of a
+    size): the later buyer's `done` is reopened, and they are mailed then, not at the deadline."""
+    now = datetime(2026, 3, 2, tzinfo=timezone.utc)
+    svc = build(Settings(hostname="games.test", data_dir=tmp_path), clock=lambda: now)
+    svc.referee.new_game("constantinopolis", [(p, f"{p}@players.test") for p in ("jen", "kay", "greg")],
+                         seed="case", game_id="c1")
+    st = at_accept(seat(new(("jen", "kay", "greg")), {"magister": "jen", "pretorio": "kay", "comes": "greg"}))
+    st["ships"]["medium"] = 1
+    c = card("green")
+    give_cards(st, "greg", [c])
+    give_goods(st, "greg", green=1)
+    with svc.store.transaction("c1") as tx:
+        tx.set_state(st)
+        tx.set_meta(steps=[])
+    ref = svc.referee
+    assert ref.submit("c1", "greg", f"ship medium\nload {c} on ship 2\ndone").status == "accepted"
+    assert ref.submit("c1", "jen", "ship medium").status == "accepted"
+    notice = mails(svc, to="greg@players.test", kind="notice")
+    assert len(notice) == 1 and "Your part is open again" in notice[0]["Subject"]
+    body = text(notice[0]).replace("\r\n", "\n")
+    assert "jen comes earlier in turn order and takes the last medium ship you bought" in body
+    assert "send\nyour whole set again" in body and "ORDERS c1 " in body and "cancelled" not in body
+    assert not mails(svc, to="kay@players.test", kind="notice") and not mails(svc, to="jen@players.test", kind="notice")
+    assert ref.submit("c1", "greg", f"ship small\nload {c} on ship 2\ndone").status == "accepted"

@@ -19,7 +19,7 @@ def test_phase_six_sets_replace_earlier_ones_and_priority_reopens_a_player():
     assert pos.state["p"]["greg"]["posts"] == 0 and "greg" not in pos.waiting_for()
     out = pos.submit("jen", pos.read("jen", "ship medium"))
     assert any(e.kind == "ship.lost" and e.to == ("greg",) for e in out.events)
-    assert "greg" in pos.waiting_for()
+    assert "greg" in pos.waiting_for() and out.reopened == ["greg"] and out.cancelled == []
     pos.submit("greg", pos.read("greg", f"ship small\nload {c} on ship 2\ndone"))
     pos.submit("jen", pos.read("jen", "ship medium\ndone"))
     out = pos.submit("kay", pos.read("kay", "done"))

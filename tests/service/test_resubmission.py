@@ -38,7 +38,8 @@ def test_a_set_that_relied_on_the_replaced_one_is_cancelled_and_its_player_asked
     send(pos, "bob", "MATCH ann\nDONE")
     assert pos.waiting_for() == ["ann"]
     out = send(pos, "ann", "PICK 7")  # before the rule: refused, and so was every other set of ann's
-    assert [(c.player, c.text, c.reason) for c in out.cancelled] == [("bob", "MATCH ann\nDONE", "ann has no pick to match")]
+    assert [(c.player, c.text, c.reason) for c in out.cancelled] == [
+        ("bob", "MATCH ann\nDONE", "ann has no pick to match")]
     assert pos.waiting_for() == ["ann", "bob"]
     assert pos.state["picks"] == {"ann": 7} and [s.player for s in pos.steps] == ["ann"]
     public, private = [e for e in out.events if e.kind.startswith("orders.cancelled")]
@@ -139,9 +140,9 @@ def test_the_cancelled_player_is_mailed_at_once_and_the_record_replays(svc):
     assert [s["player"] for s in stored.meta["steps"]] == ["cid", "ann"]
 
     notice = mails(svc, to="bob@players.test", kind="notice")
-    assert len(notice) == 1 and "Your orders were cancelled" in notice[0]["Subject"]
+    assert len(notice) == 1 and "Your orders were cancelled: please send your orders again" in notice[0]["Subject"]
     body = text(notice[0]).replace("\r\n", "\n")
-    assert "ann changed their orders for pick (round 1, phase r1)" in body
+    assert "ann sent new orders for pick (round 1, phase r1)" in body
     assert "ann has no pick to match" in body and "  MATCH ann\n  DONE\n" in body
     assert "Send your whole set again" in body and "ORDERS s1 r1" in body
     assert not mails(svc, to="cid@players.test", kind="notice") and not mails(svc, to="ann@players.test", kind="notice")
