@@ -526,9 +526,9 @@ class Referee(Deadlines):
         asked = {p.player for p in game.prompts(state)}  # not a player dropped meanwhile
         cancelled = {part.player: part for part in outcome.cancelled}
         for who in dict.fromkeys([*cancelled, *outcome.reopened]):
-            part = cancelled.get(who)
             if who not in asked:
                 continue
+            part = cancelled.get(who)
             lines = [part.reason] if part else [e.text for e in outcome.events if e.to and who in e.to]
             self.notifier.reopened(tx, game, tx.meta, state, who, by=player, lines=lines,
                                    cancelled=part.text.splitlines() if part else [], serial=f"reopened-{seq}")
