@@ -28,14 +28,15 @@ from .util import at_accept, card, give_cards, give_goods, new, seat
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
 
 
-def played(players: int, seed: str, options: dict, stream: str):
-    """Play to the end; every submission must be accepted. Returns the final position, the
-    events as the service would log them, and each cancellation as (step, phase, by, part)."""
+def played(players: int, seed: str, options: dict, stream: str, stop: int | None = None):
+    """Play to the end (or for `stop` submissions); every submission must be accepted. Returns
+    the position, the events as the service would log them, and each cancellation as (step,
+    phase, by, part)."""
     names = NAMES[:players]
     pos = Position.start(GAME, GAME.setup(names, seed, options, GAME.load_components(None)))
     bots = Rng.from_seed(seed, stream)
     events, cancels = [], []
-    while True:
+    while stop is None or len(events) < stop:
         stored = SimpleNamespace(state=pos.state, meta={"steps": [s.to_json() for s in pos.steps]},
                                  snapshots=[{"key": pos.key, "state": pos.opening}])
         turn = bot_submission(GAME, stored, bots)  # BotStuck here would be a stuck player
@@ -59,6 +60,33 @@ def record(pos: Position, events: list, players: int, seed: str, options: dict) 
             "players": NAMES[:players], "commitment": commitment(seed), "seed": seed, "seed_revealed": True,
             "id": seed, "created": "2026-01-01T00:00:00Z"}
     return write_log(meta, events, pos.state)
+
+
+def test_replay_6_round_8_through_the_service_and_its_mail(tmp_path):
+    """The same moment in a game kept by the service: the phase as it opened, the three sets
+    as they stood, then bob's new set. cid is mailed that his set is cancelled and why."""
+    pos, _, _ = played(3, "replay-6", {}, "replay bots", stop=237)
+    _, events, _ = played(3, "replay-6", {}, "replay bots", stop=238)
+    bob = events[237]["text"]
+    assert pos.key == "r8-accept-145" and [s.player for s in pos.steps] == ["ann", "bob", "cid"]
+    now = datetime(2026, 3, 2, tzinfo=timezone.utc)
+    svc = build(Settings(hostname="games.test", data_dir=tmp_path), clock=lambda: now)
+    svc.referee.new_game("constantinopolis", [(p, f"{p}@players.test") for p in NAMES[:3]], seed="replay-6",
+                         game_id="c6")
+    with svc.store.transaction("c6") as tx:
+        tx.set_state(pos.opening)
+        tx.set_meta(steps=[])
+    for step in pos.steps:
+        assert svc.referee.submit("c6", step.player, step.text).status == "accepted"
+    assert [w["player"] for w in svc.referee.status("c6")["waiting_for"]] == ["bob", "cid"]
+    receipt = svc.referee.submit("c6", "bob", bob)
+    assert receipt.status == "accepted", receipt.render()
+    assert "cid's orders no longer apply after bob changed theirs" in receipt.render()
+    assert [s["player"] for s in svc.store.load("c6").meta["steps"]] == ["ann", "bob"]
+    body = text(mails(svc, to="cid@players.test", kind="notice")[-1]).replace("\r\n", "\n")
+    assert "contract 106 is not in your hand" in body and "  save 51\n" in body
+    pos.submit("bob", GAME.parse(pos.state, "bob", bob))
+    assert svc.store.load("c6").state == pos.state
 
 
 def test_replay_6_round_8_bob_can_change_his_set():
