@@ -73,7 +73,8 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
                     log.info("sent %d, deferred %d, failed %d", len(report.sent), len(report.deferred),
                              len(report.failed))
                 next_send = time.monotonic() + settings.sender_interval_seconds
-            stop.wait(settings.worker_interval_seconds)
+            if not handled_now:  # with mail still arriving, the next pass starts at once
+                stop.wait(settings.worker_interval_seconds)
     finally:
         ingest.stop()
         log.info("stopped")

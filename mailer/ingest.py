@@ -107,8 +107,18 @@ def main() -> None:
     from .spool import Spool
 
     store = TinyDBStore(settings.data_dir)
+    known: set[str] = set()  # games are never removed, so a game once seen stays valid
+
+    def exists(game_id: str) -> bool:
+        if game_id in known:
+            return True
+        found = store.exists(game_id)
+        if found:
+            known.add(game_id)
+        return found
+
     handler = IngestHandler(Spool(settings.data_dir / "spool"), settings,
-                            lambda address: is_game_address(address, settings.hostname, store.exists))
+                            lambda address: is_game_address(address, settings.hostname, exists))
     controller = make_controller(handler, settings, port=port)
     try:
         controller.start()

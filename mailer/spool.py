@@ -41,13 +41,17 @@ class Spool:
         """Store one message; returns its key (file name). `durable=False` is for a caller
         that has made the message durable elsewhere (the SMTP server's journal)."""
         key = key or self.new_key()
-        tmp = self.root / "tmp" / key
-        with open(tmp, "wb") as handle:
-            handle.write(raw)
+        tmp = f"{self.root}/tmp/{key}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            view = memoryview(raw)
+            while view:
+                view = view[os.write(fd, view):]
             if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.replace(tmp, self.root / "new" / key)
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, f"{self.root}/new/{key}")
         if durable:
             _fsync_dir(self.root / "new")
         return key
