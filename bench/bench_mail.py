@@ -15,8 +15,10 @@ per game, the games shared out among the clients. Two loads:
   are written and queued in the same unit of work (more work per mail than the target names).
 
 The pipeline's time runs until the last message has been processed (its answer queued), not
-just accepted over SMTP. The daemon runs with `worker_interval_seconds = 0.05`; everything else
-is the default (outgoing mail is captured in a local Maildir every 5 s).
+just accepted over SMTP; it starts once the daemon has sent the new games' opening reports, as
+a live server would have long before. `referee serve` is two processes (the SMTP server and the
+worker). The daemon runs with `worker_interval_seconds = 0.05`; everything else is the default
+(outgoing mail is captured in a local Maildir every 5 s).
 
 Run: `make bench`, or `.venv/bin/python bench/bench_mail.py [--quick]`.
 """
