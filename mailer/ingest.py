@@ -65,7 +65,7 @@ class IngestProcess:
             if self.proc.stdin is not None:
                 self.proc.stdin.close()
         except OSError:
-            pass
+            pass  # the child is gone already and its pipe with it
         try:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -127,8 +127,8 @@ def main() -> None:
         return
     print("ready", flush=True)
     try:
-        while stdin.read(4096):  # until the parent closes our stdin or dies
-            pass
+        while stdin.read(4096):  # returns b"" once the parent closes our stdin or dies
+            continue
     finally:
         controller.stop()
 

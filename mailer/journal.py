@@ -46,8 +46,8 @@ def _sync_filesystem(path: Path) -> None:
         try:
             if ctypes.CDLL(None, use_errno=True).syncfs(fd) == 0:
                 return
-        except (OSError, AttributeError):  # no syncfs here: sync everything
-            pass
+        except (OSError, AttributeError):
+            pass  # no syncfs here: sync everything below
         os.sync()
     finally:
         os.close(fd)

@@ -244,22 +244,19 @@ class MailWorker:
             log.info("a batch of %d mails to %s failed; taking them one by one", len(run), game_id)
             return False
         for (key, read), receipt in zip(run, receipts):
-            try:
-                handled = self._answer(read, receipt)
-            except Exception as exc:
-                self._failed(spool, key, exc, done)
-                continue
-            finally:
-                self.notifier.flush_marks()
-            spool.done(key, "S")
-            done[key] = handled
+            self._settle(spool, key, done, lambda read=read, receipt=receipt: self._answer(read, receipt))
         return True
 
     def _one(self, spool: Spool, key: str, read: "_Read", done: dict[str, Handled]) -> None:
+        self._settle(spool, key, done, lambda: self._dispatch(read))
+
+    def _settle(self, spool: Spool, key: str, done: dict[str, Handled], work: Callable[[], Handled]) -> None:
+        """Do the rest of one mail's work and file the mail: done, failed, or left for the next
+        pass when the store is busy (a mail processed again is recognised by its Message-ID)."""
         try:
-            handled = self._dispatch(read)
+            handled = work()
         except (StoreBusy, GameNotFound):
-            return  # a temporary condition: the mail stays in the spool for the next pass
+            return
         except Exception as exc:
             self._failed(spool, key, exc, done)
             return

@@ -90,10 +90,7 @@ def test_a_server_started_on_a_spool_with_a_journal_recovers_it_first(tmp_path):
     controller = make_controller(handler, settings, port=free_port())
     controller.start()
     try:
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = "a@example.org", "g-1@games.test", "orders"
-        msg.set_content("ADD 1\n")
-        senders = [threading.Thread(target=lambda: _send(controller.port, msg)) for _ in range(5)]
+        senders = [threading.Thread(target=lambda: _send(controller.port, _orders())) for _ in range(5)]
         for t in senders:
             t.start()
         for t in senders:
@@ -102,6 +99,13 @@ def test_a_server_started_on_a_spool_with_a_journal_recovers_it_first(tmp_path):
         controller.stop()
     assert spool.pending() == 6
     assert not any(p.name.startswith(ACTIVE) for p in spool.root.iterdir())
+
+
+def _orders() -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "a@example.org", "g-1@games.test", "orders"
+    msg.set_content("ADD 1\n")
+    return msg
 
 
 def _send(port: int, msg: EmailMessage) -> None:
@@ -121,11 +125,8 @@ def test_a_failed_sync_is_a_temporary_refusal_and_nothing_is_spooled(tmp_path, m
     controller = make_controller(handler, settings, port=free_port())
     controller.start()
     try:
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = "a@example.org", "g-1@games.test", "orders"
-        msg.set_content("ADD 1\n")
         with pytest.raises(smtplib.SMTPDataError) as err:
-            _send(controller.port, msg)
+            _send(controller.port, _orders())
         assert err.value.smtp_code == 451
     finally:
         controller.stop()
