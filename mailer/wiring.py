@@ -5,7 +5,8 @@ Layout under the data directory::
     index.json, games/        the game store
     outbox-pending/           which games have mail waiting; .sent: mail the relay took, not yet marked
     system/                   mail not tied to a game (refusals, rejected orders)
-    spool/                    inbound mail (Maildir) waiting for the worker
+    spool/                    inbound mail (Maildir) waiting for the worker, and the SMTP server's journal
+    wake/                     per game, when a tick next needs to look at it (referee/wakeups.py)
     relay/                    captured outgoing mail when no relay is configured
 """
 
@@ -16,7 +17,7 @@ from datetime import datetime
 from typing import Callable
 
 from referee.config import Settings
-from referee.deadlines import TickAction
+from referee.deadlines import TickAction, next_wake
 from referee.service import Referee, system_clock
 from referee.store import TinyDBStore
 
@@ -68,7 +69,7 @@ class Services:
 
 def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> Services:
     root = settings.data_dir
-    store = TinyDBStore(root)
+    store = TinyDBStore(root, wake_of=next_wake)
     outbox = Outbox(store, root / "outbox-pending")
     system_outbox = Outbox(TinyDBStore(root / "system"), root / "system" / "outbox-pending")
     notifier = MailNotifier(settings, clock, outbox, system_outbox)

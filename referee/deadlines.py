@@ -21,6 +21,7 @@ from .progress import DROP, ORDER, Position, Refused
 from .schedule import (closes_at, deadline_info, deadline_text, due_of, mark_reminded, moved,
                        new_schedule, reminders_due)
 from .store import GameNotFound, StoreBusy
+from .wakeups import NEVER
 from .tokens import same_token
 from .timekeeping import (TimeError, UTC, format_duration, from_iso, get_zone, parse_duration, show_moment,
                           to_iso, zone_name)
@@ -204,8 +205,13 @@ class Deadlines:
         """Process every due deadline and reminder. Safe to run at any time, any number of
         times, from several processes at once."""
         now = (now or self.clock()).astimezone(UTC)
-        ids = list(games) if games is not None else [r["id"] for r in self.store.list()
-                                                       if r.get("status") != "finished"]
+        if games is not None:
+            ids = list(games)
+        else:
+            ids = [r["id"] for r in self.store.list() if r.get("status") != "finished"]
+            hints = getattr(self.store, "wake_due", lambda now: None)(now.timestamp())
+            if hints is not None:  # games whose wake time has not come have nothing due
+                ids = [game_id for game_id in ids if hints.get(game_id, True)]
         actions: list[TickAction] = []
         for game_id in ids:
             try:
@@ -587,6 +593,25 @@ class Deadlines:
         if self.notifier is not None:
             policy = Policy.from_meta(tx.meta.get("policy"))
             self.notifier.alert(tx, subject, lines, serial, policy.moderator if policy else "")
+
+
+def next_wake(meta: Mapping[str, Any]) -> float:
+    """The earliest moment (POSIX time) a tick could have anything to do for a game with this
+    meta, for the store's wake index. A lower bound by construction: nothing a tick does for
+    a deadline (a reminder, holding or closing the phase, a miss) comes before the deadline
+    less its longest reminder, a vacation ends at its `until`, and everything else a tick
+    could do follows a unit of work, which sets the time again."""
+    policy = Policy.from_meta(meta.get("policy"))
+    if policy is None or meta.get("status") == "finished" or meta.get("paused"):
+        return NEVER
+    schedule = meta.get("schedule")
+    if schedule is None:
+        return 0.0  # a phase without its deadline record yet: the next tick makes it
+    times = [from_iso(v["until"]).timestamp() for v in meta.get("vacations", {}).values()]
+    due = due_of(schedule)
+    if due is not None:
+        times.append((due - max(policy.reminders, default=timedelta(0))).timestamp())
+    return min(times, default=NEVER)
 
 
 def vacation_end(spec: str, now: datetime, zone: str | None) -> datetime | None:

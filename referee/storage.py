@@ -112,6 +112,11 @@ class AtomicJSONStorage(Storage):
             self.stats.files_written += 1
         self._dirty = False
 
+    @property
+    def dirty(self) -> bool:
+        """Whether the unit of work changed anything (and `flush` will write)."""
+        return self._dirty
+
     def discard(self) -> None:
         """Forget buffered writes (the unit of work failed)."""
         self._data = None

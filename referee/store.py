@@ -29,6 +29,7 @@ from tinydb import TinyDB, where
 
 from .locking import LockTimeout, exclusive
 from .storage import AtomicJSONStorage, WriteStats
+from .wakeups import WakeIndex
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 INDEX_FIELDS = ("id", "game", "players", "created", "status", "title")
@@ -217,13 +218,18 @@ class _TinyTransaction:
 class TinyDBStore:
     """GameStore on TinyDB files under one data directory."""
 
-    def __init__(self, root: str | Path, *, lock_timeout: float = LOCK_TIMEOUT) -> None:
+    def __init__(self, root: str | Path, *, lock_timeout: float = LOCK_TIMEOUT,
+                 wake_of: Callable[[Mapping[str, Any]], float] | None = None) -> None:
+        """`wake_of(meta)`, when given, is the earliest time a game with this meta may need
+        the clock; the store keeps it in a `WakeIndex` around every write (referee/wakeups.py)."""
         self.root = Path(root)
         self.games_dir = self.root / "games"
         self.index_path = self.root / "index.json"
         self.lock_timeout = lock_timeout
         self.stats = WriteStats()
         self.games_dir.mkdir(parents=True, exist_ok=True)
+        self.wake_of = wake_of
+        self.wakeups = WakeIndex(self.root / "wake") if wake_of is not None else None
 
     # -- paths and locking
 
@@ -283,18 +289,38 @@ class TinyDBStore:
                 tx.append(event)
             if then is not None:
                 then(tx)
+            wake = self._lower_wake(game_id, tx.meta)
+        if wake is not None:
+            self.wakeups.set(game_id, wake)  # type: ignore[union-attr]
         self._write_index_row(self._index_row(game_id, dict(meta)))
 
     @contextmanager
     def transaction(self, game_id: str) -> Iterator[_TinyTransaction]:
         """A unit of work on an existing game: one atomic write at the end, none on error."""
-        with self._open(self.path(game_id), must_exist=True) as (db, _):
+        wake = None
+        with self._open(self.path(game_id), must_exist=True) as (db, storage):
             tx = _TinyTransaction(game_id, db)
             yield tx
             index_changed = bool(tx._meta_changed & set(INDEX_FIELDS))
             meta = tx.meta
+            if storage.dirty:
+                wake = self._lower_wake(game_id, meta)
+        if wake is not None:
+            self.wakeups.set(game_id, wake)  # type: ignore[union-attr]
         if index_changed:
             self._write_index_row(self._index_row(game_id, meta))
+
+    def _lower_wake(self, game_id: str, meta: Mapping[str, Any]) -> float | None:
+        """Before the write: the game's wake time, lowered to the new one if that is earlier."""
+        if self.wake_of is None or self.wakeups is None:
+            return None
+        wake = self.wake_of(meta)
+        self.wakeups.lower(game_id, wake)
+        return wake
+
+    def wake_due(self, now: float) -> dict[str, bool] | None:
+        """Games with a wake time and whether it has come; None when the store keeps none."""
+        return self.wakeups.due(now) if self.wakeups is not None else None
 
     def load(self, game_id: str) -> StoredGame:
         with self._open(self.path(game_id), must_exist=True) as (db, _):
