@@ -620,6 +620,9 @@ class Referee(Deadlines):
             if meta.get("status") == "finished" and not pos.over:
                 tx.set_meta(status="active")
             self._finish_if_over(tx, game, pos)
+            # every player gets the position as it now stands: an undo may bring back or take
+            # away a set of a player who is not being asked
+            tx.set_meta(reported_stage=None)
             self._notify_reports(tx, game, pos.state)
             done = {"game": game_id, "to": to, "discarded": discarded, "phase": phase_json(game, pos.state),
                     "waiting_for": pos.waiting_for()}

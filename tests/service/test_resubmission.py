@@ -190,3 +190,19 @@ def test_undoing_the_new_set_brings_the_cancelled_set_back(svc):
     assert stored.state["picks"] == {"ann": 5, "bob": 5}
     assert [w["player"] for w in ref.status("s1")["waiting_for"]] == ["ann", "cid"]
     assert [s["player"] for s in stored.meta["steps"]] == ["ann", "bob"]
+
+
+def test_after_an_undo_every_player_gets_the_position_as_it_now_stands(svc):
+    """An undo can bring back a set its player had replaced or lost; whoever it touches must
+    hear of it, so every player gets a report, asked or not."""
+    new_game(svc)
+    ref = svc.referee
+    ref.submit("s1", "ann", "PICK 5")
+    kept = ref.submit("s1", "bob", "MATCH ann\nDONE").seq
+    ref.submit("s1", "ann", "PICK 7")
+    ref.submit("s1", "bob", "PICK 9\nDONE")  # bob sent a new set after his was cancelled
+    before = {p: len(mails(svc, to=f"{p}@players.test", kind="report")) for p in ("ann", "bob", "cid")}
+    ref.undo("s1", kept, "ann's change came after the deadline she agreed")
+    after = {p: len(mails(svc, to=f"{p}@players.test", kind="report")) for p in ("ann", "bob", "cid")}
+    assert all(after[p] == before[p] + 1 for p in before), (before, after)
+    assert svc.store.load("s1").state["picks"]["bob"] == 5  # his matched pick is back
