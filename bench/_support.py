@@ -57,7 +57,7 @@ def machine() -> str:
                 cpu = line.split(":", 1)[1].strip()
                 break
     except OSError:
-        pass
+        pass  # no /proc/cpuinfo here: the model stays unnamed
     return f"{os.cpu_count()} CPU(s), {cpu}, Python {platform.python_version()}"
 
 

@@ -14,7 +14,7 @@ import logging
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 from referee.config import Settings
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
@@ -39,6 +39,7 @@ REFUSAL = (
 
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 PARALLEL_GAMES = 4
+_T = TypeVar("_T")
 COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1}  # how many words must follow
 
 
@@ -195,15 +196,9 @@ class MailWorker:
         keys = list(spool.keys())
         games: dict[str, list[tuple[str, _Read]]] = {}
         for key in keys:
-            try:
-                read = self._read(spool.read(key))
-            except (StoreBusy, GameNotFound):
+            read = self._attempt(spool, key, done, lambda key=key: self._read(spool.read(key)))
+            if read is None:
                 continue
-            except Exception as exc:
-                self._failed(spool, key, exc, done)
-                continue
-            finally:
-                self.notifier.flush_marks()
             if isinstance(read, Handled):
                 spool.done(key, "S")
                 done[key] = read
@@ -251,19 +246,25 @@ class MailWorker:
         self._settle(spool, key, done, lambda: self._dispatch(read))
 
     def _settle(self, spool: Spool, key: str, done: dict[str, Handled], work: Callable[[], Handled]) -> None:
-        """Do the rest of one mail's work and file the mail: done, failed, or left for the next
-        pass when the store is busy (a mail processed again is recognised by its Message-ID)."""
+        """Do the rest of one mail's work and file the mail as done (or as `_attempt` says)."""
+        handled = self._attempt(spool, key, done, work)
+        if handled is not None:
+            spool.done(key, "S")
+            done[key] = handled
+
+    def _attempt(self, spool: Spool, key: str, done: dict[str, Handled], work: Callable[[], _T]) -> _T | None:
+        """Run one step of a mail's work. None when it did not finish: the mail is left for the
+        next pass when the store is busy (a mail processed again is recognised by its
+        Message-ID), and filed as failed on any other error."""
         try:
-            handled = work()
+            return work()
         except (StoreBusy, GameNotFound):
-            return
+            return None
         except Exception as exc:
             self._failed(spool, key, exc, done)
-            return
+            return None
         finally:
             self.notifier.flush_marks()
-        spool.done(key, "S")
-        done[key] = handled
 
     def _failed(self, spool: Spool, key: str, exc: Exception, done: dict[str, Handled]) -> None:
         """Never lose the mail, never stop the daemon."""

@@ -3,6 +3,8 @@ and never misses one."""
 
 import os
 
+import pytest
+
 from referee.wakeups import WakeIndex
 
 from .conftest import race
@@ -65,12 +67,10 @@ def test_a_game_without_a_wake_time_is_always_looked_at(svc, clock, monkeypatch)
 def test_a_failed_unit_of_work_leaves_the_wake_time_alone(svc, clock):
     race(svc, game_id="race-1")
     before = svc.store.wakeups.get("race-1")
-    try:
+    with pytest.raises(RuntimeError):
         with svc.store.transaction("race-1") as tx:
             tx.set_meta(paused={"since": "x", "reason": "y"})
             raise RuntimeError("the unit of work fails")
-    except RuntimeError:
-        pass
     assert svc.store.wakeups.get("race-1") == before
 
 
