@@ -153,12 +153,14 @@ class Position:
             state, kept, cancelled = self.without(player)
             state, events = self._apply(state, step)
             steps = kept + [step]
-            events += cancel_events(player, cancelled)
         else:
             steps = self.steps + [step]
             state, events = self._apply(self.state, step)
         self._commit(state, steps)
-        reopened = [] if self.key != before else [p for p in self.waiting_for() if p not in asked and p != player]
+        resolved = self.key != before
+        waiting = [] if resolved else self.waiting_for()
+        events += cancel_events(player, cancelled, waiting, resolved)
+        reopened = [p for p in waiting if p not in asked and p != player]
         return Outcome(events, before, self.key, replaced, cancelled, reopened)
 
     def without(self, player: str) -> tuple[State, list[Step], list[Cancelled]]:
@@ -205,17 +207,29 @@ def _reason(exc: OrderError) -> str:
     return "; ".join(e.message for e in (exc.errors if isinstance(exc, OrderErrors) else [exc]))
 
 
-def cancel_events(player: str, cancelled: Sequence[Cancelled]) -> list[Event]:
+def cancel_events(player: str, cancelled: Sequence[Cancelled], asked: Sequence[str],
+                  resolved: bool) -> list[Event]:
     """What the players are told of cancelled parts: that it happened, to everyone; why, only
-    to the player whose part it was (the reason may name their hidden cards)."""
+    to the player whose part it was (the reason may name their hidden cards). `asked` is who
+    the phase still asks after the step: a cancelled player outside it (a dropped seat, or
+    anyone once the step `resolved` the phase) is not told to send orders, since nothing they
+    send would be taken for it."""
     events = []
     for part in cancelled:
         who = part.player
+        if who in asked:
+            then = f"{who} is asked for new orders"
+            yours = ("None of them counts now and your part of this phase is open again: send your whole set of "
+                     "orders again, or your default orders are played at the deadline.")
+        elif resolved:
+            then = "the phase closed without them"
+            yours = "None of them counted when the phase closed."
+        else:
+            then = f"nothing more is asked of {who} in this phase"
+            yours = "None of them counts now, and nothing more is asked of you in this phase."
         events.append(Event("orders.cancelled", f"{who}'s orders no longer apply after {player} changed theirs, "
-                            f"so they are cancelled; {who} is asked for new orders.", {"player": who, "by": player}))
+                            f"so they are cancelled; {then}.", {"player": who, "by": player}))
         events.append(Event("orders.cancelled.reason",
-                            f"Your orders no longer apply after {player} changed theirs ({part.reason}). None of "
-                            "them counts now and your part of this phase is open again: send your whole set of "
-                            "orders again, or your default orders are played at the deadline.",
+                            f"Your orders no longer apply after {player} changed theirs ({part.reason}). {yours}",
                             {"player": who, "by": player, "reason": part.reason, "text": part.text}, (who,)))
     return events

@@ -517,11 +517,12 @@ class Referee(Deadlines):
                       event: dict[str, Any]) -> int:
         """Append an accepted set's event, naming the other players' parts it cancelled (see
         `Position.without`). Each player it cancelled or opened again is mailed at once: their
-        report would only come when the phase resolves, and they have to act before that."""
+        report would only come when the phase resolves, and they have to act before that. A
+        set that also closed the phase asks nothing more in it: the new phase's reports go out."""
         if outcome.cancelled:
             event["cancelled"] = [part.to_json() for part in outcome.cancelled]
         seq = tx.append(event)
-        if self.notifier is None or not (outcome.cancelled or outcome.reopened):
+        if self.notifier is None or outcome.resolved or not (outcome.cancelled or outcome.reopened):
             return seq
         asked = {p.player for p in game.prompts(state)}  # not a player dropped meanwhile
         cancelled = {part.player: part for part in outcome.cancelled}

@@ -84,6 +84,49 @@ def test_a_rejected_new_set_cancels_nothing():
     assert [s.player for s in pos.steps] == ["ann", "bob"]
 
 
+def test_a_cancelled_player_the_phase_no_longer_asks_is_not_told_to_send_orders():
+    """bob's set relied on ann's, then bob's seat was dropped: his set is cancelled with ann's
+    change, but nothing he sends would be taken, so no line says he is asked."""
+    pos = position()
+    send(pos, "ann", "PICK 5")
+    send(pos, "bob", "MATCH ann")
+    pos.submit("bob", [], DROP)
+    out = send(pos, "ann", "PICK 7")
+    assert [c.player for c in out.cancelled] == ["bob"] and out.reopened == []
+    assert "bob" not in pos.waiting_for()
+    public, private = [e for e in out.events if e.kind.startswith("orders.cancelled")]
+    assert public.text.endswith("so they are cancelled; nothing more is asked of bob in this phase.")
+    assert private.to == ("bob",) and "nothing more is asked of you" in private.text
+    assert "asked for new orders" not in public.text and "send your whole set" not in private.text
+
+
+class HostCloses(Simul):
+    """Like Simul, but the first player's DONE closes the round for everyone, so one set can
+    both cancel another player's set and close the phase."""
+
+    name = "hostcloses"
+
+    def apply(self, state, player, orders):
+        new, events = super().apply(state, player, orders)
+        if new["round"] == state["round"] and new["players"][0] in new["done"]:
+            events += self._resolve(new)
+        return new, events
+
+
+def test_a_set_that_cancels_another_and_closes_the_phase_does_not_say_they_are_asked():
+    game = HostCloses()
+    pos = Position.start(game, game.setup(["ann", "bob", "cid"], "s", {}, game.load_components(None)))
+    send(pos, "ann", "PICK 5")
+    send(pos, "bob", "MATCH ann\nDONE")
+    out = send(pos, "ann", "PICK 7\nDONE")
+    assert out.resolved and [c.player for c in out.cancelled] == ["bob"] and out.reopened == []
+    assert pos.state["score"] == {"ann": 1, "bob": 0, "cid": 0}
+    public, private = [e for e in out.events if e.kind.startswith("orders.cancelled")]
+    assert public.text.endswith("so they are cancelled; the phase closed without them.")
+    assert "None of them counted when the phase closed." in private.text
+    assert "send your whole set" not in private.text
+
+
 class DropAfterPick(Simul):
     """Like Simul, but only a player who has picked may be dropped."""
 
@@ -163,6 +206,39 @@ def test_the_cancelled_player_is_mailed_at_once_and_the_record_replays(svc):
     assert stored.meta["status"] == "finished"
     result = replay_log(write_log(stored.meta, stored.events, stored.state), registry.get)
     assert result.ok, result.message
+
+
+def test_a_dropped_player_whose_set_is_cancelled_gets_no_notice(svc):
+    new_game(svc)
+    ref = svc.referee
+    ref.submit("s1", "ann", "PICK 5")
+    ref.submit("s1", "bob", "MATCH ann")
+    ref.drop("s1", "bob")
+    rendered = ref.submit("s1", "ann", "PICK 7").render()
+    assert "bob's orders no longer apply after ann changed theirs, so they are cancelled; nothing more is " \
+        "asked of bob in this phase." in rendered.replace("\n", " ")
+    assert "asked for new orders" not in rendered
+    assert not mails(svc, to="bob@players.test", kind="notice")
+
+
+def test_a_set_that_cancels_another_and_closes_the_phase_sends_no_notice(svc, games):
+    """The notice would carry the next phase's ORDERS block and ask for orders to a phase
+    that is gone; bob hears of it in the new phase's report instead."""
+    games["hostcloses"] = HostCloses()
+    svc.referee.new_game("hostcloses", [(p, f"{p}@players.test") for p in ("ann", "bob", "cid")], seed="s",
+                         game_id="s1", policy="standard")
+    ref = svc.referee
+    ref.submit("s1", "ann", "PICK 5")
+    ref.submit("s1", "bob", "MATCH ann\nDONE")
+    reports = len(mails(svc, to="bob@players.test", kind="report"))
+    receipt = ref.submit("s1", "ann", "PICK 7\nDONE")
+    assert receipt.status == "accepted" and receipt.next["resolved"]
+    assert "so they are cancelled; the phase closed without them." in receipt.render().replace("\n", " ")
+    assert not mails(svc, to="bob@players.test", kind="notice")
+    report = mails(svc, to="bob@players.test", kind="report")
+    assert len(report) == reports + 1
+    body = text(report[-1]).replace("\r\n", "\n")
+    assert "ann has no pick to match" in body and "ORDERS s1 r2" in body
 
 
 def test_with_early_resolution_off_a_set_that_cancels_another_is_not_held(svc):
