@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .contract import Game, Order, OrderError, State, phase_kinds
 from .errors import BadRequest, ServiceError
@@ -25,6 +25,9 @@ from .wakeups import NEVER
 from .tokens import same_token
 from .timekeeping import (TimeError, UTC, format_duration, from_iso, get_zone, parse_duration, show_moment,
                           to_iso, zone_name)
+
+if TYPE_CHECKING:  # the service module builds on this one
+    from .service import Reopened
 
 MAX_VACATION = timedelta(days=366)
 
@@ -293,10 +296,12 @@ class Deadlines:
                  "held": held["seq"], "events": [e.to_json() for e in outcome.events]}
         if outcome.resolved:
             event["opened"] = outcome.after_key
-        self._append_order(tx, game, pos.state, held["player"], outcome, event)
-        if report:
+        notices: list[Reopened] = []
+        self._append_order(tx, game, pos.state, held["player"], outcome, event, notices)
+        if report:  # else the caller closes the phase with default orders: no notice would hold
             self._save(tx, pos, outcome.resolved)
             self._finish_if_over(tx, game, pos)
+            self._send_reopened(tx, notices)
             if outcome.resolved:
                 self._notify_reports(tx, game, pos.state, now)
         return [TickAction(tx.game_id, "released", f"phase {held['phase']} resolved at its deadline",

@@ -74,6 +74,21 @@ class Submission:
     in_reply_to: str | None = None
 
 
+@dataclass
+class Reopened:
+    """A notice to a player whose part another player's set opened again, held to the end of
+    the unit of work: a later set of the same player accepted in that unit makes it stale
+    (their receipt already says what stands), and so does the phase closing meanwhile."""
+
+    player: str
+    by: str
+    phase: str
+    state: State  # the position the notice's ORDERS block is written for
+    seq: int  # the set that opened the part again; it names the notice's Message-ID
+    lines: list[str]
+    cancelled: list[str]
+
+
 def _submitter(record: Mapping[str, Any]) -> str:
     """Who sent an accepted message, from its submissions record (old records hold the receipt)."""
     return record["player"] if "player" in record else record["receipt"].get("player")
@@ -386,13 +401,16 @@ class Referee(Deadlines):
         """Several submissions to one game, in order, in one unit of work: the game is read and
         written once, which is what lets the mail worker keep up with a burst of mail. Each
         gets the receipt it would get alone; a refused or rejected one writes nothing, and an
-        error in any of them writes none of them."""
+        error in any of them writes none of them. Reopened notices are queued at the end, less
+        those a later set of the same player made stale (`_send_reopened`)."""
         with self.store.transaction(game_id) as tx:
-            receipts = [self._submit_in(tx, game_id, sub) for sub in submissions]
+            notices: list[Reopened] = []
+            receipts = [self._submit_in(tx, game_id, sub, notices) for sub in submissions]
+            self._send_reopened(tx, notices, receipts)
         self._flush_notices()
         return receipts
 
-    def _submit_in(self, tx: Any, game_id: str, sub: Submission) -> Receipt:
+    def _submit_in(self, tx: Any, game_id: str, sub: Submission, notices: list[Reopened]) -> Receipt:
         player, text, token, message_id = sub.player.strip().lower(), sub.text, sub.token, sub.message_id
         phase_key, source, in_reply_to = sub.phase_key, sub.source, sub.in_reply_to
         at = self._now()
@@ -456,7 +474,7 @@ class Referee(Deadlines):
             pos = trial
             if outcome.resolved:
                 event["opened"] = outcome.after_key
-            seq = self._append_order(tx, game, pos.state, player, outcome, event)
+            seq = self._append_order(tx, game, pos.state, player, outcome, event, notices)
             self._save(tx, pos, outcome.resolved)
             if held and held["player"] == player:
                 tx.set_meta(held=None)
@@ -514,11 +532,12 @@ class Referee(Deadlines):
         return {"resolved": False, "finished": False, "phase": phase, "waiting_for": [], "held": True, "text": text}
 
     def _append_order(self, tx: Any, game: Game, state: State, player: str, outcome: Outcome,
-                      event: dict[str, Any]) -> int:
+                      event: dict[str, Any], notices: list[Reopened]) -> int:
         """Append an accepted set's event, naming the other players' parts it cancelled (see
-        `Position.without`). Each player it cancelled or opened again is mailed at once: their
-        report would only come when the phase resolves, and they have to act before that. A
-        set that also closed the phase asks nothing more in it: the new phase's reports go out."""
+        `Position.without`). Each player it cancelled or opened again gets a notice in
+        `notices`, mailed at the end of the unit of work (`_send_reopened`): their report would
+        only come when the phase resolves, and they have to act before that. A set that also
+        closed the phase asks nothing more in it: the new phase's reports go out instead."""
         if outcome.cancelled:
             event["cancelled"] = [part.to_json() for part in outcome.cancelled]
         seq = tx.append(event)
@@ -531,9 +550,23 @@ class Referee(Deadlines):
                 continue
             part = cancelled.get(who)
             lines = [part.reason] if part else [e.text for e in outcome.events if e.to and who in e.to]
-            self.notifier.reopened(tx, game, tx.meta, state, who, by=player, lines=lines,
-                                   cancelled=part.text.splitlines() if part else [], serial=f"reopened-{seq}")
+            notices.append(Reopened(who, player, outcome.after_key, state, seq, lines,
+                                    part.text.splitlines() if part else []))
         return seq
+
+    def _send_reopened(self, tx: Any, notices: Sequence[Reopened], receipts: Sequence[Receipt] = ()) -> None:
+        """Queue the notices of a unit of work that still hold: not for a player whose set was
+        accepted after the notice's cause (`receipts`: that unit's), nor for a phase since closed."""
+        if self.notifier is None or not notices:
+            return
+        since = {r.player: r.seq for r in receipts if r.status == ACCEPTED and r.seq is not None}
+        game = self.game_of(tx.meta)
+        key = game.phase(tx.state).key
+        for notice in notices:
+            if notice.phase != key or since.get(notice.player, 0) > notice.seq:
+                continue
+            self.notifier.reopened(tx, game, tx.meta, notice.state, notice.player, by=notice.by,
+                                   lines=notice.lines, cancelled=notice.cancelled, serial=f"reopened-{notice.seq}")
 
     def _deadline_line(self, meta: Mapping[str, Any], player: str) -> str:
         schedule = meta.get("schedule")

@@ -273,10 +273,10 @@ def test_a_mail_that_breaks_its_run_is_set_aside_and_the_others_go_through(world
     to = _two_player_race(world, "race-22")
     real = world.referee._submit_in
 
-    def fragile(tx, game_id, sub):
+    def fragile(tx, game_id, sub, *rest):
         if "ADD 2" in sub.text:
             raise RuntimeError("a bug met by this mail only")
-        return real(tx, game_id, sub)
+        return real(tx, game_id, sub, *rest)
 
     monkeypatch.setattr(world.referee, "_submit_in", fragile)
     world.send("ann@players.test", to["ann"], "ADD 1\n")

@@ -17,6 +17,7 @@ from referee.config import Settings
 from referee.contract import IllegalOrder, OrderError
 from referee.gamelog import replay_log, write_log
 from referee.progress import DROP, Position
+from referee.service import Submission
 
 from ..deadlines.conftest import mails, text
 from .simul import GAME as SIMUL, Simul
@@ -239,6 +240,40 @@ def test_a_set_that_cancels_another_and_closes_the_phase_sends_no_notice(svc, ga
     assert len(report) == reports + 1
     body = text(report[-1]).replace("\r\n", "\n")
     assert "ann has no pick to match" in body and "ORDERS s1 r2" in body
+
+
+def test_in_one_unit_of_work_a_later_accepted_set_makes_the_notice_stale(svc):
+    """The mail worker submits a run of mails together: when bob's own new set follows the one
+    that cancelled his, his receipt says what stands and a notice asking him again would be
+    stale. A later set of his that is rejected leaves the notice due."""
+    new_game(svc)
+    ref = svc.referee
+    ref.submit("s1", "ann", "PICK 5")
+    ref.submit("s1", "bob", "MATCH ann\nDONE")
+    ann, bob = ref.submit_many("s1", [Submission("ann", "PICK 7"), Submission("bob", "MATCH ann\nDONE")])
+    assert ann.status == bob.status == "accepted" and "bob's orders no longer apply" in ann.render()
+    assert svc.store.load("s1").events[-2]["cancelled"][0]["player"] == "bob"
+    assert not mails(svc, to="bob@players.test", kind="notice")
+
+    ann, bob = ref.submit_many("s1", [Submission("ann", "PICK 8"), Submission("bob", "PICK 12")])
+    assert (ann.status, bob.status) == ("accepted", "rejected")
+    notice = mails(svc, to="bob@players.test", kind="notice")
+    assert len(notice) == 1 and notice[0]["Message-ID"] == f"<s1.notice.reopened-{ann.seq}.bob@games.test>"
+    assert "ORDERS s1 r1" in text(notice[0])
+
+
+def test_a_notice_whose_player_was_asked_again_later_in_the_unit_still_goes_out(svc):
+    """bob's new set is accepted, then cancelled again within the same unit: the second notice
+    is newer than his receipt and goes out; the first does not."""
+    new_game(svc)
+    ref = svc.referee
+    ref.submit("s1", "ann", "PICK 5")
+    ref.submit("s1", "bob", "MATCH ann\nDONE")
+    receipts = ref.submit_many("s1", [Submission("ann", "PICK 7"), Submission("bob", "MATCH ann\nDONE"),
+                                      Submission("ann", "PICK 6")])
+    assert [r.status for r in receipts] == ["accepted"] * 3
+    notice = mails(svc, to="bob@players.test", kind="notice")
+    assert [m["Message-ID"] for m in notice] == [f"<s1.notice.reopened-{receipts[2].seq}.bob@games.test>"]
 
 
 def test_with_early_resolution_off_a_set_that_cancels_another_is_not_held(svc):
