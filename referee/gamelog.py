@@ -14,7 +14,12 @@ from .progress import DEFAULT, DROP, ORDER, Position, Refused
 from .rng import verify_commitment
 from .service import components_hash, effective_events, setup_state, state_hash
 
-FORMAT = "REFEREE-LOG 1"
+MAGIC = "REFEREE-LOG"
+# 2: a set may cancel another player's set that no longer applies without the set it replaced
+# (docs/service.md). A referee that only knows 1 refuses that set, so only a record that has
+# such a step is written as 2; every other record stays 1, readable by older referees too.
+CANCELS = 2
+VERSIONS = (1, CANCELS)
 LOGGED = (ORDER, DEFAULT, DROP, "undo", "replace", "adjudicate")
 HASH_CHARS = 16
 
@@ -64,12 +69,12 @@ def write_log(meta: Mapping[str, Any], events: Sequence[Mapping[str, Any]], fina
         header["seed"] = meta["seed"]
     header["game_id"] = meta.get("id")
     header["created"] = meta.get("created")
-    head = "\n".join([FORMAT] + [f"{k}: {_json(v)}" for k, v in header.items()]) + "\n"
+    logged = [e for e in effective_events(events) if e["type"] in LOGGED]
+    version = CANCELS if any(e.get("cancelled") for e in logged) else 1
+    head = "\n".join([f"{MAGIC} {version}"] + [f"{k}: {_json(v)}" for k, v in header.items()]) + "\n"
     lines = [head]
     previous = link("", head)
-    for event in effective_events(events):
-        if event["type"] not in LOGGED:
-            continue
+    for event in logged:
         body = "\t".join([str(event["seq"]), event.get("phase") or "-", event.get("at", "-"), event["type"],
                           event.get("player") or "-", _json(_payload(event))])
         previous = link(previous, body)
@@ -95,9 +100,23 @@ def replay_log(text: str, games: Callable[[str], Game], *, seed: str | None = No
         return ReplayResult(False, exc.message, exc.line)
 
 
+def _read_version(first: str) -> int:
+    """The format version on a record's first line. Version 1 is read with today's rules
+    too: a record without a cancellation replays the same under both, and records written
+    with cancellations before version 2 existed say 1."""
+    magic, _, number = first.rstrip("\n").partition(" ")
+    if magic != MAGIC or not number.isdigit():
+        raise LogError(f"not a Referee game record (the first line must be '{MAGIC} <version>')", 1)
+    version = int(number)
+    if version not in VERSIONS:
+        known = " and ".join(str(v) for v in VERSIONS)
+        raise LogError(f"the record is in format version {version}, which this referee cannot read (it reads "
+                       f"versions {known}); replay it with the referee that wrote it, or a newer one", 1)
+    return version
+
+
 def _read_header(lines: list[str]) -> tuple[dict[str, Any], int]:
-    if not lines or lines[0].rstrip("\n") != FORMAT:
-        raise LogError(f"not a Referee game record (the first line must be {FORMAT!r})", 1)
+    _read_version(lines[0] if lines else "")
     header: dict[str, Any] = {}
     n = 1
     while n < len(lines) and ": " in lines[n] and "\t" not in lines[n]:

@@ -50,7 +50,7 @@ def played(players: int, seed: str, options: dict, stream: str, stop: int | None
             assert part.player in pos.waiting_for(), f"{part.player}'s set was cancelled but nothing is asked of them"
             assert pos.last_set(part.player) is None
         events.append({"seq": len(events) + 1, "type": ORDER, "phase": key, "at": "2026-01-01T00:00:00Z",
-                       "player": player, "text": text})
+                       "player": player, "text": text, "cancelled": [c.to_json() for c in out.cancelled]})
     return pos, events, cancels
 
 
@@ -102,7 +102,9 @@ def test_replay_6_round_8_bob_can_change_his_set():
     assert part.text.splitlines()[:1] == ["post"] and "save 51" in part.text
     assert events[step]["text"].startswith("load 53 on ship 1\nsave 40\npost")
     assert GAME.result(pos.state) is not None
-    result = replay_log(record(pos, events, 3, "replay-6", {}), registry.get)
+    text = record(pos, events, 3, "replay-6", {})
+    assert text.startswith("REFEREE-LOG 2\n")  # a referee that cannot cancel would refuse bob's set
+    result = replay_log(text, registry.get)
     assert result.ok, result.message
 
 

@@ -3,7 +3,7 @@
 import json
 
 from referee import registry
-from referee.gamelog import FORMAT, replay_log, write_log
+from referee.gamelog import link, replay_log, write_log
 
 from .test_submit import new_race, new_simul
 
@@ -34,7 +34,7 @@ def test_a_finished_game_replays(ref, store):
     assert store.load("s1").meta["status"] == "finished"
     text = record(store, "s1")
     lines = text.splitlines()
-    assert lines[0] == FORMAT and 'seed: "s"' in lines
+    assert lines[0] == "REFEREE-LOG 1" and 'seed: "s"' in lines  # no set cancelled another
     kinds = [l.split("\t")[3] for l in lines if "\t" in l and not l.startswith("end")]
     assert kinds == ["order", "order", "undo", "order", "replace", "adjudicate", "default", "default",
                      "order", "order", "order", "drop"]
@@ -80,8 +80,6 @@ def test_an_edited_header_or_end_fails(ref, store):
 
 def test_a_consistent_but_wrong_record_fails_on_the_final_state(ref, store):
     """Rewriting a line and recomputing every later hash still cannot fake the final state."""
-    from referee.gamelog import link
-
     new_race(ref)
     ref.submit("r1", "ann", "ADD 1")
     ref.submit("r1", "bob", "ADD 2")
@@ -136,3 +134,62 @@ def test_log_and_replay_commands(run, tmp_path):
     bad = run("replay", str(path))
     assert bad.exit_code == 1 and f"FAILED: line {n + 1}: hash mismatch" in bad.output
     assert json.loads(run("status", "g1", "--json").output)["status"] == "finished"
+
+
+def rechain(text: str, first: str) -> str:
+    """The record with another first line and every hash recomputed, as a writer would."""
+    lines = text.splitlines(keepends=True)
+    lines[0] = first + "\n"
+    start = next(i for i, l in enumerate(lines) if "\t" in l)
+    previous = link("", "".join(lines[:start]))
+    for i in range(start, len(lines)):
+        body = lines[i].rstrip("\n").rpartition("\t")[0]
+        previous = link(previous, body)
+        lines[i] = f"{body}\t{previous}\n"
+    return "".join(lines)
+
+
+def cancelling(ref):
+    """bob's MATCH relied on ann's pick; her new pick cancels his set."""
+    new_simul(ref)
+    ref.submit("s1", "ann", "PICK 5")
+    ref.submit("s1", "bob", "MATCH ann\nDONE")
+    return ref.submit("s1", "ann", "PICK 7").seq
+
+
+def test_a_record_with_a_cancellation_is_version_2_and_replays(ref, store):
+    """A referee that knows only version 1 would refuse ann's new set; the version tells it so
+    before it tries."""
+    cancelling(ref)
+    text = record(store, "s1", reveal_seed=True)
+    assert text.startswith("REFEREE-LOG 2\n")
+    result = replay_log(text, registry.get)
+    assert result.ok and result.steps == 3, result.message
+
+
+def test_an_undone_cancellation_leaves_the_record_at_version_1(ref, store):
+    seq = cancelling(ref)
+    ref.undo("s1", seq - 1, "ann sent her change by mistake")
+    text = record(store, "s1", reveal_seed=True)
+    assert text.startswith("REFEREE-LOG 1\n") and replay_log(text, registry.get).ok
+
+
+def test_a_version_1_record_with_a_cancellation_still_replays(ref, store):
+    """Records written before version 2 existed said 1 whatever they held."""
+    cancelling(ref)
+    old = rechain(record(store, "s1", reveal_seed=True), "REFEREE-LOG 1")
+    result = replay_log(old, registry.get)
+    assert result.ok, result.message
+
+
+def test_an_unknown_version_or_first_line_is_refused_clearly(ref, store):
+    cancelling(ref)
+    text = record(store, "s1", reveal_seed=True)
+    newer = replay_log(rechain(text, "REFEREE-LOG 3"), registry.get)
+    assert not newer.ok and newer.line == 1
+    assert newer.message.startswith("the record is in format version 3, which this referee cannot read "
+                                    "(it reads versions 1 and 2)")
+    for first in ("REFEREE-LOG", "REFEREE-LOG two", "GAME-LOG 1"):
+        result = replay_log(rechain(text, first), registry.get)
+        assert not result.ok and result.line == 1 and result.message.startswith("not a Referee game record")
+    assert not replay_log("", registry.get).ok
