@@ -75,6 +75,18 @@ def test_sets_that_still_apply_stay_and_keep_their_place():
     assert pos.state["picks"] == {"ann": 6, "bob": 3, "cid": 4}
 
 
+def test_a_set_that_relied_on_the_earlier_one_is_cancelled_even_when_the_new_one_would_do():
+    """The other sets are replayed before the new set: bob's MATCH finds no pick there, so it
+    is cancelled although ann's new set offers the same pick (docs/service.md)."""
+    pos = position(("ann", "bob"))
+    send(pos, "ann", "PICK 5")
+    send(pos, "bob", "MATCH ann\nDONE")
+    out = send(pos, "ann", "PICK 5")
+    assert [c.player for c in out.cancelled] == ["bob"] and pos.waiting_for() == ["ann", "bob"]
+    assert not send(pos, "bob", "MATCH ann\nDONE").cancelled  # the same set applies when sent again
+    assert pos.state["picks"] == {"ann": 5, "bob": 5}
+
+
 def test_a_rejected_new_set_cancels_nothing():
     pos = position(("ann", "bob"))
     send(pos, "ann", "PICK 5")
