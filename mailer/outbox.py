@@ -73,8 +73,9 @@ class Outbox:
         self.markers.mkdir(parents=True, exist_ok=True)
 
     def mark(self, game_id: str) -> None:
-        """Call after a unit of work that queued mail has been written."""
-        (self.markers / game_id).touch()
+        """Call after a unit of work that queued mail has been written. Only the marker's
+        existence counts, so an existing one is left as it is."""
+        os.close(os.open(f"{self.markers}/{game_id}", os.O_WRONLY | os.O_CREAT, 0o644))
 
     def _games(self, full_scan: bool) -> list[str]:
         if full_scan:

@@ -32,6 +32,7 @@ class Spool:
         self.root = Path(root)
         for sub in ("tmp", "new", "cur"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
+        self._new, self._cur = f"{self.root}/new", f"{self.root}/cur"  # strings: used per message
 
     def new_key(self) -> str:
         """A unique file name that sorts by arrival time."""
@@ -51,7 +52,7 @@ class Spool:
                 os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, f"{self.root}/new/{key}")
+        os.replace(tmp, f"{self._new}/{key}")
         if durable:
             _fsync_dir(self.root / "new")
         return key
@@ -64,9 +65,10 @@ class Spool:
         yield from sorted(entry.name for entry in os.scandir(self.root / "new") if entry.is_file())
 
     def read(self, key: str) -> bytes:
-        return (self.root / "new" / key).read_bytes()
+        with open(f"{self._new}/{key}", "rb") as handle:
+            return handle.read()
 
     def done(self, key: str, status: str = "") -> None:
         """Move a processed message to cur/ (Maildir info suffix records the outcome)."""
         suffix = f":2,{status}" if status else ":2,"
-        os.replace(self.root / "new" / key, self.root / "cur" / (key + suffix))
+        os.replace(f"{self._new}/{key}", f"{self._cur}/{key}{suffix}")

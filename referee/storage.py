@@ -12,15 +12,17 @@ current state and queues mail costs one atomic write, not three.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import orjson
 from tinydb.storages import Storage
+
+_temp_names = itertools.count()  # with the process id, a temporary name nobody else uses
 
 
 @dataclass
@@ -54,14 +56,23 @@ def decode(raw: bytes) -> Any:
     return json.loads(raw)
 
 
-def write_atomically(path: Path, payload: bytes) -> None:
+def write_atomically(path: str | os.PathLike[str], payload: bytes) -> None:
     """Replace `path` with `payload` so that readers see the old file or the new, never a mix."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    path = os.fspath(path)
+    folder, name = os.path.split(path)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}-{next(_temp_names)}.tmp")
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # left by a crashed process that had the same id
+        fd, tmp = tempfile.mkstemp(dir=folder or ".", prefix=f".{name}.", suffix=".tmp")
+    try:
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -69,7 +80,7 @@ def write_atomically(path: Path, payload: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
+    dir_fd = os.open(folder or ".", os.O_RDONLY)
     try:
         os.fsync(dir_fd)
     finally:
@@ -84,7 +95,7 @@ class AtomicJSONStorage(Storage):
     """
 
     def __init__(self, path: str | os.PathLike[str], stats: WriteStats | None = None) -> None:
-        self.path = Path(path)
+        self.path = os.fspath(path)  # a plain string: this is on every unit of work's path
         self.stats = stats
         self._data: dict[str, Any] | None = None
         self._dirty = False
@@ -92,7 +103,8 @@ class AtomicJSONStorage(Storage):
     def read(self) -> dict[str, Any] | None:
         if self._data is None:
             try:
-                raw = self.path.read_bytes()
+                with open(self.path, "rb") as handle:
+                    raw = handle.read()
             except FileNotFoundError:
                 return None
             self._data = decode(raw) if raw.strip() else None

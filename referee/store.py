@@ -19,6 +19,7 @@ how many other games exist.
 
 from __future__ import annotations
 
+import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -134,17 +135,24 @@ class _TinyTransaction:
         self.game_id = game_id
         self._db = db
         self._meta_changed: set[str] = set()
+        self._singles: dict[str, dict[str, Any]] = {}
 
-    # meta and current state live in one document each (doc id 1)
+    # meta and current state live in one document each (doc id 1). A unit of work reads meta
+    # a dozen times; the document is looked up once and kept, and every write goes through
+    # `_put_single`, which keeps the kept copy in step.
 
     def _single(self, table: str) -> dict[str, Any]:
-        doc = self._db.table(table).get(doc_id=1)
-        return dict(doc) if doc is not None else {}
+        doc = self._singles.get(table)
+        if doc is None:
+            found = self._db.table(table).get(doc_id=1)
+            doc = self._singles[table] = dict(found) if found is not None else {}
+        return dict(doc)
 
     def _put_single(self, table: str, value: Mapping[str, Any]) -> None:
         tbl = self._db.table(table)
         tbl.truncate()
         tbl.insert(dict(value))
+        self._singles[table] = dict(value)
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -204,9 +212,12 @@ class _TinyTransaction:
 
     def find_record(self, table: str, field: str, value: Any) -> dict[str, Any] | None:
         """The first record whose `field` equals `value`; only that one is copied, so a
-        lookup in a long table costs a scan, not a copy of the table."""
-        doc = self._db.table(table).get(where(field) == value)
-        return dict(doc, id=doc.doc_id) if doc is not None else None  # type: ignore[union-attr]
+        lookup in a long table costs a scan, not a copy of the table. The scan reads the
+        stored documents directly: a TinyDB query object per lookup cost more than the scan."""
+        for doc_id, doc in ((self._db.storage.read() or {}).get(table) or {}).items():
+            if field in doc and doc[field] == value:
+                return dict(doc, id=int(doc_id))
+        return None
 
     def add_record(self, table: str, record: Mapping[str, Any]) -> int:
         return self._db.table(table).insert(dict(record))
@@ -225,6 +236,7 @@ class TinyDBStore:
         self.root = Path(root)
         self.games_dir = self.root / "games"
         self.index_path = self.root / "index.json"
+        self._games, self._index = str(self.games_dir), str(self.index_path)
         self.lock_timeout = lock_timeout
         self.stats = WriteStats()
         self.games_dir.mkdir(parents=True, exist_ok=True)
@@ -234,14 +246,18 @@ class TinyDBStore:
     # -- paths and locking
 
     def path(self, game_id: str) -> Path:
-        return self.games_dir / f"{check_game_id(game_id)}.json"
+        return Path(self._file(game_id))
+
+    def _file(self, game_id: str) -> str:
+        """The game's file as a plain string (pathlib costs show on every unit of work)."""
+        return f"{self._games}/{check_game_id(game_id)}.json"
 
     @contextmanager
-    def _open(self, path: Path, *, must_exist: bool) -> Iterator[tuple[TinyDB, AtomicJSONStorage]]:
+    def _open(self, path: str, *, must_exist: bool) -> Iterator[tuple[TinyDB, AtomicJSONStorage]]:
         try:
-            with exclusive(str(path) + ".lock", self.lock_timeout):
-                if must_exist and not path.exists():
-                    raise GameNotFound(f"no game {path.stem!r}")
+            with exclusive(path + ".lock", self.lock_timeout):
+                if must_exist and not os.path.exists(path):
+                    raise GameNotFound(f"no game {os.path.basename(path).removesuffix('.json')!r}")
                 db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
                 storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
                 try:
@@ -251,7 +267,7 @@ class TinyDBStore:
                     storage.discard()
                     db.close()
         except LockTimeout:
-            raise StoreBusy(f"{path.name} is locked by another process; try again") from None
+            raise StoreBusy(f"{os.path.basename(path)} is locked by another process; try again") from None
 
     # -- the index
 
@@ -261,7 +277,7 @@ class TinyDBStore:
         return row
 
     def _write_index_row(self, row: Mapping[str, Any]) -> None:
-        with self._open(self.index_path, must_exist=False) as (db, _):
+        with self._open(self._index, must_exist=False) as (db, _):
             table = db.table("games")
             found = [doc.doc_id for doc in table.all() if doc["id"] == row["id"]]
             if found:
@@ -272,14 +288,13 @@ class TinyDBStore:
     # -- GameStore
 
     def exists(self, game_id: str) -> bool:
-        return self.path(game_id).exists()
+        return os.path.exists(self._file(game_id))
 
     def create(self, game_id: str, meta: Mapping[str, Any], state: Mapping[str, Any],
                events: Sequence[Mapping[str, Any]] = (),
                then: Callable[[GameTransaction], None] | None = None) -> None:
         """Create a game; `then` may add to it (queue the opening mail, say) in the same write."""
-        path = self.path(game_id)
-        with self._open(path, must_exist=False) as (db, _):
+        with self._open(self._file(game_id), must_exist=False) as (db, _):
             if db.table("meta").get(doc_id=1) is not None:
                 raise GameExists(f"a game {game_id!r} already exists")
             tx = _TinyTransaction(game_id, db)
@@ -298,7 +313,7 @@ class TinyDBStore:
     def transaction(self, game_id: str) -> Iterator[_TinyTransaction]:
         """A unit of work on an existing game: one atomic write at the end, none on error."""
         wake = None
-        with self._open(self.path(game_id), must_exist=True) as (db, storage):
+        with self._open(self._file(game_id), must_exist=True) as (db, storage):
             tx = _TinyTransaction(game_id, db)
             yield tx
             index_changed = bool(tx._meta_changed & set(INDEX_FIELDS))
@@ -323,7 +338,7 @@ class TinyDBStore:
         return self.wakeups.due(now) if self.wakeups is not None else None
 
     def load(self, game_id: str) -> StoredGame:
-        with self._open(self.path(game_id), must_exist=True) as (db, _):
+        with self._open(self._file(game_id), must_exist=True) as (db, _):
             tx = _TinyTransaction(game_id, db)
             return StoredGame(game_id, tx.meta, tx.state, tx.events(), tx.snapshots())
 
@@ -342,5 +357,5 @@ class TinyDBStore:
     def list(self) -> list[dict[str, Any]]:
         if not self.index_path.exists():
             return []
-        with self._open(self.index_path, must_exist=False) as (db, _):
+        with self._open(self._index, must_exist=False) as (db, _):
             return sorted((dict(doc) for doc in db.table("games").all()), key=lambda r: r["id"])
