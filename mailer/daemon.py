@@ -46,6 +46,8 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
     try:
         worker = services.worker()
         relay = services.relay()
+        for problem in services.warm_up():  # the SMTP server already takes mail meanwhile
+            log.error("%s", problem)
         services.send(relay, full_scan=True)  # whatever a crash left behind
         if on_ready is not None:
             on_ready.set()

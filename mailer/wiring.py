@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
 
+from referee import registry, rendering
 from referee.config import Settings
 from referee.deadlines import TickAction, next_wake
 from referee.service import Referee, system_clock
@@ -57,6 +58,12 @@ class Services:
         report.deferred += system.deferred
         report.failed += system.failed
         return report
+
+    def warm_up(self) -> list[str]:
+        """Load the installed games and compile the templates before mail arrives; what
+        could not be loaded or compiled."""
+        problems = [f"game {name}: {why}" for name, why in registry.broken().items()]
+        return problems + [f"template {why}" for why in rendering.preload()]
 
     def tick(self, now: datetime | None = None) -> list[TickAction]:
         """Due deadlines and reminders, for the daemon's timer and `referee tick`."""

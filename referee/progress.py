@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .contract import Event, Game, InvalidOrder, Order, OrderError, OrderErrors, State, accepts_orders
+from .contract import (Event, Game, InvalidOrder, Order, OrderError, OrderErrors, PhaseInfo, Prompt, State,
+                       accepts_orders)
 
 ORDER, DEFAULT, DROP = "order", "default", "drop"
 
@@ -95,19 +96,32 @@ class Position:
 
     # -- queries
 
+    def _asked(self) -> tuple[PhaseInfo, list[Prompt]]:
+        """The phase and the prompts of the current state. An engine works them out from the
+        state each time, and one submission asks a dozen times, so they are kept for as long
+        as `state` is the same object (engines return new states; they never change one)."""
+        kept = self.__dict__.get("_kept")
+        if kept is None or kept[0] is not self.state:
+            kept = self.__dict__["_kept"] = (self.state, self.game.phase(self.state), self.game.prompts(self.state))
+        return kept[1], kept[2]
+
+    @property
+    def phase(self) -> PhaseInfo:
+        return self._asked()[0]
+
     @property
     def key(self) -> str:
-        return self.game.phase(self.state).key
+        return self._asked()[0].key
 
     @property
     def over(self) -> bool:
-        return not self.game.prompts(self.state)
+        return not self._asked()[1]
 
     def waiting_for(self) -> list[str]:
-        return list(dict.fromkeys(p.player for p in self.game.prompts(self.state)))
+        return list(dict.fromkeys(p.player for p in self._asked()[1]))
 
     def is_simultaneous(self, player: str) -> bool:
-        return any(p.simultaneous for p in self.game.prompts(self.state) if p.player == player)
+        return any(p.simultaneous for p in self._asked()[1] if p.player == player)
 
     def last_set(self, player: str) -> Step | None:
         for step in reversed(self.steps):
@@ -122,8 +136,8 @@ class Position:
         waiting = self.waiting_for()
         if player in waiting or accepts_orders(self.game, self.state, player):
             return
-        phase = self.game.phase(self.state)
-        if any(s.player == player for s in self.steps) and self.game.prompts(self.state)[0].simultaneous:
+        phase, prompts = self._asked()
+        if any(s.player == player for s in self.steps) and prompts[0].simultaneous:
             raise Refused(f"your part in {phase.name} (phase {phase.key}) is finished; your last set "
                           f"stands until the phase resolves (waiting for {', '.join(waiting)})")
         raise Refused(f"nothing is asked of {player} in {phase.name} (phase {phase.key}); "
@@ -197,7 +211,7 @@ class Position:
     def _commit(self, state: State, steps: list[Step]) -> None:
         before = self.key
         self.state = state
-        if self.game.phase(state).key != before:
+        if self.key != before:
             self.opening, self.steps = state, []
         else:
             self.steps = steps

@@ -15,7 +15,8 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from . import registry
-from .contract import ComponentError, Game, GameOption, Order, OrderError, SetupError, State, canonical_json, phase_kinds
+from .contract import (ComponentError, Game, GameOption, Order, OrderError, PhaseInfo, SetupError, State, canonical_json,
+                       phase_kinds)
 from .deadlines import Deadlines
 from .errors import BadRequest, ServiceError
 from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems
@@ -95,7 +96,10 @@ def _submitter(record: Mapping[str, Any]) -> str:
 
 
 def phase_json(game: Game, state: State) -> dict[str, Any]:
-    info = game.phase(state)
+    return _phase_dict(game.phase(state))
+
+
+def _phase_dict(info: PhaseInfo) -> dict[str, Any]:
     return {"key": info.key, "round": info.round, "name": info.name, "kind": info.kind}
 
 
@@ -255,15 +259,13 @@ class Referee(Deadlines):
         """The live position: the current state, the steps since the phase opened, and the
         snapshot taken when it opened."""
         state = tx.state
-        steps = [Step.from_json(s) for s in tx.meta.get("steps", [])]
-        key = game.phase(state).key
-        opening = state
-        if steps:
-            matches = [s for s in tx.snapshots() if s["key"] == key]
+        pos = Position(game, state, state, [Step.from_json(s) for s in tx.meta.get("steps", [])])
+        if pos.steps:
+            matches = [s for s in tx.snapshots() if s["key"] == pos.key]
             if not matches:
-                raise ServiceError(f"the game file has no snapshot for phase {key}; run undo to rebuild")
-            opening = matches[-1]["state"]
-        return Position(game, state, opening, steps)
+                raise ServiceError(f"the game file has no snapshot for phase {pos.key}; run undo to rebuild")
+            pos.opening = matches[-1]["state"]
+        return pos
 
     def _save(self, tx: Any, pos: Position, resolved: bool) -> None:
         tx.set_state(pos.state)
@@ -430,7 +432,7 @@ class Referee(Deadlines):
                 return self._duplicate(tx, record, base)
         game = self.game_of(meta)
         pos = self._position(tx, game)
-        phase = phase_json(game, pos.state)
+        phase = _phase_dict(pos.phase)
         base["phase"] = phase
         if meta.get("status") == "finished" or pos.over:
             return Receipt(REFUSED, reason=f"{game_id} is over; no more orders are taken", **base)

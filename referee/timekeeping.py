@@ -26,6 +26,7 @@ class TimeError(ValueError):
     """Text that is not a duration, a time zone or a date; the message says what would be."""
 
 
+@lru_cache(maxsize=256)  # a game's few policy durations are read on every unit of work
 def parse_duration(text: str) -> timedelta:
     """`90m`, `36h`, `2d`, `1d12h`, `1w` (units in that order, each at most once)."""
     raw = text.strip().lower().replace(" ", "")
@@ -110,6 +111,7 @@ def parse_moment(text: str) -> datetime:
     return value.astimezone(UTC)
 
 
+@lru_cache(maxsize=1024)  # every receipt shows its game's deadline
 def show_moment(moment: datetime, zone: str | None = None) -> str:
     """`Tue 1 Dec 2026 19:00 CET (18:00 UTC)`; only the UTC part when the zone is UTC."""
     utc = moment.astimezone(UTC)
