@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from referee.storage import read_file
+
 _counter = itertools.count()
 _HOST = socket.gethostname().replace("/", "_").replace(":", "_") or "localhost"
 
@@ -65,8 +67,7 @@ class Spool:
         yield from sorted(entry.name for entry in os.scandir(self.root / "new") if entry.is_file())
 
     def read(self, key: str) -> bytes:
-        with open(f"{self._new}/{key}", "rb") as handle:
-            return handle.read()
+        return read_file(f"{self._new}/{key}")
 
     def done(self, key: str, status: str = "") -> None:
         """Move a processed message to cur/ (Maildir info suffix records the outcome)."""
