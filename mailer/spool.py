@@ -15,8 +15,6 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from referee.storage import read_file
-
 _counter = itertools.count()
 _HOST = socket.gethostname().replace("/", "_").replace(":", "_") or "localhost"
 
@@ -67,7 +65,8 @@ class Spool:
         yield from sorted(entry.name for entry in os.scandir(self.root / "new") if entry.is_file())
 
     def read(self, key: str) -> bytes:
-        return read_file(f"{self._new}/{key}")
+        with open(f"{self._new}/{key}", "rb") as handle:
+            return handle.read()
 
     def done(self, key: str, status: str = "") -> None:
         """Move a processed message to cur/ (Maildir info suffix records the outcome)."""

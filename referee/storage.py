@@ -56,21 +56,6 @@ def decode(raw: bytes) -> Any:
     return json.loads(raw)
 
 
-def read_file(path: str) -> bytes:
-    """A whole file's bytes in as few system calls as it takes (`open()` adds a terminal
-    check and seeks that show on a unit of work's cost)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        chunks, size = [], os.fstat(fd).st_size
-        while True:
-            chunk = os.read(fd, max(size, 65536) + 1)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-    finally:
-        os.close(fd)
-
-
 def write_atomically(path: str | os.PathLike[str], payload: bytes) -> None:
     """Replace `path` with `payload` so that readers see the old file or the new, never a mix."""
     path = os.fspath(path)
@@ -118,7 +103,8 @@ class AtomicJSONStorage(Storage):
     def read(self) -> dict[str, Any] | None:
         if self._data is None:
             try:
-                raw = read_file(self.path)
+                with open(self.path, "rb") as handle:
+                    raw = handle.read()
             except FileNotFoundError:
                 return None
             self._data = decode(raw) if raw.strip() else None
