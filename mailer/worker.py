@@ -18,10 +18,12 @@ from typing import Callable, TypeVar
 
 from referee.config import Settings
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
+from referee.rendering import plural
 from referee.service import Referee, ServiceError, Submission
 from referee.store import GameNotFound, StoreBusy
 
 from .addresses import parse_plus_address
+from .headers import sanitise_header
 from .message import InboundMail, parse_message
 from .notifier import MailNotifier
 from .reports import MAIL_COMMANDS
@@ -40,6 +42,7 @@ REFUSAL = (
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 PARALLEL_GAMES = 4
 _T = TypeVar("_T")
+MAX_UNREAD_SHOWN = 10
 COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1}  # how many words must follow
 
 
@@ -61,6 +64,22 @@ def mail_command(mail: InboundMail) -> tuple[str, str] | None:
         if lines:  # a first body line that is not a command: these are orders
             return None
     return None
+
+
+def lines_after_command(mail: InboundMail) -> list[str]:
+    """What follows a command given on a mail's first line: never read, so the player is told
+    (someone who writes STATUS above their orders would otherwise wait for a receipt)."""
+    lines = [line.strip() for line in mail.orders_text.splitlines() if line.strip()]
+    return lines[1:]
+
+
+def _unread(name: str, rest: list[str]) -> str:
+    shown = [sanitise_header(line, 100) for line in rest[:MAX_UNREAD_SHOWN]]
+    more = f"\n    ... and {len(rest) - len(shown)} more" if len(rest) > len(shown) else ""
+    return (f"Your mail began with {name}, so it was read as that command alone. "
+            f"{plural(len(rest), 'line')} after it {'was' if len(rest) == 1 else 'were'} not read, "
+            f"and no orders were taken from this mail:\n\n" + "\n".join(f"    {line}" for line in shown)
+            + more + "\n\nSend orders in a mail of their own.\n")
 
 
 def command_summary() -> str:
@@ -158,6 +177,7 @@ class MailWorker:
         """STATUS and HELP are answered with mail; VACATION and TIMEZONE change the seat and
         are confirmed. Identity is checked exactly as for orders."""
         serial = f"{player}.{_digest(mail.message_id, raw)}"
+        rest = lines_after_command(mail)
         try:
             if name in ("STATUS", "HELP"):
                 self.referee.request(game_id, player, name.lower(), token=token, in_reply_to=mail.message_id,
@@ -176,8 +196,14 @@ class MailWorker:
             self.notifier.system_mail(
                 seat["email"], f"[{game_id}] {name} not done",
                 f"Your {name} could not be done: {exc}\n\nNothing was changed. The mail commands are:\n\n"
-                f"{command_summary()}\n", in_reply_to=mail.message_id, serial=f"{game_id}.{serial}")
+                f"{command_summary()}\n" + (f"\n{_unread(name, rest)}" if rest else ""),
+                in_reply_to=mail.message_id, serial=f"{game_id}.{serial}")
             return Handled("rejected", f"{name}: {exc}", game_id, player)
+        if rest:
+            seat = self.referee.seat(game_id, player, token)
+            if seat is not None:
+                self.notifier.system_mail(seat["email"], f"[{game_id}] Only {name} was done", _unread(name, rest),
+                                          in_reply_to=mail.message_id, serial=f"{game_id}.{serial}.rest")
         return Handled("command", name, game_id, player)
 
     def _refuse(self, mail: InboundMail) -> None:

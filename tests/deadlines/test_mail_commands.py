@@ -145,6 +145,29 @@ def test_vacation_by_mail_is_announced_and_moves_the_deadline(svc, clock, post):
     assert "'soon' is not a duration" in post.last("ann@players.test")[1]
 
 
+def test_lines_after_a_command_are_named_as_not_read(svc, clock, post):
+    tokens = race(svc)
+    post.send("bob@players.test", address(tokens, "bob"), "STATUS\nADD 2\nADD 1\n\nthanks\n-- \nBob\n")
+    assert post.pump() == [("command", "STATUS")]
+    subjects = [m["Subject"] for m in post.inbox.to("bob@players.test")]
+    assert "[race-1] Only STATUS was done" in subjects
+    notice = next(m for m in post.inbox.to("bob@players.test") if m["Subject"] == "[race-1] Only STATUS was done")
+    text = notice.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    assert "2 lines after it were not read" in text and "    ADD 2\n    ADD 1\n" in text
+    assert "thanks" not in text and "Bob" not in text  # closing words and signature are not read as text
+    assert not [e for e in events(svc, "race-1", "order") if e["player"] == "bob"]
+    # a command alone gets its answer and nothing more; the same mail again, no second notice
+    post.send("bob@players.test", address(tokens, "bob"), "STATUS\n")
+    post.pump()
+    assert [m["Subject"] for m in post.inbox.to("bob@players.test")].count("[race-1] Only STATUS was done") == 1
+    # a command that fails says so, and names the lines it did not read
+    post.send("ann@players.test", address(tokens, "ann"), "TIMEZONE Mars/Base\nADD 1\n")
+    assert post.pump()[0][0] == "rejected"
+    mail, body = post.last("ann@players.test")
+    assert mail["Subject"] == "[race-1] TIMEZONE not done"
+    assert "1 line after it was not read" in body and "    ADD 1\n" in body
+
+
 def test_commands_need_the_token_like_orders(svc, clock, post):
     race(svc)
     post.send("eve@evil.test", f"race-1+ann+wrongtoken@{HOST}", "STATUS\n")
