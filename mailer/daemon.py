@@ -48,6 +48,9 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
         relay = services.relay()
         for problem in services.warm_up():  # the SMTP server already takes mail meanwhile
             log.error("%s", problem)
+        swept = services.sweep()
+        if swept:
+            log.warning("deleted %d temporary file(s) left by an interrupted write", len(swept))
         services.send(relay, full_scan=True)  # whatever a crash left behind
         if on_ready is not None:
             on_ready.set()

@@ -65,6 +65,10 @@ class Services:
         problems = [f"game {name}: {why}" for name, why in registry.broken().items()]
         return problems + [f"template {why}" for why in rendering.preload()]
 
+    def sweep(self) -> list[str]:
+        """Temporary files that writes cut short by a crash left behind, deleted."""
+        return self.store.sweep_temporary()
+
     def tick(self, now: datetime | None = None) -> list[TickAction]:
         """Due deadlines and reminders, for the daemon's timer and `referee tick`."""
         return self.referee.tick(now)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 INDEX_FIELDS = ("id", "game", "players", "created", "status", "title")
 LOCK_TIMEOUT = 30.0
 SNAPSHOTS_KEPT = 4
+STALE_TEMPORARY_SECONDS = 3600.0  # far longer than any unit of work holds a temporary file
 
 
 class StoreError(Exception):
@@ -332,6 +334,22 @@ class TinyDBStore:
         wake = self.wake_of(meta)
         self.wakeups.lower(game_id, wake)
         return wake
+
+    def sweep_temporary(self, older_than: float = STALE_TEMPORARY_SECONDS) -> list[str]:
+        """Delete the temporary files that processes killed in the middle of a write left
+        beside the game files; the names deleted. Only files older than `older_than` seconds
+        go, so a write under way in another process keeps its file."""
+        cutoff, swept = time.time() - older_than, []
+        with os.scandir(self._games) as entries:
+            for entry in entries:
+                if entry.name.startswith(".") and entry.name.endswith(".tmp") and entry.is_file():
+                    try:
+                        if entry.stat().st_mtime < cutoff:
+                            os.unlink(entry.path)
+                            swept.append(entry.name)
+                    except FileNotFoundError:
+                        pass  # gone meanwhile
+        return swept
 
     def wake_due(self, now: float) -> dict[str, bool] | None:
         """Games with a wake time and whether it has come; None when the store keeps none."""

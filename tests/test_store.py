@@ -210,3 +210,18 @@ def test_sigkill_mid_write_leaves_the_previous_valid_file(tmp_path):
     # the game goes on after the crashes
     store.append("g", [{"type": "after-crash"}])
     assert store.load("g").events[-1]["type"] == "after-crash"
+
+
+def test_temporary_files_left_by_an_interrupted_write_are_swept(store):
+    """A process killed between creating its temporary file and renaming it leaves the file;
+    the daemon sweeps such files at start, but never one young enough to be a write under way."""
+    store.create("g", META, {"round": 1})
+    old, young = store.games_dir / ".g.json.999-1.tmp", store.games_dir / ".g.json.998-7.tmp"
+    for path in (old, young):
+        path.write_bytes(b"{half a write")
+    hour_ago = time.time() - 3700
+    os.utime(old, (hour_ago, hour_ago))
+    assert store.sweep_temporary() == [old.name]
+    assert young.exists() and not old.exists()
+    assert store.load("g").state == {"round": 1}
+    assert store.sweep_temporary(older_than=0) == [young.name]
