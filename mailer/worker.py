@@ -51,7 +51,7 @@ def mail_command(mail: InboundMail) -> tuple[str, str] | None:
     STATUS, HELP, VACATION ... or TIMEZONE ...; never in a mail with an ORDERS block."""
     if mail.orders_from_block:
         return None
-    lines = [line.strip() for line in mail.orders_text.splitlines() if line.strip()]
+    lines = _text_lines(mail)
     for candidate in ([lines[0]] if lines else []) + [_SUBJECT_PREFIX.sub("", mail.subject)]:
         words = candidate.split()
         if not words:
@@ -69,8 +69,12 @@ def mail_command(mail: InboundMail) -> tuple[str, str] | None:
 def lines_after_command(mail: InboundMail) -> list[str]:
     """What follows a command given on a mail's first line: never read, so the player is told
     (someone who writes STATUS above their orders would otherwise wait for a receipt)."""
-    lines = [line.strip() for line in mail.orders_text.splitlines() if line.strip()]
-    return lines[1:]
+    return _text_lines(mail)[1:]
+
+
+def _text_lines(mail: InboundMail) -> list[str]:
+    """The non-blank lines of the mail's own text, stripped, as commands are looked for."""
+    return [line.strip() for line in mail.orders_text.splitlines() if line.strip()]
 
 
 def _unread(name: str, rest: list[str]) -> str:
