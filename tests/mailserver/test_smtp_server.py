@@ -5,7 +5,9 @@ from email.message import EmailMessage
 
 import pytest
 
-from mailer.smtp_server import IngestHandler, SenderRateLimit, make_controller
+from aiosmtpd.smtp import SMTP
+
+from mailer.smtp_server import IngestHandler, IngestSMTP, SenderRateLimit, make_controller
 from mailer.spool import Spool
 from referee.config import Limits, Settings
 
@@ -133,3 +135,48 @@ def test_spool_keeps_processed_mail(tmp_path):
     spool.done(key, "S")
     assert spool.pending() == 0
     assert (tmp_path / "cur" / f"{key}:2,S").read_bytes() == b"x"
+
+
+ENVELOPE_ADDRESSES = [
+    "", "<>", "<alice@example.org>", "alice@example.org", "<alice@example.org> SIZE=100 BODY=8BITMIME",
+    "alice@example.org SIZE=5", "<g-1+alice+tok@games.test>", '<"odd name"@example.org>', "<alice@[127.0.0.1]>",
+    "<<alice@example.org>", "<alice@example.org", "alice", "<@relay.example:alice@example.org>", "   ",
+    "<ålice@exämple.org>", "<alice@example.org>>", "<a b@example.org>", "@", "<@>", "\u00e9@x",
+]
+
+
+@pytest.mark.parametrize("arg", ENVELOPE_ADDRESSES)
+@pytest.mark.parametrize("limit", [0, 3])
+def test_session_reads_envelope_addresses_as_aiosmtpd_does(arg, limit):
+    ours, theirs = IngestSMTP(IngestHandler.__new__(IngestHandler)), SMTP(IngestHandler.__new__(IngestHandler))
+    ours.local_part_limit = theirs.local_part_limit = limit
+    try:
+        expected = theirs._getaddr(arg)
+    except Exception as exc:  # whatever aiosmtpd raises, ours must raise too
+        with pytest.raises(type(exc)):
+            ours._getaddr(arg)
+    else:
+        assert ours._getaddr(arg) == expected
+        assert ours._getaddr(arg) == expected  # and again, from the kept answers
+
+
+def test_session_finds_the_same_commands_and_hooks_as_aiosmtpd(tmp_path):
+    handler = IngestHandler(Spool(tmp_path / "spool"), Settings(hostname="games.test"), known)
+    ours, theirs = IngestSMTP(handler), SMTP(handler)
+    assert ours._smtp_methods.keys() == theirs._smtp_methods.keys()
+    assert {k: v.is_builtin for k, v in ours._auth_methods.items()} == {
+        k: v.is_builtin for k, v in theirs._auth_methods.items()}
+    assert ours._handle_hooks.keys() == theirs._handle_hooks.keys() == {"MAIL", "RCPT", "DATA", "exception"}
+    handler.journal.close()
+
+
+def test_server_uses_the_lean_session_and_refuses_unreadable_addresses(server):
+    controller, spool = server
+    with client(controller) as smtp:
+        assert isinstance(controller.smtpd, IngestSMTP)
+        assert smtp.ehlo()[0] == 250
+        assert smtp.docmd("MAIL FROM:<<bad@example.org>")[0] == 553
+        assert smtp.docmd("MAIL FROM:<alice@example.org>")[0] == 250
+        assert smtp.docmd("RCPT TO:<<g-1@games.test>")[0] == 553
+        assert smtp.docmd("RCPT TO:<g-1@games.test>")[0] == 250
+    assert spool.pending() == 0
