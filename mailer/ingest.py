@@ -100,22 +100,14 @@ def main() -> None:
     size = int.from_bytes(stdin.read(8) or b"\0" * 8, "big")
     settings, port = pickle.loads(stdin.read(size))
 
-    from referee.store import TinyDBStore
+    from referee.store import TinyDBStore, remember_existing
 
     from .addresses import is_game_address
     from .smtp_server import IngestHandler, make_controller
     from .spool import Spool
 
     store = TinyDBStore(settings.data_dir)
-    known: set[str] = set()  # games are never removed, so a game once seen stays valid
-
-    def exists(game_id: str) -> bool:
-        if game_id in known:
-            return True
-        found = store.exists(game_id)
-        if found:
-            known.add(game_id)
-        return found
+    exists = remember_existing(TinyDBStore(settings.data_dir).exists)
 
     handler = IngestHandler(Spool(settings.data_dir / "spool"), settings,
                             lambda address: is_game_address(address, settings.hostname, exists))

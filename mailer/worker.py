@@ -20,7 +20,7 @@ from referee.config import Settings
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
 from referee.rendering import plural
 from referee.service import Referee, ServiceError, Submission
-from referee.store import GameNotFound, StoreBusy
+from referee.store import GameNotFound, StoreBusy, remember_existing
 
 from .addresses import parse_plus_address
 from .headers import sanitise_header
@@ -104,7 +104,7 @@ class MailWorker:
         self.referee = referee
         self.notifier = notifier
         self.settings = settings
-        self.game_exists = game_exists or referee.store.exists
+        self.game_exists = remember_existing(game_exists or referee.store.exists)
         self.parallel = PARALLEL_GAMES
 
     def _identify(self, mail: InboundMail) -> tuple[str, str, str] | None:

@@ -69,9 +69,13 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     """StrictUndefined turns a misspelt variable into an error instead of an empty report;
-    HTML is escaped, plain text is not (a text mail must not contain `&amp;`)."""
+    HTML is escaped, plain text is not (a text mail must not contain `&amp;`). Templates are
+    part of the installation: a compiled template is used for the life of the process, not
+    checked against its file on every mail (a changed template takes effect at the next
+    start of the daemon)."""
     env = Environment(
         loader=FileSystemLoader(str(template_dir())),
+        auto_reload=False,
         undefined=StrictUndefined,
         autoescape=select_autoescape(["html", "htm", "xml"], default_for_string=False),
         keep_trailing_newline=True,
@@ -94,8 +98,10 @@ def preload() -> list[str]:
     return broken
 
 
+@lru_cache(maxsize=None)
 def has_template(name: str) -> bool:
-    """Whether a template exists, e.g. a game's own view partial."""
+    """Whether a template exists, e.g. a game's own view partial; asked per report, and the
+    answer holds for the life of the process, as the compiled templates do."""
     return (template_dir() / name).is_file()
 
 

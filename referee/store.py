@@ -228,6 +228,21 @@ class _TinyTransaction:
         self._db.table(table).update(dict(fields), doc_ids=[record_id])
 
 
+def remember_existing(exists: Callable[[str], bool]) -> Callable[[str], bool]:
+    """`exists`, answering from memory for games already seen: games are never removed, and
+    the mail path asks about a game several times per mail."""
+    known: set[str] = set()
+
+    def remembered(game_id: str) -> bool:
+        if game_id in known:
+            return True
+        found = exists(game_id)
+        if found:
+            known.add(game_id)
+        return found
+    return remembered
+
+
 class TinyDBStore:
     """GameStore on TinyDB files under one data directory."""
 
