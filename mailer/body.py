@@ -29,10 +29,16 @@ class BodyResult:
 
 
 def _content_type(part: Message) -> str:
-    try:
-        return part.get_content_type()
-    except Exception:
-        return "text/plain"
+    """A part's content type, worked out once: reading a mail asks for it half a dozen times,
+    and each time the standard library finds and splits the header again."""
+    known = part.__dict__.get("_referee_content_type")
+    if known is None:
+        try:
+            known = part.get_content_type()
+        except Exception:
+            known = "text/plain"
+        part._referee_content_type = known  # type: ignore[attr-defined]
+    return known
 
 
 def _param(part: Message, name: str) -> str | None:
@@ -86,6 +92,8 @@ def _is_attachment(part: Message) -> bool:
 
 
 def _choose(msg: Message, parts: list[tuple[Message, bool]], complete: bool) -> Message | None:
+    if not msg.is_multipart():  # what get_body answers for a single part, without its search
+        return msg if _content_type(msg) in ("text/plain", "text/html") and not _is_attachment(msg) else None
     if complete:
         try:
             return msg.get_body(preferencelist=("plain", "html"))  # type: ignore[attr-defined]
