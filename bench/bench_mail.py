@@ -6,13 +6,18 @@ Target: the pipeline handles at least half as many messages per second as the ba
 
 Both servers run as separate processes on loopback; the clients are threads of this process,
 one SMTP connection per message, as mail servers deliver. Every message is a valid order from
-the right player with the right token, in 50 three-player Porto Carthago games, 12 messages
-per game, the games shared out among the clients. Two loads:
+the right player with the right token, in three-player Porto Carthago games, 12 messages per
+game, the games shared out among the clients. Two loads:
 
 - queued turns (the target's path): players who are not asked send their next turn ahead,
   which the game queues; each mail is read, checked, stored and answered with a receipt;
 - turns: the asked player's order, which also closes a decision, so reports to every player
   are written and queued in the same unit of work (more work per mail than the target names).
+
+The target is judged on a sustained load, 1,800 messages in 150 games per case. The queued
+load also runs as a short burst, 600 messages in 50 games, printed beside it: the bare server
+takes a burst in under half a second, so the burst's ratio mostly measures how the pipeline
+starts and how it ends (the worker finishing the last mail alone), not the rate it keeps.
 
 The pipeline's time runs until the last message has been processed (its answer queued), not
 just accepted over SMTP; it starts once the daemon has sent the new games' opening reports, as
@@ -53,7 +58,8 @@ GAME, PLAYERS = "porto-carthago", ["ann", "bob", "cid"]
 LEVELS = (1, 10, 50)
 REPEATS = 3  # a case's rates move by about a tenth from run to run on a quiet machine
 CLIENT_NAME = "clients.bench.test"  # a sending server knows its own name: no lookup per connection
-GAMES, PER_GAME = 50, (4 if quick() else 12)
+PER_GAME = 4 if quick() else 12
+SUSTAINED, BURST = (50, 50) if quick() else (150, 50)  # games per case
 BARE = """
 import signal, threading
 from aiosmtpd.controller import Controller
@@ -123,11 +129,11 @@ def planned_orders(seed: str, count: int, queued: bool) -> list[tuple[str, str]]
     return plan
 
 
-def prepare(root: Path, clients: int, queued: bool) -> list[list[tuple[str, bytes]]]:
+def prepare(root: Path, clients: int, queued: bool, games: int = SUSTAINED) -> list[list[tuple[str, bytes]]]:
     """Games in a fresh data directory, and each client's messages: (recipient, raw mail)."""
     svc = build(settings(root))
     per_client: list[list[tuple[str, bytes]]] = [[] for _ in range(clients)]
-    for g in range(GAMES):
+    for g in range(games):
         gid, seed = f"pc-{g}", f"mail-bench-{g}"
         made = svc.referee.new_game(GAME, [(p, f"{p}@players.test") for p in PLAYERS], seed=seed, game_id=gid)
         tokens = {s["name"]: s["token"] for s in made.players}
@@ -229,36 +235,50 @@ def accepted(root: Path) -> int:
     return sum(sum(1 for e in svc.store.load(row["id"]).events if e["type"] == "order") for row in svc.store.list())
 
 
+def case(tmp: str, clients: int, queued: bool, games: int, repeats: int) -> float:
+    """Run one case `repeats` times and print its median; the median ratio."""
+    runs = []
+    for n in range(repeats):
+        root = Path(tmp) / f"{'q' if queued else 't'}{games}-{clients}-{n}"
+        per_client = prepare(root, clients, queued, games)
+        total = sum(len(m) for m in per_client)
+        pipeline, smtp_rate = run_pipeline(root, per_client)
+        stored = accepted(root)
+        if stored != total:
+            raise SystemExit(f"only {stored} of {total} orders were stored")
+        runs.append((pipeline / run_bare(per_client), pipeline, smtp_rate))
+        shutil.rmtree(root)
+    ratio, pipeline, smtp_rate = sorted(runs)[len(runs) // 2]
+    spread = f" (runs {min(runs)[0]:.2f}-{max(runs)[0]:.2f})" if len(runs) > 1 else ""
+    print(f"    {clients:>2} client(s): pipeline {pipeline:.0f} msg/s end to end (SMTP answered at "
+          f"{smtp_rate:.0f} msg/s), bare aiosmtpd {pipeline / ratio:.0f} msg/s, ratio {ratio:.2f}{spread}")
+    return ratio
+
+
 def main() -> None:
     print(f"mail: {machine()}")
     levels = (1, 10) if quick() else LEVELS
     repeats = 1 if quick() else REPEATS
-    print(f"  {GAMES * PER_GAME} valid orders by SMTP per case, one connection per message; each case "
-          f"{repeats} time(s), the pipeline and the bare server in turn; the median ratio, and the range")
+    print(f"  valid orders by SMTP, {PER_GAME} per game, one connection per message; each case {repeats} "
+          f"time(s), the pipeline and the bare server in turn; the median ratio, and the range")
     with tempfile.TemporaryDirectory(prefix="bench-mail-") as tmp:
+        print(f"  queued turns (stored, receipt queued), sustained: {SUSTAINED * PER_GAME} orders in "
+              f"{SUSTAINED} games per case")
+        for clients in levels:
+            ratio = case(tmp, clients, True, SUSTAINED, repeats)
+            target(f"pipeline / bare with {clients} client(s)", ratio, 0.5, at_least=True)
+        print(f"  queued turns, short burst: {BURST * PER_GAME} orders in {BURST} games per case "
+              "(start and end weigh more; not the target)")
+        for clients in levels:
+            case(tmp, clients, True, BURST, repeats)
+        print(f"  turns (stored, receipt and reports to every player queued): {SUSTAINED * PER_GAME} orders "
+              f"in {SUSTAINED} games per case")
+        for clients in levels:
+            case(tmp, clients, False, SUSTAINED, repeats)
         for queued in (True, False):
-            print("  queued turns (stored, receipt queued):" if queued else
-                  "  turns (stored, receipt and reports to every player queued):")
-            for clients in levels:
-                runs = []
-                for n in range(repeats):
-                    root = Path(tmp) / f"{'q' if queued else 't'}{clients}-{n}"
-                    per_client = prepare(root, clients, queued)
-                    total = sum(len(m) for m in per_client)
-                    pipeline, smtp_rate = run_pipeline(root, per_client)
-                    stored = accepted(root)
-                    if stored != total:
-                        raise SystemExit(f"only {stored} of {total} orders were stored")
-                    runs.append((pipeline / run_bare(per_client), pipeline, smtp_rate))
-                    shutil.rmtree(root)
-                ratio, pipeline, smtp_rate = sorted(runs)[len(runs) // 2]
-                spread = f" (runs {min(runs)[0]:.2f}-{max(runs)[0]:.2f})" if len(runs) > 1 else ""
-                print(f"    {clients:>2} client(s): pipeline {pipeline:.0f} msg/s end to end (SMTP answered at "
-                      f"{smtp_rate:.0f} msg/s), bare aiosmtpd {pipeline / ratio:.0f} msg/s, ratio {ratio:.2f}{spread}")
-                if queued:
-                    target(f"pipeline / bare with {clients} client(s)", ratio, 0.5, at_least=True)
             alone = worker_alone(Path(tmp) / f"{'q' if queued else 't'}-worker", queued)
-            print(f"    the mail worker alone (spool filled beforehand, no SMTP): {alone:.0f} msg/s")
+            print(f"  the mail worker alone, {'queued turns' if queued else 'turns'} (spool filled "
+                  f"beforehand, no SMTP): {alone:.0f} msg/s")
 
 
 if __name__ == "__main__":
