@@ -106,8 +106,7 @@ def main() -> None:
     from .smtp_server import IngestHandler, make_controller
     from .spool import Spool
 
-    store = TinyDBStore(settings.data_dir)
-    exists = remember_existing(TinyDBStore(settings.data_dir).exists)
+    exists = remember_existing(TinyDBStore(settings.data_dir).exists)  # games are never removed
 
     handler = IngestHandler(Spool(settings.data_dir / "spool"), settings,
                             lambda address: is_game_address(address, settings.hostname, exists))
