@@ -212,7 +212,7 @@ class Deadlines:
             ids = list(games)
         else:
             ids = [r["id"] for r in self.store.list() if r.get("status") != "finished"]
-            hints = getattr(self.store, "wake_due", lambda now: None)(now.timestamp())
+            hints = self.store.wake_due(now.timestamp())
             if hints is not None:  # games whose wake time has not come have nothing due
                 ids = [game_id for game_id in ids if hints.get(game_id, True)]
         actions: list[TickAction] = []

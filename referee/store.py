@@ -121,6 +121,11 @@ class GameStore(Protocol):
 
     def transaction(self, game_id: str): ...  # context manager yielding a GameTransaction
 
+    def wake_due(self, now: float) -> dict[str, bool] | None:
+        """Games with a wake time and whether it has come (`now`, seconds since the epoch),
+        so that a tick opens only those; None when the store keeps no wake times."""
+        ...
+
 
 def check_game_id(game_id: str) -> str:
     if not GAME_ID.match(game_id or ""):
