@@ -121,10 +121,9 @@ class GameStore(Protocol):
 
     def transaction(self, game_id: str): ...  # context manager yielding a GameTransaction
 
-    def wake_due(self, now: float) -> dict[str, bool] | None:
-        """Games with a wake time and whether it has come (`now`, seconds since the epoch),
-        so that a tick opens only those; None when the store keeps no wake times."""
-        ...
+    # games with a wake time and whether it has come (`now` in epoch seconds), so that a tick
+    # opens only those; None when the store keeps no wake times
+    def wake_due(self, now: float) -> dict[str, bool] | None: ...
 
 
 def check_game_id(game_id: str) -> str:
