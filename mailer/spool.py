@@ -43,7 +43,11 @@ class Spool:
         that has made the message durable elsewhere (the SMTP server's journal)."""
         key = key or self.new_key()
         tmp = f"{self.root}/tmp/{key}"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # a write of this key that a kill cut short; the journal replays it
+            os.unlink(tmp)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             view = memoryview(raw)
             while view:

@@ -72,6 +72,18 @@ def test_recovery_puts_back_what_a_crash_lost_and_nothing_twice(tmp_path):
     assert Journal(spool).recover() == 0
 
 
+def test_recovery_replaces_the_half_written_file_a_kill_left(tmp_path):
+    """Killed between creating a message's temporary file and moving it into new/: the
+    journal has the message, and putting it back must not trip over that file."""
+    spool = Spool(tmp_path)
+    key = spool.new_key()
+    (tmp_path / "tmp" / key).write_bytes(b"answ")
+    (tmp_path / ACTIVE).write_bytes(record(key, b"answered, then the kill"))
+    assert Journal(spool).recover() == 1
+    assert [spool.read(k) for k in spool.keys()] == [b"answered, then the kill"]
+    assert not (tmp_path / "tmp" / key).exists()
+
+
 def test_a_damaged_record_ends_the_journal(tmp_path):
     good = record("k1", b"good")
     bad = bytearray(record("k2", b"changed"))
