@@ -1,11 +1,15 @@
 """`referee serve`: the SMTP server, the worker and the sender.
 
 The SMTP server runs in a child process (mailer/ingest.py) and only spools; if it dies it is
-started again. This process loops: process the spool, pass due deadlines and reminders (every `tick_interval_seconds`;
-`referee tick` from cron may run at the same time, the store's lock keeps them apart and the
-schedule record keeps either from doing anything twice), then deliver due mail, then sleep. A stop request (SIGTERM,
-SIGINT) is honoured between two steps, so no mail is half-processed when the daemon exits;
-anything left in the spool or the outbox is picked up at the next start.
+started again. This process loops: process the spool, pass due deadlines and reminders (every
+`tick_interval_seconds`; `referee tick` from cron may run at the same time, the store's lock
+keeps them apart and the schedule record keeps either from doing anything twice), ask for due
+mail to be delivered (every `sender_interval_seconds`, and at once after a tick), then sleep.
+Delivery runs in a thread of its own: a relay that is slow or unreachable makes each attempt
+wait up to its timeout, and orders must not wait behind it. A stop request (SIGTERM, SIGINT)
+is honoured between two steps, and the sender finishes the one mail it may be handing over,
+so no mail is half-processed when the daemon exits; anything left in the spool or the outbox
+is picked up at the next start.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import threading
 import time
 
 from .ingest import IngestProcess
+from .relay import Relay
 from .wiring import Services
+from .worker import MailWorker
 
 log = logging.getLogger("referee.daemon")
 
@@ -36,6 +42,43 @@ def _yield_to_smtp() -> None:
         pass  # no nice here: everything runs at one priority
 
 
+class Sender:
+    """Delivers due mail when asked, in a thread beside the worker; asks made while it is
+    sending are taken together in its next pass."""
+
+    def __init__(self, services: Services, relay: Relay) -> None:
+        self.services, self.relay = services, relay
+        self._asked, self._stopping = threading.Event(), threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sender", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def ask(self) -> None:
+        self._asked.set()
+
+    def stop(self) -> None:
+        """Return once the pass under way has handed over its current mail, if any."""
+        self._stopping.set()
+        self._asked.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            self._asked.wait()
+            if self._stopping.is_set():
+                return
+            self._asked.clear()
+            try:
+                report = self.services.send(self.relay, keep_going=lambda: not self._stopping.is_set())
+            except Exception:  # a broken game file or a busy lock: the next pass tries again
+                log.exception("sending failed")
+                continue
+            if report.sent or report.deferred or report.failed:
+                log.info("sent %d, deferred %d, failed %d", len(report.sent), len(report.deferred),
+                         len(report.failed))
+
+
 def serve(services: Services, stop: threading.Event, *, port: int | None = None,
           on_ready: "threading.Event | None" = None) -> None:
     settings = services.settings
@@ -52,34 +95,42 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
         if swept:
             log.warning("deleted %d temporary file(s) left by an interrupted write", len(swept))
         services.send(relay, full_scan=True)  # whatever a crash left behind
+        sender = Sender(services, relay)
+        sender.start()
         if on_ready is not None:
             on_ready.set()
-        next_send = next_tick = 0.0
-        while not stop.is_set():
-            if not ingest.alive():
-                log.error("the SMTP server process stopped; starting it again")
-                ingest.start()
-            handled_now = worker.run_once(services.spool)
-            for handled in handled_now:
-                log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
-                         handled.detail)
-            if time.monotonic() >= next_tick and not stop.is_set():
-                try:
-                    for action in services.tick():
-                        log.info("tick %s: %s %s (%s)", action.game, action.action, action.detail,
-                                 ", ".join(action.players) or "-")
-                except Exception:  # a broken game must not stop the mail; the next tick retries
-                    log.exception("tick failed")
-                next_tick = time.monotonic() + settings.tick_interval_seconds
-                next_send = 0.0  # what the tick queued goes out now
-            if time.monotonic() >= next_send:
-                report = services.send(relay)
-                if report.sent or report.deferred or report.failed:
-                    log.info("sent %d, deferred %d, failed %d", len(report.sent), len(report.deferred),
-                             len(report.failed))
-                next_send = time.monotonic() + settings.sender_interval_seconds
-            if not handled_now:  # with mail still arriving, the next pass starts at once
-                stop.wait(settings.worker_interval_seconds)
+        try:
+            _loop(services, stop, ingest, worker, sender)
+        finally:
+            sender.stop()
     finally:
         ingest.stop()
         log.info("stopped")
+
+
+def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, worker: MailWorker,
+          sender: Sender) -> None:
+    settings = services.settings
+    next_send = next_tick = 0.0
+    while not stop.is_set():
+        if not ingest.alive():
+            log.error("the SMTP server process stopped; starting it again")
+            ingest.start()
+        handled_now = worker.run_once(services.spool)
+        for handled in handled_now:
+            log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
+                     handled.detail)
+        if time.monotonic() >= next_tick and not stop.is_set():
+            try:
+                for action in services.tick():
+                    log.info("tick %s: %s %s (%s)", action.game, action.action, action.detail,
+                             ", ".join(action.players) or "-")
+            except Exception:  # a broken game must not stop the mail; the next tick retries
+                log.exception("tick failed")
+            next_tick = time.monotonic() + settings.tick_interval_seconds
+            next_send = 0.0  # what the tick queued goes out now
+        if time.monotonic() >= next_send:
+            sender.ask()
+            next_send = time.monotonic() + settings.sender_interval_seconds
+        if not handled_now:  # with mail still arriving, the next pass starts at once
+            stop.wait(settings.worker_interval_seconds)

@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from referee.storage import write_atomically
 from referee.store import GameNotFound, GameStore, GameTransaction
@@ -106,14 +106,19 @@ class Outbox:
                 self.mark(game_id)
         return count
 
-    def deliver(self, relay: Relay, now: datetime, *, full_scan: bool = False) -> SendReport:
+    def deliver(self, relay: Relay, now: datetime, *, full_scan: bool = False,
+                keep_going: Callable[[], bool] = lambda: True) -> SendReport:
+        """Deliver what is due. `keep_going` is asked before each mail: when it says no, the
+        rest stays pending for the next pass (a stopping daemon waits for one mail at most)."""
         report = SendReport()
         taken = self._journal()  # delivered before a crash, maybe not yet marked in its game
         marked: set[str] = set()
         with open(self.markers / JOURNAL, "a", encoding="utf-8") as log:
             for game_id in self._games(full_scan):
+                if not keep_going():
+                    break
                 try:
-                    marked |= self._deliver_game(game_id, relay, now, taken, log, report)
+                    marked |= self._deliver_game(game_id, relay, now, taken, log, report, keep_going)
                 except GameNotFound:
                     (self.markers / game_id).unlink(missing_ok=True)
         if marked or taken:  # keep only what no game file records yet
@@ -129,7 +134,7 @@ class Outbox:
         return {line for line in text.splitlines() if line}
 
     def _deliver_game(self, game_id: str, relay: Relay, now: datetime, taken: set[str], log: Any,
-                      report: SendReport) -> set[str]:
+                      report: SendReport, keep_going: Callable[[], bool]) -> set[str]:
         """Deliver one game's due mail; the journal lines now recorded in the game file."""
         with self.store.transaction(game_id) as tx:
             pending = [r for r in tx.records(TABLE) if r["status"] == "pending"]
@@ -147,6 +152,8 @@ class Outbox:
                 continue
             if record["next_attempt_at"] > now.isoformat():
                 continue
+            if not keep_going():
+                break
             try:
                 relay.deliver(record["raw"].encode("utf-8", "surrogateescape"), record["from"],
                               [record["to"]], record["message_id"])

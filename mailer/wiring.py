@@ -48,12 +48,13 @@ class Services:
     def worker(self) -> MailWorker:
         return MailWorker(self.referee, self.notifier, self.settings)
 
-    def send(self, relay: Relay | None = None, *, full_scan: bool = False) -> SendReport:
-        """Deliver whatever is due from both outboxes."""
+    def send(self, relay: Relay | None = None, *, full_scan: bool = False,
+             keep_going: Callable[[], bool] = lambda: True) -> SendReport:
+        """Deliver whatever is due from both outboxes (see `Outbox.deliver` for `keep_going`)."""
         relay = relay or self.relay()
         now = self.clock()
-        report = self.outbox.deliver(relay, now, full_scan=full_scan)
-        system = self.system_outbox.deliver(relay, now, full_scan=full_scan)
+        report = self.outbox.deliver(relay, now, full_scan=full_scan, keep_going=keep_going)
+        system = self.system_outbox.deliver(relay, now, full_scan=full_scan, keep_going=keep_going)
         report.sent += system.sent
         report.deferred += system.deferred
         report.failed += system.failed
