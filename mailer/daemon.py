@@ -49,6 +49,7 @@ class Sender:
     def __init__(self, services: Services, relay: Relay) -> None:
         self.services, self.relay = services, relay
         self._asked, self._stopping = threading.Event(), threading.Event()
+        self._full_scan = True  # the first pass looks at every game: a crash may have lost a marker
         self._thread = threading.Thread(target=self._run, name="sender", daemon=True)
 
     def start(self) -> None:
@@ -70,10 +71,12 @@ class Sender:
                 return
             self._asked.clear()
             try:
-                report = self.services.send(self.relay, keep_going=lambda: not self._stopping.is_set())
+                report = self.services.send(self.relay, full_scan=self._full_scan,
+                                            keep_going=lambda: not self._stopping.is_set())
             except Exception:  # a broken game file or a busy lock: the next pass tries again
                 log.exception("sending failed")
                 continue
+            self._full_scan = False
             if report.sent or report.deferred or report.failed:
                 log.info("sent %d, deferred %d, failed %d", len(report.sent), len(report.deferred),
                          len(report.failed))
@@ -94,9 +97,9 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
         swept = services.sweep()
         if swept:
             log.warning("deleted %d temporary file(s) left by an interrupted write", len(swept))
-        services.send(relay, full_scan=True)  # whatever a crash left behind
         sender = Sender(services, relay)
         sender.start()
+        sender.ask()  # whatever a crash left behind goes first
         if on_ready is not None:
             on_ready.set()
         try:

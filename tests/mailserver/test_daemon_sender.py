@@ -1,5 +1,6 @@
 """The daemon delivers mail in a thread of its own: orders are read, checked and answered
-while the relay hangs, and a stopping daemon waits for the one mail being handed over."""
+while the relay hangs (at start too), and a stopping daemon waits for the one mail being
+handed over."""
 
 import threading
 import time
@@ -65,7 +66,7 @@ def test_orders_are_answered_while_the_relay_hangs(tmp_path):
     daemon.start()
     try:
         assert ready.wait(30)
-        assert len(relay.delivered) == 3  # the opening reports, sent at start
+        wait_for(lambda: len(relay.delivered) == 3)  # the opening reports, sent at start
         relay.hang.set()
         svc.spool.add(order_mail("pc-1", idle[0], tokens[idle[0]], "TALENTS", 1))
         wait_for(relay.hanging.is_set)  # the receipt is being handed to a relay that does not answer
@@ -83,3 +84,30 @@ def test_orders_are_answered_while_the_relay_hangs(tmp_path):
     with svc.store.transaction("pc-1") as tx:
         receipts = [r["status"] for r in tx.records("outbox") if r["kind"] == "receipt"]
     assert sorted(receipts) == ["pending", "sent"]
+
+
+def test_a_relay_that_hangs_at_start_does_not_hold_up_orders(tmp_path):
+    settings = Settings(hostname=HOST, data_dir=tmp_path, worker_interval_seconds=0.02,
+                        sender_interval_seconds=0.05, listen_port=free_port())
+    svc = build(settings)
+    made = svc.referee.new_game("porto-carthago", [(p, f"{p}@players.test") for p in PLAYERS], seed="s",
+                                game_id="pc-1")
+    tokens = {s["name"]: s["token"] for s in made.players}
+    asked = {prompt.player for prompt in registry.get("porto-carthago").prompts(svc.store.load("pc-1").state)}
+    player = next(p for p in PLAYERS if p not in asked)
+    relay = HangingRelay()
+    relay.hang.set()  # the opening reports, left from before the start, cannot go out
+    svc.relay = lambda: relay
+    stop, ready = threading.Event(), threading.Event()
+    daemon = threading.Thread(target=serve, args=(svc, stop), kwargs={"on_ready": ready})
+    daemon.start()
+    try:
+        assert ready.wait(30)
+        svc.spool.add(order_mail("pc-1", player, tokens[player], "TALENTS", 1))
+        wait_for(lambda: orders_stored(svc, "pc-1") == 1)
+        assert relay.hanging.is_set() and relay.delivered == []
+    finally:
+        stop.set()
+        relay.release.set()
+        daemon.join(30)
+    assert not daemon.is_alive()
