@@ -7,9 +7,9 @@ keeps them apart and the schedule record keeps either from doing anything twice)
 mail to be delivered (every `sender_interval_seconds`, and at once after a tick), then sleep.
 Delivery runs in a thread of its own: a relay that is slow or unreachable makes each attempt
 wait up to its timeout, and orders must not wait behind it. A stop request (SIGTERM, SIGINT)
-is honoured between two steps, and the sender finishes the one mail it may be handing over,
-so no mail is half-processed when the daemon exits; anything left in the spool or the outbox
-is picked up at the next start.
+is honoured between two steps, and the sender finishes the mails its connections are handing
+over, so no mail is half-processed when the daemon exits; anything left in the spool or the
+outbox is picked up at the next start.
 """
 
 from __future__ import annotations
@@ -43,12 +43,14 @@ def _yield_to_smtp() -> None:
 
 
 class Sender:
-    """Delivers due mail when asked, in a thread beside the worker; asks made while it is
-    sending are taken together in its next pass."""
+    """Delivers due mail when asked, in a thread beside the worker. A pass uses up to
+    `relay_connections` connections and goes on while mail keeps coming due (mailer/sending.py);
+    an ask made during a pass makes it look for new mail at once, and another pass follows."""
 
     def __init__(self, services: Services, relay: Relay) -> None:
         self.services, self.relay = services, relay
         self._asked, self._stopping = threading.Event(), threading.Event()
+        self._nudge = threading.Event()  # for the pass under way
         self._full_scan = True  # the first pass looks at every game: a crash may have lost a marker
         self._thread = threading.Thread(target=self._run, name="sender", daemon=True)
 
@@ -56,10 +58,11 @@ class Sender:
         self._thread.start()
 
     def ask(self) -> None:
+        self._nudge.set()
         self._asked.set()
 
     def stop(self) -> None:
-        """Return once the pass under way has handed over its current mail, if any."""
+        """Return once the pass under way has handed over the mails on its connections."""
         self._stopping.set()
         self._asked.set()
         self._thread.join()
@@ -70,10 +73,11 @@ class Sender:
             if self._stopping.is_set():
                 return
             self._asked.clear()
+            self._nudge.clear()
             try:
                 report = self.services.send(self.relay, full_scan=self._full_scan,
-                                            keep_going=lambda: not self._stopping.is_set())
-            except Exception:  # a broken game file or a busy lock: the next pass tries again
+                                            keep_going=lambda: not self._stopping.is_set(), nudge=self._nudge)
+            except Exception:  # the next pass tries again
                 log.exception("sending failed")
                 continue
             self._full_scan = False

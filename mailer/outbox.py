@@ -1,15 +1,17 @@
 """The durable outbox: mail is queued in the same atomic write as the turn that caused it.
 
 Records live in the game's own file (table "outbox"), so a turn and its reports are stored
-together or not at all. A marker file per game with pending mail lets the sender skip idle
-games; a full scan at start catches a marker lost in a crash. Delivery happens outside the
-game's lock (the relay may be slow). As soon as the relay has taken a mail its Message-ID is
-appended to a small journal and fsync'ed; the game's records are marked sent together after
-its batch, and a record found in the journal is never sent again. So a crash re-sends at most
-the one mail that was in flight, with the same Message-ID, which the capture relay and mail
-clients recognise, without rewriting the game file once per mail. A sent record keeps who got
-what and when but drops the raw mail: otherwise every report ever sent would be rewritten
-with each later turn of the game.
+together or not at all. A marker file per game with pending mail lets senders skip idle
+games; a full scan at start catches a marker lost in a crash.
+
+Sending (mailer/sending.py) happens outside the game's lock, since the relay may be slow, and
+any number of senders may run at once. What keeps a mail from going out twice is its claim
+(mailer/claims.py): a sender takes the game's lock only to look at its records, to claim the
+mails it will send and to record what became of the mails it sent before. A sent record keeps
+who got what and when but drops the raw mail: otherwise every report ever sent would be
+rewritten with each later turn of the game. An outbox may also forget sent records after a
+while (the system outbox does: its mail is answers to strangers' and players' mistakes, and
+its file would otherwise grow with every one).
 """
 
 from __future__ import annotations
@@ -20,17 +22,18 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable
 
-from referee.storage import write_atomically
 from referee.store import GameNotFound, GameStore, GameTransaction
 
+from .claims import SENT, Claim, Claims, claim_name
 from .compose import OutgoingMail, build
-from .relay import Relay, RelayError
+from .relay import Relay
 
 TABLE = "outbox"
 MAX_ATTEMPTS = 12
 BASE_DELAY = timedelta(seconds=30)
 MAX_DELAY = timedelta(hours=6)
-JOURNAL = ".sent"  # in the marker directory: "<game id> <Message-ID>" per line
+CLAIMS = ".claims"  # in the marker directory: one file per mail a sender holds (mailer/claims.py)
+LEGACY_JOURNAL = ".sent"  # "<game> <Message-ID>" per line: what older versions wrote instead
 
 
 def backoff(attempts: int) -> timedelta:
@@ -66,25 +69,52 @@ class SendReport:
     failed: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Held:
+    """A mail a sender has claimed: what it needs to hand it over."""
+
+    outbox: "Outbox"
+    game_id: str
+    record_id: int
+    message_id: str
+    raw: bytes
+    mail_from: str
+    to: str
+    attempts: int
+    created_at: str
+    claim: Claim
+
+
+@dataclass
+class Visit:
+    """What one look at a game under its lock gave."""
+
+    claimed: list[Held] = field(default_factory=list)
+    next_due: str | None = None  # the earliest time a pending mail not held by us is due
+
+
 class Outbox:
-    def __init__(self, store: GameStore, markers: str | os.PathLike[str]) -> None:
+    def __init__(self, store: GameStore, markers: str | os.PathLike[str], *,
+                 keep_sent: timedelta | None = None) -> None:
         self.store = store
         self.markers = Path(markers)
         self.markers.mkdir(parents=True, exist_ok=True)
+        self.claims = Claims(self.markers / CLAIMS)
+        self.keep_sent = keep_sent  # None: sent records are kept for good
 
     def mark(self, game_id: str) -> None:
         """Call after a unit of work that queued mail has been written. Only the marker's
         existence counts, so an existing one is left as it is."""
         os.close(os.open(f"{self.markers}/{game_id}", os.O_WRONLY | os.O_CREAT, 0o644))
 
-    def _games(self, full_scan: bool) -> list[str]:
+    def games(self, full_scan: bool) -> list[str]:
         if full_scan:
             return [row["id"] for row in self.store.list()]
         return sorted(p.name for p in self.markers.iterdir() if not p.name.startswith("."))
 
     def pending(self, *, include_sent: bool = False) -> list[dict[str, Any]]:
         rows = []
-        for game_id in self._games(full_scan=True):
+        for game_id in self.games(full_scan=True):
             try:
                 with self.store.transaction(game_id) as tx:
                     records = tx.records(TABLE)
@@ -96,7 +126,7 @@ class Outbox:
     def retry_now(self, now: datetime) -> int:
         """Make every pending or failed mail due at once (moderator's `outbox retry`)."""
         count = 0
-        for game_id in self._games(full_scan=True):
+        for game_id in self.games(full_scan=True):
             with self.store.transaction(game_id) as tx:
                 for record in tx.records(TABLE):
                     if record["status"] in ("pending", "failed"):
@@ -107,77 +137,78 @@ class Outbox:
         return count
 
     def deliver(self, relay: Relay, now: datetime, *, full_scan: bool = False,
-                keep_going: Callable[[], bool] = lambda: True) -> SendReport:
-        """Deliver what is due. `keep_going` is asked before each mail: when it says no, the
-        rest stays pending for the next pass (a stopping daemon waits for one mail at most)."""
-        report = SendReport()
-        taken = self._journal()  # delivered before a crash, maybe not yet marked in its game
-        marked: set[str] = set()
-        with open(self.markers / JOURNAL, "a", encoding="utf-8") as log:
-            for game_id in self._games(full_scan):
-                if not keep_going():
-                    break
-                try:
-                    marked |= self._deliver_game(game_id, relay, now, taken, log, report, keep_going)
-                except GameNotFound:
-                    (self.markers / game_id).unlink(missing_ok=True)
-        if marked or taken:  # keep only what no game file records yet
-            rest = "".join(f"{line}\n" for line in sorted(taken - marked))
-            write_atomically(self.markers / JOURNAL, rest.encode("utf-8"))
-        return report
+                keep_going: Callable[[], bool] = lambda: True, connections: int = 1) -> SendReport:
+        """Deliver what is due from this outbox alone (see mailer/sending.py)."""
+        from .sending import send_all
 
-    def _journal(self) -> set[str]:
+        return send_all([self], relay, lambda: now, connections=connections, full_scan=full_scan,
+                        keep_going=keep_going)
+
+    # -- what a sender does under a game's lock
+
+    def visit(self, game_id: str, now: datetime, *, outcomes: dict[int, tuple[dict[str, Any], Held]],
+              held: set[int], limit: int) -> Visit:
+        """Under the game's lock, in one unit of work: record `outcomes` (record id ->
+        fields, mail), take note of mail another sender recorded as sent only in its claim,
+        and claim up to `limit` due mails not in `held` (record ids this sender holds already).
+        Claim files are deleted after the write, once the game file says what became of them;
+        on an error the caller keeps its outcomes and their claims."""
+        visit, folded = Visit(), []
+        stamp = now.isoformat()
         try:
-            text = (self.markers / JOURNAL).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return set()
-        return {line for line in text.splitlines() if line}
-
-    def _deliver_game(self, game_id: str, relay: Relay, now: datetime, taken: set[str], log: Any,
-                      report: SendReport, keep_going: Callable[[], bool]) -> set[str]:
-        """Deliver one game's due mail; the journal lines now recorded in the game file."""
-        with self.store.transaction(game_id) as tx:
-            pending = [r for r in tx.records(TABLE) if r["status"] == "pending"]
-            if not any(f"{game_id} {r['message_id']}" in taken or r["next_attempt_at"] <= now.isoformat()
-                       for r in pending):
+            with self.store.transaction(game_id) as tx:
+                records = tx.records(TABLE)  # as they were: a claim file of a mail sent before is stale
+                for record_id, (fields, _) in outcomes.items():
+                    tx.update_record(TABLE, record_id, fields)
+                taken = False
+                for record in sorted(records, key=lambda r: (r["created_at"], r["id"])):
+                    if record["status"] != "pending" or record["id"] in held or record["id"] in outcomes:
+                        continue
+                    if record["next_attempt_at"] > stamp or len(visit.claimed) >= limit:
+                        visit.next_due = min(visit.next_due or record["next_attempt_at"], record["next_attempt_at"])
+                        continue
+                    claim = self.claims.take(game_id, record["message_id"])
+                    if claim is None:  # in another sender's hands
+                        visit.next_due = stamp
+                        continue
+                    taken = True
+                    if claim.sent:  # the relay took it; its sender died or is about to record it
+                        tx.update_record(TABLE, record["id"], sent_fields(record["attempts"], now))
+                        folded.append(claim)
+                    else:
+                        visit.claimed.append(_held(self, game_id, record, claim))
+                if taken:
+                    self.claims.sync()
+                if outcomes or folded:
+                    self._forget_sent(tx, now)
+                self._tidy(game_id, records)
                 self._settle(game_id, tx)
-                return set()
-        outcomes: dict[int, dict[str, Any]] = {}
-        lines: set[str] = set()
-        for record in pending:
-            line = f"{game_id} {record['message_id']}"
-            if line in taken:  # the relay took it before a crash: never again
-                outcomes[record["id"]] = _sent(record, now)
-                lines.add(line)
-                continue
-            if record["next_attempt_at"] > now.isoformat():
-                continue
-            if not keep_going():
-                break
-            try:
-                relay.deliver(record["raw"].encode("utf-8", "surrogateescape"), record["from"],
-                              [record["to"]], record["message_id"])
-            except RelayError as exc:
-                attempts = record["attempts"] + 1
-                if exc.temporary and attempts < MAX_ATTEMPTS:
-                    outcomes[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300],
-                                              "next_attempt_at": (now + backoff(attempts)).isoformat()}
-                    report.deferred.append(record["message_id"])
-                else:
-                    outcomes[record["id"]] = {"attempts": attempts, "last_error": str(exc)[:300], "status": "failed"}
-                    report.failed.append(record["message_id"])
-                continue
-            log.write(line + "\n")
-            log.flush()
-            os.fsync(log.fileno())
-            outcomes[record["id"]] = _sent(record, now)
-            lines.add(line)
-            report.sent.append(record["message_id"])
-        with self.store.transaction(game_id) as tx:
-            for record_id, fields in outcomes.items():
-                tx.update_record(TABLE, record_id, fields)
-            self._settle(game_id, tx)
-        return lines
+        except BaseException:
+            for claim in folded + [mail.claim for mail in visit.claimed]:
+                claim.release(remove=False)
+            raise
+        for claim in folded + [mail.claim for _, mail in outcomes.values()]:
+            claim.release(remove=True)  # the game file now says what became of each
+        return visit
+
+    def _forget_sent(self, tx: GameTransaction, now: datetime) -> None:
+        if self.keep_sent is None:
+            return
+        horizon = (now - self.keep_sent).isoformat()
+        old = [r["id"] for r in tx.records(TABLE) if r["status"] == "sent" and (r.get("sent_at") or "") < horizon]
+        if old:
+            tx.remove_records(TABLE, old)
+
+    def _tidy(self, game_id: str, records: list[dict[str, Any]]) -> None:
+        """Delete claim files of mail the game file already recorded as sent, or no longer
+        holds (their holder died between the write and the deletion)."""
+        names = self.claims.of_game(game_id)
+        if not names:
+            return
+        open_ids = {claim_name(game_id, r["message_id"]) for r in records if r["status"] != "sent"}
+        for name in names:
+            if name not in open_ids:
+                self.claims.remove(name)
 
     def _settle(self, game_id: str, tx: GameTransaction) -> None:
         """Keep or clear the game's marker while its lock is held, so that a turn queueing mail
@@ -187,7 +218,41 @@ class Outbox:
         else:
             (self.markers / game_id).unlink(missing_ok=True)
 
+    def adopt_legacy_journal(self) -> None:
+        """Turn the journal of mail sent but not yet marked, as older versions kept it, into
+        claim files that say "sent"; then delete it."""
+        path = self.markers / LEGACY_JOURNAL
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return
+        for line in lines:
+            game_id, _, message_id = line.partition(" ")
+            if game_id and message_id:
+                fd = os.open(self.claims.root / claim_name(game_id, message_id), os.O_RDWR | os.O_CREAT, 0o644)
+                try:
+                    os.pwrite(fd, SENT, 0)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                self.mark(game_id)
+        self.claims.sync()
+        path.unlink(missing_ok=True)
 
-def _sent(record: dict[str, Any], now: datetime) -> dict[str, Any]:
-    return {"status": "sent", "attempts": record["attempts"] + 1, "sent_at": now.isoformat(), "last_error": None,
-            "raw": None}
+
+def _held(outbox: Outbox, game_id: str, record: dict[str, Any], claim: Claim) -> Held:
+    return Held(outbox, game_id, record["id"], record["message_id"], record["raw"].encode("utf-8", "surrogateescape"),
+                record["from"], record["to"], record["attempts"], record["created_at"], claim)
+
+
+def sent_fields(attempts: int, now: datetime) -> dict[str, Any]:
+    """A record once the relay has taken its mail: the raw mail is dropped."""
+    return {"status": "sent", "attempts": attempts + 1, "sent_at": now.isoformat(), "last_error": None, "raw": None}
+
+
+def refused_fields(attempts: int, now: datetime, error: str, temporary: bool) -> dict[str, Any]:
+    """A record whose mail the relay did not take: tried again later, or given up."""
+    attempts += 1
+    if temporary and attempts < MAX_ATTEMPTS:
+        return {"attempts": attempts, "last_error": error[:300], "next_attempt_at": (now + backoff(attempts)).isoformat()}
+    return {"attempts": attempts, "last_error": error[:300], "status": "failed"}

@@ -3,8 +3,8 @@
 Layout under the data directory::
 
     index.json, games/        the game store
-    outbox-pending/           which games have mail waiting; .sent: mail the relay took, not yet marked
-    system/                   mail not tied to a game (refusals, rejected orders)
+    outbox-pending/           which games have mail waiting; .claims/: mail a sender holds (mailer/claims.py)
+    system/                   mail not tied to a game (refusals, rejected orders), refusals.json
     spool/                    inbound mail (Maildir) waiting for the worker, and the SMTP server's journal
     wake/                     per game, when a tick next needs to look at it (referee/wakeups.py)
     relay/                    captured outgoing mail when no relay is configured
@@ -12,8 +12,9 @@ Layout under the data directory::
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Callable
 
 from referee import registry, rendering
@@ -26,8 +27,12 @@ from .addresses import is_game_address
 from .notifier import MailNotifier
 from .outbox import Outbox, SendReport
 from .relay import Relay, relay_from_url
+from .sending import send_all
 from .spool import Spool
 from .worker import MailWorker
+
+
+SYSTEM_KEEP_SENT = timedelta(days=2)  # then a sent refusal or rejection is forgotten: the file stays small
 
 
 @dataclass
@@ -49,16 +54,13 @@ class Services:
         return MailWorker(self.referee, self.notifier, self.settings)
 
     def send(self, relay: Relay | None = None, *, full_scan: bool = False,
-             keep_going: Callable[[], bool] = lambda: True) -> SendReport:
-        """Deliver whatever is due from both outboxes (see `Outbox.deliver` for `keep_going`)."""
-        relay = relay or self.relay()
-        now = self.clock()
-        report = self.outbox.deliver(relay, now, full_scan=full_scan, keep_going=keep_going)
-        system = self.system_outbox.deliver(relay, now, full_scan=full_scan, keep_going=keep_going)
-        report.sent += system.sent
-        report.deferred += system.deferred
-        report.failed += system.failed
-        return report
+             keep_going: Callable[[], bool] = lambda: True, nudge: threading.Event | None = None) -> SendReport:
+        """Deliver whatever is due from both outboxes, over up to `relay_connections`
+        connections (mailer/sending.py, also for `keep_going` and `nudge`). Any number of
+        processes may do this at once: each mail goes to the relay once."""
+        return send_all([self.outbox, self.system_outbox], relay or self.relay(), self.clock,
+                        connections=self.settings.relay_connections, full_scan=full_scan, keep_going=keep_going,
+                        nudge=nudge)
 
     def warm_up(self) -> list[str]:
         """Load the installed games and compile the templates before mail arrives; what
@@ -83,7 +85,7 @@ def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> S
     root = settings.data_dir
     store = TinyDBStore(root, wake_of=next_wake)
     outbox = Outbox(store, root / "outbox-pending")
-    system_outbox = Outbox(TinyDBStore(root / "system"), root / "system" / "outbox-pending")
+    system_outbox = Outbox(TinyDBStore(root / "system"), root / "system" / "outbox-pending", keep_sent=SYSTEM_KEEP_SENT)
     notifier = MailNotifier(settings, clock, outbox, system_outbox)
     referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
     return Services(settings, clock, store, outbox, system_outbox, notifier, referee, Spool(root / "spool"))

@@ -24,9 +24,11 @@ class ConfigError(ValueError):
 class Limits:
     max_message_bytes: int = 1_048_576  # larger mail is refused at DATA (552)
     max_spool_messages: int = 1_000  # above this the SMTP server answers 452: the sender retries
+    spool_reserved_for_players: int = 200  # of those, places only mail to a valid token address may take
     max_recipients: int = 10
     commands_per_session: int = 100
     mails_per_sender_per_hour: int = 60
+    refusals_per_sender_per_hour: int = 1  # answers to a player's address whose mail matched no seat
     smtp_timeout_seconds: int = 120
 
 
@@ -42,6 +44,7 @@ class Settings:
     relay_password: str = ""
     worker_interval_seconds: float = 1.0
     sender_interval_seconds: float = 5.0
+    relay_connections: int = 4  # at most this many connections to the relay at once
     tick_interval_seconds: float = 60.0  # how often the daemon looks for due deadlines and reminders
     default_policy: str = "standard"  # the deadline preset of a game created without --policy
     moderator_email: str = ""  # where deadline alerts go when a game's policy names nobody
@@ -142,6 +145,13 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
         raise ConfigError(f"default_policy {settings.default_policy!r} is not a preset; presets: {', '.join(PRESETS)}")
     if settings.tick_interval_seconds <= 0:
         raise ConfigError("tick_interval_seconds must be more than 0")
+    if settings.relay_connections < 1:
+        raise ConfigError("relay_connections must be at least 1")
+    limits = settings.limits
+    if not 0 <= limits.spool_reserved_for_players <= limits.max_spool_messages:
+        raise ConfigError("limits.spool_reserved_for_players must be between 0 and limits.max_spool_messages")
+    if limits.refusals_per_sender_per_hour < 0:
+        raise ConfigError("limits.refusals_per_sender_per_hour must be 0 or more")
     if settings.relay and not settings.relay.startswith(("maildir:", "smtp://", "smtps://")):
         raise ConfigError(f"relay {settings.relay!r} must start with maildir:, smtp:// or smtps://")
     return settings

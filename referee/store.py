@@ -98,6 +98,8 @@ class GameTransaction(Protocol):
 
     def update_record(self, table: str, record_id: int, fields: Mapping[str, Any]) -> None: ...
 
+    def remove_records(self, table: str, record_ids: Sequence[int]) -> None: ...
+
     def drop_snapshots_after(self, seq: int) -> int: ...
 
 
@@ -230,6 +232,9 @@ class _TinyTransaction:
 
     def update_record(self, table: str, record_id: int, fields: Mapping[str, Any]) -> None:
         self._db.table(table).update(dict(fields), doc_ids=[record_id])
+
+    def remove_records(self, table: str, record_ids: Sequence[int]) -> None:
+        self._db.table(table).remove(doc_ids=list(record_ids))
 
 
 def remember_existing(exists: Callable[[str], bool]) -> Callable[[str], bool]:

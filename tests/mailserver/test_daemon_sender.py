@@ -51,8 +51,9 @@ def orders_stored(svc, game_id):
 
 
 def test_orders_are_answered_while_the_relay_hangs(tmp_path):
+    """With one relay connection, the one mail on it is all a stopping daemon waits for."""
     settings = Settings(hostname=HOST, data_dir=tmp_path, worker_interval_seconds=0.02,
-                        sender_interval_seconds=0.05, listen_port=free_port())
+                        sender_interval_seconds=0.05, listen_port=free_port(), relay_connections=1)
     svc = build(settings)
     made = svc.referee.new_game("porto-carthago", [(p, f"{p}@players.test") for p in PLAYERS], seed="s",
                                 game_id="pc-1")
@@ -111,3 +112,58 @@ def test_a_relay_that_hangs_at_start_does_not_hold_up_orders(tmp_path):
         relay.release.set()
         daemon.join(30)
     assert not daemon.is_alive()
+
+
+class HangsOnce(HangingRelay):
+    """Takes mail at once, except the first mail after `hang` is set: that one waits for
+    `release`."""
+
+    def __init__(self):
+        super().__init__()
+        self._lock = threading.Lock()
+
+    def deliver(self, raw, mail_from, recipients, message_id):
+        with self._lock:
+            first = self.hang.is_set() and not self.hanging.is_set()
+            if first:
+                self.hanging.set()
+        if first:
+            assert self.release.wait(30), "the test never released the relay"
+        self.delivered.append(message_id)
+
+
+def test_with_several_connections_a_mail_the_relay_holds_up_holds_up_no_other(tmp_path):
+    """The relay does not answer for one receipt; the next receipt goes out on another
+    connection meanwhile, and a stopping daemon waits for the one still in hand."""
+    settings = Settings(hostname=HOST, data_dir=tmp_path, worker_interval_seconds=0.02,
+                        sender_interval_seconds=0.05, listen_port=free_port(), relay_connections=4)
+    svc = build(settings)
+    made = svc.referee.new_game("porto-carthago", [(p, f"{p}@players.test") for p in PLAYERS], seed="s",
+                                game_id="pc-1")
+    tokens = {s["name"]: s["token"] for s in made.players}
+    asked = {prompt.player for prompt in registry.get("porto-carthago").prompts(svc.store.load("pc-1").state)}
+    idle = [p for p in PLAYERS if p not in asked]
+    relay = HangsOnce()
+    svc.relay = lambda: relay
+    stop, ready = threading.Event(), threading.Event()
+    daemon = threading.Thread(target=serve, args=(svc, stop), kwargs={"on_ready": ready})
+    daemon.start()
+    try:
+        assert ready.wait(30)
+        wait_for(lambda: len(relay.delivered) == 3)  # the opening reports
+        relay.hang.set()
+        svc.spool.add(order_mail("pc-1", idle[0], tokens[idle[0]], "TALENTS", 1))
+        wait_for(relay.hanging.is_set)
+        svc.spool.add(order_mail("pc-1", idle[1], tokens[idle[1]], "TALENTS", 2))
+        wait_for(lambda: len(relay.delivered) == 4)  # the second receipt, past the first
+    finally:
+        stop.set()
+        time.sleep(0.2)
+        assert daemon.is_alive()  # waiting for the receipt in the relay's hands
+        relay.release.set()
+        daemon.join(30)
+    assert not daemon.is_alive()
+    assert len(relay.delivered) == 5
+    with svc.store.transaction("pc-1") as tx:
+        receipts = [r["status"] for r in tx.records("outbox") if r["kind"] == "receipt"]
+    assert receipts == ["sent", "sent"]
