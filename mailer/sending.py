@@ -8,9 +8,10 @@ goes oldest first. So every game's oldest mail goes before any game's second, an
 for a new order in one game does not wait behind another game's backlog. A game has at most
 BATCH mails claimed at a time.
 
-Connections open as they are needed, up to `connections`: one at first, another each time a
-mail has waited SLOW_START_SECONDS for one. A relay that answers quickly is served by a
-single connection; a slow one gets them all. While it sends, the pass looks for new mail every
+Connections open as they are needed, up to `connections`: one at first, and once a mail has
+waited SLOW_START_SECONDS for one, one more for each mail waiting. A relay that answers
+quickly is served by a single connection (and at most that one mail can be in the state a
+crash repeats, mailer/claims.py); a slow one gets them all. While it sends, the pass looks for new mail every
 REFRESH_SECONDS (or at once when `nudge` is set), records what became of the mails sent since
 (one write per game), and ends when nothing is due and nothing is in hand.
 
@@ -36,7 +37,7 @@ from .repeated import RepeatedLog
 
 log = logging.getLogger("referee.sender")
 
-SLOW_START_SECONDS = 0.5
+SLOW_START_SECONDS = 0.3
 REFRESH_SECONDS = 1.0
 BATCH = 32
 _TICK = 0.1  # how often the pass looks at its connections, the nudge and `keep_going`
@@ -155,17 +156,20 @@ class _Pass:
             return []
 
     def _grow(self) -> None:
-        """Open another connection when mail is waiting and the connections are all busy:
-        the first at once, each further one once a mail has waited SLOW_START_SECONDS."""
+        """Open connections when mail is waiting and the connections are all busy: the first
+        at once, more once a mail has waited SLOW_START_SECONDS (one for each mail waiting)."""
         if not self._queued or self._idle or len(self._threads) >= self.connections:
             return
         if self._threads:
             waited = time.monotonic() - min(g.queued[0][0] for g in self._games.values() if g.queued)
             if waited < SLOW_START_SECONDS:
                 return
-        thread = threading.Thread(target=self._connection, name=f"relay-{len(self._threads) + 1}", daemon=True)
-        self._threads.append(thread)
-        thread.start()
+        for _ in range(min(self._queued, self.connections - len(self._threads))):
+            thread = threading.Thread(target=self._connection, name=f"relay-{len(self._threads) + 1}", daemon=True)
+            self._threads.append(thread)
+            thread.start()
+            if len(self._threads) == 1:
+                return  # the first alone: most relays answer fast enough for one
 
     def _close(self) -> None:
         """Wait for the mails on the connections, record everything, let go of the rest."""
