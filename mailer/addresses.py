@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container
 
-__all__ = ["is_game_address", "parse_plus_address"]
+__all__ = ["KnownGames", "is_game_address", "parse_plus_address"]
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _TOKEN = re.compile(r"[a-z0-9]{1,128}\Z")
@@ -91,3 +91,17 @@ def is_game_address(address: str, hostname: str, exists: Callable[[str], bool]) 
         except Exception:  # a malformed id is simply not a game
             continue
     return False
+
+
+class KnownGames:
+    """`in` against the store's `exists`, for splitting `game-player` addresses unambiguously;
+    an id the store cannot even look up is simply not a game."""
+
+    def __init__(self, exists: Callable[[str], bool]) -> None:
+        self.exists = exists
+
+    def __contains__(self, game_id: object) -> bool:
+        try:
+            return isinstance(game_id, str) and self.exists(game_id)
+        except Exception:
+            return False

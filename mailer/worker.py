@@ -3,7 +3,8 @@
 Who is writing is decided by a secret, never by From: the token in a tokenised reply
 address (`game+player+token@host`), or a `PLAYER name token` line in a mail to the plain
 game address. Anything that cannot be matched gets a short refusal that says nothing about
-the game. Automatic mail (bounces, vacation replies, lists) gets no answer at all, so two
+the game, if it comes from a player of some game here, and at most once an hour by default
+(mailer/refusals.py); a stranger gets no answer. Automatic mail (bounces, vacation replies, lists) gets no answer at all, so two
 robots can never talk to each other forever.
 """
 
@@ -22,10 +23,12 @@ from referee.rendering import plural
 from referee.service import Referee, ServiceError, Submission
 from referee.store import GameNotFound, StoreBusy, remember_existing
 
-from .addresses import parse_plus_address
+from .addresses import KnownGames, parse_plus_address
+from .directory import PlayerAddresses
 from .headers import sanitise_header
 from .message import InboundMail, parse_message
 from .notifier import MailNotifier
+from .refusals import RefusalBook
 from .reports import MAIL_COMMANDS
 from .spool import Spool
 
@@ -106,6 +109,9 @@ class MailWorker:
         self.settings = settings
         self.game_exists = remember_existing(game_exists or referee.store.exists)
         self.parallel = PARALLEL_GAMES
+        self.players = PlayerAddresses(referee.store.games_dir)
+        self.refusals = RefusalBook(notifier.system_outbox.store.root / "refusals.json",
+                                    settings.limits.refusals_per_sender_per_hour, notifier.clock)
 
     def _identify(self, mail: InboundMail) -> tuple[str, str, str] | None:
         host = self.settings.hostname.lower()
@@ -114,7 +120,7 @@ class MailWorker:
             local, _, domain = address.lower().rpartition("@")
             if domain != host:
                 continue
-            parsed = parse_plus_address(address, games=_Known(self.game_exists))
+            parsed = parse_plus_address(address, games=KnownGames(self.game_exists))
             if parsed:
                 return parsed
             if self._valid_game(local) and mail.player:
@@ -150,8 +156,7 @@ class MailWorker:
             return Handled("ignored", "mail from one of our own addresses (a loop)")
         who = self._identify(mail)
         if who is None or not self._valid_game(who[0]):
-            self._refuse(mail)
-            return Handled("unmatched", "no game and player token found")
+            return Handled("unmatched", f"no game and player token found; {self._refuse(mail)}")
         return _Read(raw, mail, who, mail_command(mail))
 
     def _answer(self, read: "_Read", receipt: Receipt) -> Handled:
@@ -165,8 +170,7 @@ class MailWorker:
             return Handled(DUPLICATE, game=game_id, player=player)
         seat = self.referee.seat(game_id, player, token)
         if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
-            self._refuse(mail)
-            return Handled("refused", "bad token", game_id, player)
+            return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)
         phase_key = read.phase_key()
         subject = f"[{game_id}] Orders not accepted"
         if phase_key is not None and receipt.phase and receipt.phase.get("key") != phase_key:
@@ -195,8 +199,7 @@ class MailWorker:
         except ServiceError as exc:
             seat = self.referee.seat(game_id, player, token)
             if seat is None:
-                self._refuse(mail)
-                return Handled("refused", "bad token", game_id, player)
+                return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)
             self.notifier.system_mail(
                 seat["email"], f"[{game_id}] {name} not done",
                 f"Your {name} could not be done: {exc}\n\nNothing was changed. The mail commands are:\n\n"
@@ -210,10 +213,16 @@ class MailWorker:
                                           in_reply_to=mail.message_id, serial=f"{game_id}.{serial}.rest")
         return Handled("command", name, game_id, player)
 
-    def _refuse(self, mail: InboundMail) -> None:
+    def _refuse(self, mail: InboundMail) -> str:
+        """Answer mail that matched no seat, if its sender is a player here and was not
+        answered too often lately (see mailer/refusals.py); what was done, for the log."""
         assert mail.sender
+        player = mail.sender in self.players
+        if not self.refusals.answer(mail.sender, player=player):
+            return "not answered: answered lately" if player else "not answered: the sender is in no game"
         self.notifier.system_mail(mail.sender, "Your mail to the referee", REFUSAL,
                                   in_reply_to=mail.message_id, serial=f"refusal.{_digest(mail.message_id, b'')}")
+        return "answered"
 
     def run_once(self, spool: Spool) -> list[Handled]:
         """Process every spooled message once; a busy store leaves the message for later.
@@ -328,16 +337,3 @@ class _Read:
 def _digest(message_id: str | None, raw: bytes) -> str:
     """A stable short id for an answer, so a re-processed mail gets the same Message-ID."""
     return hashlib.sha256((message_id or "").encode("utf-8") + raw).hexdigest()[:16]
-
-
-class _Known:
-    """`in` test against the store, for splitting `game-player` addresses unambiguously."""
-
-    def __init__(self, exists: Callable[[str], bool]) -> None:
-        self.exists = exists
-
-    def __contains__(self, game_id: object) -> bool:
-        try:
-            return isinstance(game_id, str) and self.exists(game_id)
-        except Exception:
-            return False

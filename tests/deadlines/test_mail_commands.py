@@ -43,8 +43,10 @@ def post(svc, clock):
         svc.send(relay)
         return [(h.outcome, h.detail) for h in handled]
 
-    def last(to):
-        mail = inbox.to(to)[-1]
+    def last(to, subject=None):
+        """The last mail to `to` (with this subject: mail of several games and the system
+        outbox goes out in turns, not one outbox after the other)."""
+        mail = [m for m in inbox.to(to) if subject is None or m["Subject"] == subject][-1]
         return mail, mail.get_body(("plain",)).get_content().replace("\r\n", "\n")
 
     yield SimpleNamespace(send=send, pump=pump, inbox=inbox, last=last)
@@ -191,7 +193,6 @@ def test_orders_after_the_deadline_closed_the_phase_are_refused_by_mail(svc, clo
     post.send("ann@players.test", address(tokens, "ann"), "ORDERS race-1 t0\nADD 3\nEND\n")
     [(outcome, reason)] = post.pump()
     assert outcome == "refused" and "closed at its deadline" in reason
-    mail, body = post.last("ann@players.test")
-    assert mail["Subject"] == "[race-1] Too late: phase t0 is closed, t1 is open"
+    mail, body = post.last("ann@players.test", "[race-1] Too late: phase t0 is closed, t1 is open")
     assert ("these orders are for phase t0, which closed at its deadline (your default orders were played); "
             "the phase now open is add (round 1, phase t1)") in body

@@ -97,7 +97,8 @@ class Sink:
 
 def settings(data: Path, relay_port: int, **extra: Any) -> Settings:
     return Settings(hostname=HOST, data_dir=data, relay=f"smtp://127.0.0.1:{relay_port}",
-                    limits=Limits(mails_per_sender_per_hour=10**9, max_spool_messages=10**6), **extra)
+                    limits=Limits(mails_per_sender_per_hour=10**9, max_spool_messages=10**6,
+                                  refusals_per_sender_per_hour=10**9), **extra)
 
 
 class Daemon:
@@ -109,6 +110,9 @@ class Daemon:
                     "REFEREE_LISTEN_PORT": str(self.port), "REFEREE_RELAY": f"smtp://127.0.0.1:{relay_port}",
                     "REFEREE_WORKER_INTERVAL_SECONDS": "0.02", "REFEREE_SENDER_INTERVAL_SECONDS": "0.05",
                     "REFEREE_LIMITS_MAILS_PER_SENDER_PER_HOUR": "1000000000",
+                    # players who guess a wrong token are answered every time, so that "every mail
+                    # taken was answered" can be checked (a live server answers once an hour)
+                    "REFEREE_LIMITS_REFUSALS_PER_SENDER_PER_HOUR": "1000000000",
                     "REFEREE_LIMITS_MAX_SPOOL_MESSAGES": "1000000", **(env or {})}
         self.proc: subprocess.Popen | None = None
         self.log = data.parent / "daemon.log"

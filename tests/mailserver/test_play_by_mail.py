@@ -155,8 +155,14 @@ def test_strangers_wrong_tokens_and_robots(world):
     world.send("eve@evil.test", "race-3@games.test", "ADD 1\n")
     world.send("eve@evil.test", "race-3@games.test", "PLAYER ann nottoken\nADD 1\n")
     assert [h.outcome for h in world.pump()] == ["refused", "unmatched", "refused"]
-    refusals = world.inbox.to("eve@evil.test")
-    assert len(refusals) == 3
+    assert world.inbox.to("eve@evil.test") == []  # in no game: never answered, so never a victim of backscatter
+    # a player's address is answered, once in the hour however often it writes
+    world.send("bob@players.test", "race-3+ann+wrongtoken@games.test", "ADD 1\n")
+    world.send("bob@players.test", "race-3@games.test", "ADD 1\n")
+    world.send("bob@players.test", "race-3@games.test", "PLAYER ann nottoken\nADD 1\n")
+    assert [h.outcome for h in world.pump()] == ["refused", "unmatched", "refused"]
+    refusals = [m for m in world.inbox.to("bob@players.test") if m["Subject"] == "Your mail to the referee"]
+    assert len(refusals) == 1
     for mail in refusals:
         text = mail.get_body(("plain",)).get_content()
         assert "race-3" not in text and "ann" not in text.lower().replace("cannot", "")
