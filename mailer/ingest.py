@@ -13,6 +13,7 @@ port, and the spool is all the two share.
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import pickle
 import signal
@@ -103,13 +104,16 @@ def main() -> None:
     from referee.store import TinyDBStore, remember_existing
 
     from .addresses import is_game_address
+    from .directory import SeatTokens
     from .smtp_server import IngestHandler, make_controller
     from .spool import Spool
 
-    exists = remember_existing(TinyDBStore(settings.data_dir).exists)  # games are never removed
-
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
+    store = TinyDBStore(settings.data_dir)
+    exists = remember_existing(store.exists)  # games are never removed
     handler = IngestHandler(Spool(settings.data_dir / "spool"), settings,
-                            lambda address: is_game_address(address, settings.hostname, exists))
+                            lambda address: is_game_address(address, settings.hostname, exists),
+                            SeatTokens(store.games_dir, settings.hostname, exists).valid)
     controller = make_controller(handler, settings, port=port)
     try:
         controller.start()

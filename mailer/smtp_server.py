@@ -7,8 +7,9 @@ Overload is signalled the SMTP way: a 4xx answer makes the sending server retry 
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
-from collections import defaultdict, deque
 from email._header_value_parser import get_addr_spec, get_angle_addr
 from email.errors import HeaderParseError
 from functools import lru_cache
@@ -20,25 +21,13 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from referee.config import Settings
 
 from .journal import Journal
+from .repeated import RepeatedLog, is_resource_error
+from .sender_limits import SenderRateLimit
 from .spool import Spool
 
+__all__ = ["IngestController", "IngestHandler", "IngestSMTP", "SenderRateLimit", "make_controller"]
 
-class SenderRateLimit:
-    """At most `limit` mails per sender address in a sliding hour."""
-
-    def __init__(self, limit: int, window: float = 3600.0, clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit, self.window, self.clock = limit, window, clock
-        self._seen: dict[str, deque[float]] = defaultdict(deque)
-
-    def allow(self, sender: str) -> bool:
-        now = self.clock()
-        seen = self._seen[sender.lower()]
-        while seen and now - seen[0] > self.window:
-            seen.popleft()
-        if len(seen) >= self.limit:
-            return False
-        seen.append(now)
-        return True
+log = logging.getLogger("referee.smtp")
 
 
 def _clean(value: str) -> str:
@@ -47,60 +36,100 @@ def _clean(value: str) -> str:
 
 class IngestHandler:
     """aiosmtpd handler. `is_known(address)` says whether a recipient is one of our game
-    addresses; it must be cheap (it runs on the event loop)."""
+    addresses; it must be cheap (it runs on the event loop). `valid_token(address)` says
+    whether it is a tokenised reply address with the player's current token; it may read a
+    game file, so it runs in a thread, and only when it matters: for a sender whose
+    allowance is used up, and when the spool's unreserved part is full."""
 
-    def __init__(self, spool: Spool, settings: Settings, is_known: Callable[[str], bool]) -> None:
+    def __init__(self, spool: Spool, settings: Settings, is_known: Callable[[str], bool],
+                 valid_token: Callable[[str], bool] | None = None) -> None:
         self.spool = spool
         self.settings = settings
         self.is_known = is_known
-        self.rate = SenderRateLimit(settings.limits.mails_per_sender_per_hour)
+        self.valid_token = valid_token or (lambda address: False)
+        limits = settings.limits
+        self.rate = SenderRateLimit(limits.mails_per_sender_per_hour)
+        self.player_rate = SenderRateLimit(limits.mails_per_sender_per_hour)  # mail to valid token addresses
+        self.open_room = limits.max_spool_messages - limits.max_spool_messages * limits.spool_reserved_percent // 100
         self._pending, self._counted_at = 0, float("-inf")
+        self.errors = RepeatedLog(log)
         self.journal = Journal(spool)
         self.journal.recover()  # what a crash left in the journal goes first
 
     async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope,
                           address: str, mail_options: list[str]) -> str:
-        if address and not self.rate.allow(address):
-            return "450 4.7.1 Too many messages from this sender; try again later"
         envelope.mail_from = address
         envelope.mail_options.extend(mail_options)
         return "250 OK"
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
                           address: str, rcpt_options: list[str]) -> str:
+        """The sender's allowance is looked at only once the recipient is known to be ours:
+        a sender who has used it up may still write to a player's valid token address, which
+        has an allowance of its own (nobody else can use it up without the token)."""
         if len(envelope.rcpt_tos) >= self.settings.limits.max_recipients:
             return "452 4.5.3 Too many recipients"
         if not self.is_known(address):
             return "550 5.1.1 No such game or player address here"
+        sender = envelope.mail_from or ""
+        if sender and self.rate.full(sender) and not (
+                await self._player_address(envelope, address) and not self.player_rate.full(sender)):
+            return "450 4.7.1 Too many messages from this sender; try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    def _spool_full(self) -> bool:
-        """Whether the spool holds the most mail allowed. Counting the spool's directory on
-        every message would cost more than storing it, so the count is taken once a second
-        and the messages stored since are added to it; only a count that reaches the limit is
-        checked again at once (the worker may have taken mail meanwhile)."""
-        limit, now = self.settings.limits.max_spool_messages, time.monotonic()
-        if now - self._counted_at > 1.0 or self._pending >= limit:
+    async def _player_address(self, envelope: Envelope, address: str) -> bool:
+        """Whether `address` is a valid token address; remembered for the message."""
+        checked: dict[str, bool] = envelope.__dict__.setdefault("player_addresses", {})
+        if address not in checked:
+            checked[address] = await asyncio.to_thread(self.valid_token, address)
+        return checked[address]
+
+    def _spool_count(self) -> int:
+        """How many mails the spool holds. Counting the spool's directory on every message
+        would cost more than storing it, so the count is taken once a second and the
+        messages stored since are added to it; a count that reaches the reserved part is
+        taken again at once (the worker may have taken mail meanwhile)."""
+        now = time.monotonic()
+        if now - self._counted_at > 1.0 or self._pending >= self.open_room:
             self._pending, self._counted_at = self.spool.pending(), now
-        return self._pending >= limit
+        return self._pending
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        if self._spool_full():
+        count, sender = self._spool_count(), envelope.mail_from or ""
+        players_only = [await self._player_address(envelope, rcpt) for rcpt in envelope.rcpt_tos] \
+            if count >= self.open_room or (sender and self.rate.full(sender)) else []
+        if count >= self.settings.limits.max_spool_messages or (count >= self.open_room and not all(players_only)):
             return "452 4.3.1 Too much mail waiting; try again later"
         raw = envelope.original_content or b""
-        sender = _clean(envelope.mail_from or "")
-        copies = [f"Return-Path: <{sender}>\r\nDelivered-To: {_clean(rcpt)}\r\n".encode("utf-8") + raw
+        clean = _clean(sender)
+        copies = [f"Return-Path: <{clean}>\r\nDelivered-To: {_clean(rcpt)}\r\n".encode("utf-8") + raw
                   for rcpt in envelope.rcpt_tos]
         try:
             await self.journal.store(copies)
-        except OSError:
+        except OSError as exc:
+            self.errors.error(f"store {exc.errno}", f"cannot store a message: {exc}")
             return "451 4.3.0 Cannot store the message now; try again later"
         self._pending += len(copies)
+        if sender:
+            limit = self.player_rate if players_only and all(players_only) and self.rate.full(sender) else self.rate
+            limit.count(sender)
         return "250 2.0.0 Queued"
 
-    def handle_exception(self, error: Exception) -> str:
+    async def handle_exception(self, error: Exception) -> str:
+        kind = f"session {type(error).__name__} {getattr(error, 'errno', '')}"
+        self.errors.error(kind, f"SMTP session failed: {type(error).__name__}: {error}",
+                          level=logging.ERROR if is_resource_error(error) else logging.WARNING)
         return "451 4.3.0 Temporary problem; try again later"
+
+    def loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        """The event loop's own errors: running out of descriptors makes every accept fail,
+        and asyncio would log each with a traceback; these are counted instead."""
+        error = context.get("exception")
+        if is_resource_error(error):
+            self.errors.error(f"loop {error.errno}", f"{context.get('message', 'event loop')}: {error}")  # type: ignore[union-attr]
+        else:
+            loop.default_exception_handler(context)
 
     def __dir__(self) -> list[str]:
         """Only the hooks: aiosmtpd lists a handler's names for every connection to find them
@@ -156,6 +185,7 @@ class IngestController(Controller):
         return IngestSMTP(self.handler, **self.SMTP_kwargs)
 
     def start(self) -> None:
+        self.loop.set_exception_handler(self.handler.loop_exception)
         self.handler.journal.start()
         try:
             super().start()
@@ -168,6 +198,7 @@ class IngestController(Controller):
             super().stop(no_assert)
         finally:
             self.handler.journal.close()
+            self.handler.errors.flush(everything=True)
 
 
 def make_controller(handler: IngestHandler, settings: Settings, *, port: int | None = None) -> IngestController:

@@ -24,7 +24,7 @@ class ConfigError(ValueError):
 class Limits:
     max_message_bytes: int = 1_048_576  # larger mail is refused at DATA (552)
     max_spool_messages: int = 1_000  # above this the SMTP server answers 452: the sender retries
-    spool_reserved_for_players: int = 200  # of those, places only mail to a valid token address may take
+    spool_reserved_percent: int = 20  # of those, the share only mail to a valid token address may take
     max_recipients: int = 10
     commands_per_session: int = 100
     mails_per_sender_per_hour: int = 60
@@ -148,8 +148,8 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
     if settings.relay_connections < 1:
         raise ConfigError("relay_connections must be at least 1")
     limits = settings.limits
-    if not 0 <= limits.spool_reserved_for_players <= limits.max_spool_messages:
-        raise ConfigError("limits.spool_reserved_for_players must be between 0 and limits.max_spool_messages")
+    if not 0 <= limits.spool_reserved_percent <= 100:
+        raise ConfigError("limits.spool_reserved_percent must be between 0 and 100")
     if limits.refusals_per_sender_per_hour < 0:
         raise ConfigError("limits.refusals_per_sender_per_hour must be 0 or more")
     if settings.relay and not settings.relay.startswith(("maildir:", "smtp://", "smtps://")):
