@@ -85,14 +85,6 @@ class Held:
     claim: Claim
 
 
-@dataclass
-class Visit:
-    """What one look at a game under its lock gave."""
-
-    claimed: list[Held] = field(default_factory=list)
-    next_due: str | None = None  # the earliest time a pending mail not held by us is due
-
-
 class Outbox:
     def __init__(self, store: GameStore, markers: str | os.PathLike[str], *,
                  keep_sent: timedelta | None = None) -> None:
@@ -147,13 +139,14 @@ class Outbox:
     # -- what a sender does under a game's lock
 
     def visit(self, game_id: str, now: datetime, *, outcomes: dict[int, tuple[dict[str, Any], Held]],
-              held: set[int], limit: int) -> Visit:
+              held: set[int], limit: int) -> list[Held]:
         """Under the game's lock, in one unit of work: record `outcomes` (record id ->
         fields, mail), take note of mail another sender recorded as sent only in its claim,
-        and claim up to `limit` due mails not in `held` (record ids this sender holds already).
-        Claim files are deleted after the write, once the game file says what became of them;
-        on an error the caller keeps its outcomes and their claims."""
-        visit, folded = Visit(), []
+        and claim up to `limit` due mails not in `held` (record ids this sender holds already);
+        the mails claimed. Claim files are deleted after the write, once the game file says
+        what became of them; on an error the caller keeps its outcomes and their claims."""
+        claimed: list[Held] = []
+        folded: list[Claim] = []
         stamp = now.isoformat()
         try:
             with self.store.transaction(game_id) as tx:
@@ -164,19 +157,17 @@ class Outbox:
                 for record in sorted(records, key=lambda r: (r["created_at"], r["id"])):
                     if record["status"] != "pending" or record["id"] in held or record["id"] in outcomes:
                         continue
-                    if record["next_attempt_at"] > stamp or len(visit.claimed) >= limit:
-                        visit.next_due = min(visit.next_due or record["next_attempt_at"], record["next_attempt_at"])
+                    if record["next_attempt_at"] > stamp or len(claimed) >= limit:
                         continue
                     claim = self.claims.take(game_id, record["message_id"])
                     if claim is None:  # in another sender's hands
-                        visit.next_due = stamp
                         continue
                     taken = True
                     if claim.sent:  # the relay took it; its sender died or is about to record it
                         tx.update_record(TABLE, record["id"], sent_fields(record["attempts"], now))
                         folded.append(claim)
                     else:
-                        visit.claimed.append(_held(self, game_id, record, claim))
+                        claimed.append(_held(self, game_id, record, claim))
                 if taken:
                     self.claims.sync()
                 if outcomes or folded:
@@ -184,12 +175,12 @@ class Outbox:
                 self._tidy(game_id, records)
                 self._settle(game_id, tx)
         except BaseException:
-            for claim in folded + [mail.claim for mail in visit.claimed]:
+            for claim in folded + [mail.claim for mail in claimed]:
                 claim.release(remove=False)
             raise
         for claim in folded + [mail.claim for _, mail in outcomes.values()]:
             claim.release(remove=True)  # the game file now says what became of each
-        return visit
+        return claimed
 
     def _forget_sent(self, tx: GameTransaction, now: datetime) -> None:
         if self.keep_sent is None:

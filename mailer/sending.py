@@ -6,7 +6,8 @@ Which mail goes next: games take turns, the one whose turn came longest ago (or 
 pass) first, and among those never served the one with the oldest mail; within a game mail
 goes oldest first. So every game's oldest mail goes before any game's second, and a receipt
 for a new order in one game does not wait behind another game's backlog. A game has at most
-BATCH mails claimed at a time.
+BATCH mails claimed at a time, and all games together at most QUEUE_LIMIT waiting for a
+connection: a claim is an open file, and a claimed mail is held in memory.
 
 Connections open as they are needed, up to `connections`: one at first, and once a mail has
 waited SLOW_START_SECONDS for one, one more for each mail waiting. A relay that answers
@@ -40,6 +41,8 @@ log = logging.getLogger("referee.sender")
 SLOW_START_SECONDS = 0.3
 REFRESH_SECONDS = 1.0
 BATCH = 32
+QUEUE_LIMIT = 128  # mails claimed and waiting for a connection, all games together (each holds a file open)
+RECORD_AFTER = 64  # finished mails that make the pass record them before its next look
 _TICK = 0.1  # how often the pass looks at its connections, the nudge and `keep_going`
 
 
@@ -68,7 +71,7 @@ class _Pass:
         self.report = SendReport()
         self._cv = threading.Condition()
         self._games: dict[tuple[int, str], _Game] = {}
-        self._queued = self._in_hand = self._idle = self._turns = 0
+        self._queued = self._in_hand = self._idle = self._turns = self._refreshes = self._finished = 0
         self._threads: list[threading.Thread] = []
         self._closing = False
         self._error: BaseException | None = None
@@ -99,7 +102,8 @@ class _Pass:
             nudged = self.nudge is not None and self.nudge.is_set()
             with self._cv:
                 short = self._queued < max(1, len(self._threads))
-            if nudged or time.monotonic() >= next_refresh or (found and short):
+                piled = self._finished >= RECORD_AFTER
+            if nudged or piled or time.monotonic() >= next_refresh or (found and short):
                 if nudged:
                     self.nudge.clear()  # type: ignore[union-attr]
                 found, next_refresh = self._refresh(False), time.monotonic() + REFRESH_SECONDS
@@ -112,20 +116,26 @@ class _Pass:
                 self._cv.wait(_TICK)
 
     def _refresh(self, full_scan: bool) -> bool:
-        """Record finished mail and claim due mail, game by game; whether anything was claimed."""
+        """Record finished mail and claim due mail, game by game; whether anything was claimed.
+        The games are visited from a different one each time, so that when QUEUE_LIMIT is
+        reached it is not always the same games that wait."""
         now, found = self.clock(), False
+        self._refreshes += 1
+        with self._cv:
+            self._finished = 0
         for index, outbox in enumerate(self.outboxes):
             try:
                 game_ids = outbox.games(full_scan)
             except Exception as exc:  # the catalogue cannot be read: the markers still can
                 self._errors.error(f"list {index}", f"cannot list the games to send for: {exc}")
                 game_ids = outbox.games(False)
-            for game_id in game_ids:
-                game = self._games.setdefault((index, game_id), _Game(outbox, game_id))
+            start = self._refreshes % len(game_ids) if game_ids else 0
+            for game_id in game_ids[start:] + game_ids[:start]:
                 with self._cv:
+                    game = self._games.setdefault((index, game_id), _Game(outbox, game_id))
                     outcomes, game.outcomes = game.outcomes, {}
                     held = {mail.record_id for _, mail in game.queued} | game.in_hand
-                    room = BATCH - len(held)
+                    room = min(BATCH - len(held), QUEUE_LIMIT - self._queued)
                 if room <= 0 and not outcomes:
                     continue
                 claimed = self._visit(game, now, outcomes, held, max(room, 0))
@@ -141,7 +151,7 @@ class _Pass:
     def _visit(self, game: _Game, now: datetime, outcomes: dict[int, tuple[dict[str, Any], Held]],
                held: set[int], room: int) -> list[Held]:
         try:
-            return game.outbox.visit(game.game_id, now, outcomes=outcomes, held=held, limit=room).claimed
+            return game.outbox.visit(game.game_id, now, outcomes=outcomes, held=held, limit=room)
         except GameNotFound:
             (game.outbox.markers / game.game_id).unlink(missing_ok=True)
             for _, mail in outcomes.values():
@@ -261,6 +271,7 @@ class _Pass:
         with self._cv:
             game = self._release_hand(mail)
             game.outcomes[mail.record_id] = (fields, mail)
+            self._finished += 1
             getattr(self.report, outcome).append(mail.message_id)
             self._cv.notify_all()
 

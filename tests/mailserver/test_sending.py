@@ -257,3 +257,23 @@ def test_a_connection_the_relay_closed_is_opened_again_without_losing_a_mail(out
         controller.stop()
     assert handler.taken == ids == report.sent
     assert len(handler.counts) == 3
+
+
+def test_more_games_than_a_pass_holds_at_once_all_go_once(outbox, tmp_path):
+    """150 games with 2 mails each and a relay that answers at once: more than QUEUE_LIMIT
+    mails are due, so the pass claims them over several looks; each goes once."""
+    from mailer.relay import MaildirRelay
+    from mailer.sending import QUEUE_LIMIT
+
+    ids = [mid for g in range(150) for mid in add(outbox, f"g-{g}", [1, 2])]
+    assert len(ids) > QUEUE_LIMIT
+    taken = []
+
+    class Records(MaildirRelay):
+        def deliver(self, raw, mail_from, recipients, mid):
+            taken.append(mid)
+
+    report = send_all([outbox], Records(tmp_path / "relay"), lambda: T0, connections=4)
+    assert sorted(taken) == sorted(ids) == sorted(report.sent)
+    assert statuses(outbox) == {"sent": 300}
+    assert [p.name for p in outbox.markers.iterdir()] == [".claims"]
