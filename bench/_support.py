@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import platform
 import statistics
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,40 @@ from referee.rng import Rng  # noqa: E402
 from bench_constantinopolis import pin_to_one_core  # noqa: E402  (engine figures are for one core)
 
 HOST = "games.test"
+
+
+SMTP_SINK = """
+import asyncio, signal, threading, time
+from aiosmtpd.controller import Controller
+from email.parser import BytesHeaderParser
+DELAY, LOG = {delay!r}, {log!r}
+log = open(LOG, "a", buffering=1) if LOG else None
+class Sink:
+    async def handle_DATA(self, server, session, envelope):
+        if DELAY:
+            await asyncio.sleep(DELAY)
+        if log is not None:
+            log.write(f"{{time.time()}} {{BytesHeaderParser().parsebytes(envelope.original_content)['Message-ID']}}\\n")
+        return "250 OK"
+c = Controller(Sink(), hostname="127.0.0.1", port={port}, server_hostname="sink.bench")
+c.start()
+stop = threading.Event()
+signal.signal(signal.SIGTERM, lambda *a: stop.set())
+print("ready", flush=True)
+stop.wait()
+c.stop()
+"""
+
+
+def smtp_sink(port: int, *, delay: float = 0.0, log: Path | None = None) -> subprocess.Popen:
+    """A bare aiosmtpd server in a process of its own, ready when this returns: it takes every
+    mail, after `delay` seconds, and writes "<time> <Message-ID>" to `log` if given. Stop it
+    with `terminate()`."""
+    proc = subprocess.Popen([sys.executable, "-c", SMTP_SINK.format(delay=delay, log=str(log) if log else None,
+                                                                    port=port)],
+                            stdout=subprocess.PIPE, text=True)
+    proc.stdout.readline()  # type: ignore[union-attr]
+    return proc
 
 
 def quick() -> bool:
@@ -117,4 +152,4 @@ def summary(values: Sequence[float]) -> str:
 
 
 __all__ = ["HOST", "NullRelay", "Position", "build", "machine", "ms", "percentile", "pin_to_one_core", "quick",
-           "record_game", "settings", "summary", "target"]
+           "record_game", "settings", "smtp_sink", "summary", "target"]

@@ -47,7 +47,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from types import SimpleNamespace
 
-from _support import HOST, ROOT, build, machine, quick, settings, target
+from _support import HOST, ROOT, build, machine, quick, settings, smtp_sink, target
 
 from referee import registry
 from referee.playthrough import bot_submission
@@ -61,20 +61,6 @@ TARGET_REPEATS = 5  # the cases the target is judged on: a median of five moves 
 CLIENT_NAME = "clients.bench.test"  # a sending server knows its own name: no lookup per connection
 PER_GAME = 4 if quick() else 12
 SUSTAINED, BURST = (50, 50) if quick() else (150, 50)  # games per case
-BARE = """
-import signal, threading
-from aiosmtpd.controller import Controller
-class NoOp:
-    async def handle_DATA(self, server, session, envelope):
-        return "250 OK"
-c = Controller(NoOp(), hostname="127.0.0.1", port={port}, server_hostname="bare.test")
-c.start()
-stop = threading.Event()
-signal.signal(signal.SIGTERM, lambda *a: stop.set())
-print("ready", flush=True)
-stop.wait()
-c.stop()
-"""
 
 
 def free_port() -> int:
@@ -204,9 +190,8 @@ def run_pipeline(root: Path, per_client) -> tuple[float, float]:
 
 def run_bare(per_client) -> float:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", BARE.format(port=port)], stdout=subprocess.PIPE, text=True)
+    proc = smtp_sink(port)
     try:
-        proc.stdout.readline()
         wait_for_port(port, proc)
         total = sum(len(m) for m in per_client)
         return total / load(port, per_client)

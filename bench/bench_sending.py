@@ -39,7 +39,7 @@ from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
-from _support import HOST, ROOT, NullRelay, build, machine, quick, settings, target
+from _support import HOST, ROOT, NullRelay, build, machine, quick, settings, smtp_sink, target
 
 from mailer.compose import OutgoingMail, message_id
 from mailer.outbox import queue
@@ -48,29 +48,10 @@ from referee import registry
 from bench_mail import free_port, wait_for_port
 
 PLAYERS = ["ann", "bob", "cid"]
-BACKLOG = 24 if quick() else 80
+BACKLOG = 80  # fewer would let the start weigh on the figure more than on a real backlog
 SERIAL_BACKLOG = 6 if quick() else 12
 ORDER_AFTER = 3.0  # seconds after the daemon's start
 TARGET_RATE, TARGET_WAIT = 3.5, 5.0
-RELAY = """
-import asyncio, signal, threading, time
-from aiosmtpd.controller import Controller
-from email.parser import BytesHeaderParser
-log = open({log!r}, "a", buffering=1)
-class Slow:
-    async def handle_DATA(self, server, session, envelope):
-        await asyncio.sleep(1.0)
-        mid = BytesHeaderParser().parsebytes(envelope.original_content)["Message-ID"]
-        log.write(f"{{time.time()}} {{mid}}\\n")
-        return "250 OK"
-c = Controller(Slow(), hostname="127.0.0.1", port={port}, server_hostname="relay.bench")
-c.start()
-stop = threading.Event()
-signal.signal(signal.SIGTERM, lambda *a: stop.set())
-print("ready", flush=True)
-stop.wait()
-c.stop()
-"""
 
 
 def prepare(root: Path, backlog: int) -> tuple[list[str], tuple[str, str, str]]:
@@ -107,9 +88,7 @@ def run(tmp: Path, connections: int, backlog: int, with_order: bool) -> dict:
     root, log = tmp / f"data-{connections}", tmp / f"relay-{connections}.log"
     ids, (game_id, player, token) = prepare(root, backlog)
     relay_port, port = free_port(), free_port()
-    relay = subprocess.Popen([sys.executable, "-c", RELAY.format(log=str(log), port=relay_port)],
-                             stdout=subprocess.PIPE, text=True)
-    relay.stdout.readline()
+    relay = smtp_sink(relay_port, delay=1.0, log=log)
     env = {**os.environ, "REFEREE_DATA": str(root), "REFEREE_LISTEN_PORT": str(port), "REFEREE_HOSTNAME": HOST,
            "REFEREE_RELAY": f"smtp://127.0.0.1:{relay_port}", "REFEREE_RELAY_CONNECTIONS": str(connections),
            "PYTHONPATH": str(ROOT)}

@@ -50,23 +50,32 @@ def orders_stored(svc, game_id):
     return sum(1 for e in svc.store.load(game_id).events if e["type"] == "order")
 
 
-def test_orders_are_answered_while_the_relay_hangs(tmp_path):
-    """With one relay connection, the one mail on it is all a stopping daemon waits for."""
+def start(tmp_path, relay, connections=4):
+    """A Porto Carthago game and a daemon sending through `relay`: the services, the tokens,
+    the players not asked now (their next turns are queued, each answered by a receipt), the
+    stop event and the daemon's thread, once it is ready."""
     settings = Settings(hostname=HOST, data_dir=tmp_path, worker_interval_seconds=0.02,
-                        sender_interval_seconds=0.05, listen_port=free_port(), relay_connections=1)
+                        sender_interval_seconds=0.05, listen_port=free_port(), relay_connections=connections)
     svc = build(settings)
     made = svc.referee.new_game("porto-carthago", [(p, f"{p}@players.test") for p in PLAYERS], seed="s",
                                 game_id="pc-1")
     tokens = {s["name"]: s["token"] for s in made.players}
     asked = {prompt.player for prompt in registry.get("porto-carthago").prompts(svc.store.load("pc-1").state)}
-    idle = [p for p in PLAYERS if p not in asked]  # their next turns are queued, each answered by a receipt
-    relay = HangingRelay()
     svc.relay = lambda: relay
     stop, ready = threading.Event(), threading.Event()
     daemon = threading.Thread(target=serve, args=(svc, stop), kwargs={"on_ready": ready})
     daemon.start()
+    if not ready.wait(30):
+        stop.set()
+        raise AssertionError("the daemon did not start")
+    return svc, tokens, [p for p in PLAYERS if p not in asked], stop, daemon
+
+
+def test_orders_are_answered_while_the_relay_hangs(tmp_path):
+    """With one relay connection, the one mail on it is all a stopping daemon waits for."""
+    relay = HangingRelay()
+    svc, tokens, idle, stop, daemon = start(tmp_path, relay, connections=1)
     try:
-        assert ready.wait(30)
         wait_for(lambda: len(relay.delivered) == 3)  # the opening reports, sent at start
         relay.hang.set()
         svc.spool.add(order_mail("pc-1", idle[0], tokens[idle[0]], "TALENTS", 1))
@@ -88,22 +97,10 @@ def test_orders_are_answered_while_the_relay_hangs(tmp_path):
 
 
 def test_a_relay_that_hangs_at_start_does_not_hold_up_orders(tmp_path):
-    settings = Settings(hostname=HOST, data_dir=tmp_path, worker_interval_seconds=0.02,
-                        sender_interval_seconds=0.05, listen_port=free_port())
-    svc = build(settings)
-    made = svc.referee.new_game("porto-carthago", [(p, f"{p}@players.test") for p in PLAYERS], seed="s",
-                                game_id="pc-1")
-    tokens = {s["name"]: s["token"] for s in made.players}
-    asked = {prompt.player for prompt in registry.get("porto-carthago").prompts(svc.store.load("pc-1").state)}
-    player = next(p for p in PLAYERS if p not in asked)
     relay = HangingRelay()
     relay.hang.set()  # the opening reports, left from before the start, cannot go out
-    svc.relay = lambda: relay
-    stop, ready = threading.Event(), threading.Event()
-    daemon = threading.Thread(target=serve, args=(svc, stop), kwargs={"on_ready": ready})
-    daemon.start()
+    svc, tokens, (player, *_), stop, daemon = start(tmp_path, relay)
     try:
-        assert ready.wait(30)
         svc.spool.add(order_mail("pc-1", player, tokens[player], "TALENTS", 1))
         wait_for(lambda: orders_stored(svc, "pc-1") == 1)
         assert relay.hanging.is_set() and relay.delivered == []
@@ -135,21 +132,9 @@ class HangsOnce(HangingRelay):
 def test_with_several_connections_a_mail_the_relay_holds_up_holds_up_no_other(tmp_path):
     """The relay does not answer for one receipt; the next receipt goes out on another
     connection meanwhile, and a stopping daemon waits for the one still in hand."""
-    settings = Settings(hostname=HOST, data_dir=tmp_path, worker_interval_seconds=0.02,
-                        sender_interval_seconds=0.05, listen_port=free_port(), relay_connections=4)
-    svc = build(settings)
-    made = svc.referee.new_game("porto-carthago", [(p, f"{p}@players.test") for p in PLAYERS], seed="s",
-                                game_id="pc-1")
-    tokens = {s["name"]: s["token"] for s in made.players}
-    asked = {prompt.player for prompt in registry.get("porto-carthago").prompts(svc.store.load("pc-1").state)}
-    idle = [p for p in PLAYERS if p not in asked]
     relay = HangsOnce()
-    svc.relay = lambda: relay
-    stop, ready = threading.Event(), threading.Event()
-    daemon = threading.Thread(target=serve, args=(svc, stop), kwargs={"on_ready": ready})
-    daemon.start()
+    svc, tokens, idle, stop, daemon = start(tmp_path, relay, connections=4)
     try:
-        assert ready.wait(30)
         wait_for(lambda: len(relay.delivered) == 3)  # the opening reports
         relay.hang.set()
         svc.spool.add(order_mail("pc-1", idle[0], tokens[idle[0]], "TALENTS", 1))

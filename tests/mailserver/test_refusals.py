@@ -6,7 +6,6 @@ import email
 import json
 import smtplib
 from datetime import datetime, timedelta, timezone
-from email import policy
 from email.message import EmailMessage
 from types import SimpleNamespace
 
@@ -19,6 +18,7 @@ from mailer.wiring import build
 from referee.config import Settings
 
 from .net import free_port
+from .test_play_by_mail import Inbox as PlayersInbox
 
 HOST = "games.test"
 REFUSAL_SUBJECT = "Your mail to the referee"
@@ -32,14 +32,7 @@ class Clock:
         return self.now
 
 
-class Inbox:
-    def __init__(self):
-        self.mails = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.mails.append(email.message_from_bytes(envelope.original_content, policy=policy.default))
-        return "250 OK"
-
+class Inbox(PlayersInbox):
     def refusals(self, to=None):
         return [m for m in self.mails if m["Subject"] == REFUSAL_SUBJECT and (to is None or m["To"] == to)]
 
