@@ -32,8 +32,11 @@ class RefusalBook:
     def __init__(self, path: str | os.PathLike[str], per_hour: int, clock: Callable[[], datetime]) -> None:
         self.path, self.per_hour, self.clock = Path(path), per_hour, clock
 
-    def answer(self, sender: str, *, player: bool) -> bool:
-        """Count one refused mail from `sender`; whether to answer it."""
+    def answer(self, sender: str, *, player: bool, send: Callable[[], None]) -> bool:
+        """Count one refused mail from `sender`, and `send` the refusal if it is due; whether
+        it was. The refusal is queued before the answer is written down, both under the
+        record's lock: a crash in between answers the mail again when it is read again (the
+        same Message-ID, queued once), rather than never."""
         now = self.clock()
         with exclusive(f"{self.path}.lock", LOCK_TIMEOUT):
             days = self._read()
@@ -46,11 +49,13 @@ class RefusalBook:
             else:
                 key = sender.strip().lower()
                 hour_ago = (now - timedelta(hours=1)).isoformat()
-                entry = today["senders"].setdefault(key, {"refused": 0, "answered": 0, "answers": []})
-                entry["refused"] += 1
                 recent = [at for day in days.values() for at in day["senders"].get(key, {}).get("answers", [])
                           if at > hour_ago]
                 answer = len(recent) < self.per_hour
+                if answer:
+                    send()
+                entry = today["senders"].setdefault(key, {"refused": 0, "answered": 0, "answers": []})
+                entry["refused"] += 1
                 entry["answers"] = [at for at in entry["answers"] if at > hour_ago]
                 if answer:
                     entry["answered"] += 1

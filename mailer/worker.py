@@ -4,8 +4,8 @@ Who is writing is decided by a secret, never by From: the token in a tokenised r
 address (`game+player+token@host`), or a `PLAYER name token` line in a mail to the plain
 game address. Anything that cannot be matched gets a short refusal that says nothing about
 the game, if it comes from a player of some game here, and at most once an hour by default
-(mailer/refusals.py); a stranger gets no answer. Automatic mail (bounces, vacation replies, lists) gets no answer at all, so two
-robots can never talk to each other forever.
+(mailer/refusals.py); a stranger gets no answer. Automatic mail (bounces, vacation replies,
+lists) gets no answer at all, so two robots can never talk to each other forever.
 """
 
 from __future__ import annotations
@@ -216,13 +216,14 @@ class MailWorker:
     def _refuse(self, mail: InboundMail) -> str:
         """Answer mail that matched no seat, if its sender is a player here and was not
         answered too often lately (see mailer/refusals.py); what was done, for the log."""
-        assert mail.sender
-        player = mail.sender in self.players
-        if not self.refusals.answer(mail.sender, player=player):
-            return "not answered: answered lately" if player else "not answered: the sender is in no game"
-        self.notifier.system_mail(mail.sender, "Your mail to the referee", REFUSAL,
-                                  in_reply_to=mail.message_id, serial=f"refusal.{_digest(mail.message_id, b'')}")
-        return "answered"
+        sender = mail.sender
+        assert sender
+        player = sender in self.players
+        if self.refusals.answer(sender, player=player, send=lambda: self.notifier.system_mail(
+                sender, "Your mail to the referee", REFUSAL, in_reply_to=mail.message_id,
+                serial=f"refusal.{_digest(mail.message_id, b'')}")):
+            return "answered"
+        return "not answered: answered lately" if player else "not answered: the sender is in no game"
 
     def run_once(self, spool: Spool) -> list[Handled]:
         """Process every spooled message once; a busy store leaves the message for later.
