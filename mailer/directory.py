@@ -82,7 +82,7 @@ class PlayerAddresses:
     """The addresses of every seat of every game, looked at again every REFRESH seconds, and
     after MISS_REFRESH seconds for an address not found (a game may have just been made)."""
 
-    REFRESH, MISS_REFRESH = 30.0, 1.0
+    REFRESH, MISS_REFRESH = 30.0, 5.0
 
     def __init__(self, games_dir: str | os.PathLike[str], clock: Callable[[], float] = time.monotonic) -> None:
         self.games_dir, self.clock = Path(games_dir), clock

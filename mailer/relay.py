@@ -116,7 +116,6 @@ class SMTPSession:
         self.relay = relay
         self.client: smtplib.SMTP | None = None
         self.carried = 0
-        self.connections = 0  # opened so far (tests and the benchmark look)
 
     def deliver(self, raw: bytes, mail_from: str, recipients: Sequence[str], message_id: str) -> None:
         if self.client is not None and self.carried >= self.MAILS_PER_CONNECTION:
@@ -124,7 +123,6 @@ class SMTPSession:
         for fresh in ((False, True) if self.client is not None else (True,)):
             if fresh:
                 self.client = self.relay.connect()
-                self.connections += 1
                 self.carried = 0
             client = self.client
             assert client is not None
