@@ -39,6 +39,8 @@ class MailNotifier:
         self.outbox = outbox
         self.system_outbox = system_outbox
         self._local = threading.local()  # the worker runs several games at once, one per thread
+        self._unmarked: set[str] = set()  # games whose marker could not be written yet
+        self._unmarked_lock = threading.Lock()
 
     @property
     def _touched(self) -> set[str]:
@@ -55,10 +57,22 @@ class MailNotifier:
         self._touched.add(tx.game_id)
 
     def flush_marks(self) -> None:
-        """After the unit of work is written: tell the sender which games have mail."""
-        for game_id in self._touched:
-            self.outbox.mark(game_id)
+        """After the unit of work is written: tell the sender which games have mail. A marker
+        that cannot be written (a full disk) is tried again at every later flush, from any
+        thread, and the error is raised for the caller to report."""
+        with self._unmarked_lock:
+            games, self._unmarked = self._touched | self._unmarked, set()
         self._touched.clear()
+        failed: list[tuple[str, OSError]] = []
+        for game_id in sorted(games):
+            try:
+                self.outbox.mark(game_id)
+            except OSError as exc:
+                failed.append((game_id, exc))
+        if failed:
+            with self._unmarked_lock:
+                self._unmarked.update(game_id for game_id, _ in failed)
+            raise failed[0][1]
 
     def _seat(self, meta: Mapping[str, Any], player: str) -> Mapping[str, Any]:
         return next(s for s in meta["seats"] if s["name"] == player)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from referee.storage import write_atomically
-from referee.store import GameNotFound, GameStore, GameTransaction
+from referee.store import GameNotFound, GameStore, GameTransaction, StoreError
 
 from .compose import OutgoingMail, build
 from .relay import Relay, RelayError
@@ -64,6 +64,7 @@ class SendReport:
     sent: list[str] = field(default_factory=list)
     deferred: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # games whose mail could not be looked at, and why
 
 
 class Outbox:
@@ -82,7 +83,9 @@ class Outbox:
             return [row["id"] for row in self.store.list()]
         return sorted(p.name for p in self.markers.iterdir() if not p.name.startswith("."))
 
-    def pending(self, *, include_sent: bool = False) -> list[dict[str, Any]]:
+    def pending(self, *, include_sent: bool = False, unreadable: list[str] | None = None) -> list[dict[str, Any]]:
+        """Mail not yet sent, of every game; a game whose file cannot be read is left out and
+        its problem added to `unreadable`, when given."""
         rows = []
         for game_id in self._games(full_scan=True):
             try:
@@ -90,18 +93,31 @@ class Outbox:
                     records = tx.records(TABLE)
             except GameNotFound:
                 continue
+            except StoreError as exc:
+                if unreadable is None:
+                    raise
+                unreadable.append(str(exc))
+                continue
             rows.extend(dict(r, game=game_id) for r in records if include_sent or r["status"] != "sent")
         return rows
 
-    def retry_now(self, now: datetime) -> int:
-        """Make every pending or failed mail due at once (moderator's `outbox retry`)."""
+    def retry_now(self, now: datetime, unreadable: list[str] | None = None) -> int:
+        """Make every pending or failed mail due at once (moderator's `outbox retry`); a game
+        whose file cannot be read is left out and its problem added to `unreadable`, when given."""
         count = 0
         for game_id in self._games(full_scan=True):
-            with self.store.transaction(game_id) as tx:
-                for record in tx.records(TABLE):
-                    if record["status"] in ("pending", "failed"):
-                        tx.update_record(TABLE, record["id"], {"status": "pending", "next_attempt_at": now.isoformat()})
-                        count += 1
+            try:
+                with self.store.transaction(game_id) as tx:
+                    for record in tx.records(TABLE):
+                        if record["status"] in ("pending", "failed"):
+                            tx.update_record(TABLE, record["id"], {"status": "pending",
+                                                                   "next_attempt_at": now.isoformat()})
+                            count += 1
+            except StoreError as exc:
+                if unreadable is None:
+                    raise
+                unreadable.append(str(exc))
+                continue
             if count:
                 self.mark(game_id)
         return count
@@ -121,6 +137,8 @@ class Outbox:
                     marked |= self._deliver_game(game_id, relay, now, taken, log, report, keep_going)
                 except GameNotFound:
                     (self.markers / game_id).unlink(missing_ok=True)
+                except (StoreError, OSError) as exc:  # a broken or busy game file: the others go on
+                    report.skipped.append(str(exc) if isinstance(exc, StoreError) else f"game {game_id}: {exc}")
         if marked or taken:  # keep only what no game file records yet
             rest = "".join(f"{line}\n" for line in sorted(taken - marked))
             write_atomically(self.markers / JOURNAL, rest.encode("utf-8"))

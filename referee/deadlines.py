@@ -20,7 +20,7 @@ from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_as
 from .progress import DROP, ORDER, Position, Refused
 from .schedule import (closes_at, deadline_info, deadline_text, due_of, mark_reminded, moved,
                        new_schedule, reminders_due)
-from .store import GameNotFound, StoreBusy
+from .store import GameNotFound, StoreBusy, StoreError
 from .wakeups import NEVER
 from .tokens import same_token
 from .timekeeping import (TimeError, UTC, format_duration, from_iso, get_zone, parse_duration, show_moment,
@@ -221,6 +221,8 @@ class Deadlines:
                 actions += self._tick_game(game_id, now)
             except (StoreBusy, GameNotFound):
                 continue  # busy: the next tick takes it; gone: nothing to do
+            except StoreError as exc:  # a broken game file: the message names it and says what to do
+                actions.append(TickAction(game_id, "error", str(exc)))
             except Exception as exc:  # one broken game must not stop the clock of the others
                 actions.append(TickAction(game_id, "error", f"{type(exc).__name__}: {exc}"))
             finally:

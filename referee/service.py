@@ -111,6 +111,31 @@ def components_hash(components: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(dict(components)).encode("utf-8")).hexdigest()
 
 
+# --------------------------------------------------------------------------- stored games
+
+# What every operation reads from a game's meta without asking; a file that lacks one of
+# these (edited by hand, cut short by another tool) is refused when it is opened.
+REQUIRED_META = (("game", str), ("players", list), ("seats", list), ("seed", str), ("options", dict),
+                 ("commitment", str))
+
+
+def stored_game_problem(meta: Mapping[str, Any], state: Any) -> str | None:
+    """What makes a stored game unusable, in a few words; None when nothing does. For the
+    store's `check`: the file is refused as a whole, naming it, instead of failing with a
+    KeyError half-way through some command."""
+    for key, kind in REQUIRED_META:
+        if key not in meta:
+            return f"its meta has no {key!r}"
+        if not isinstance(meta[key], kind):
+            return f"its meta {key!r} is not a {kind.__name__}"
+    for seat in meta["seats"]:
+        if not isinstance(seat, dict) or not all(isinstance(seat.get(k), str) for k in ("name", "email", "token")):
+            return "a seat lacks its name, address or token"
+    if not isinstance(state, dict):
+        return "it has no current state"
+    return None
+
+
 # --------------------------------------------------------------------------- options
 
 
