@@ -67,7 +67,7 @@ def spool_requeue(ctx: click.Context, keys: tuple[str, ...], everything: bool) -
         except KeyError:
             unknown.append(key)
     done = len(wanted) - len(unknown)
-    click.echo(f"{done} mail(s) requeued." if done or not unknown else "Nothing requeued.")
+    click.echo(f"{done} mail(s) requeued." if done else "Nothing requeued.")
     for key in unknown:
         click.echo(f"Error: no mail {key!r} is set aside; `referee spool` lists them", err=True)
     if unknown:
