@@ -98,7 +98,8 @@ class Outbox:
                     raise
                 unreadable.append(str(exc))
                 continue
-            rows.extend(dict(r, game=game_id) for r in records if include_sent or r["status"] != "sent")
+            rows.extend(dict(r, game=game_id) for r in records
+                        if include_sent or r["status"] not in ("sent", "dropped"))
         return rows
 
     def retry_now(self, now: datetime, unreadable: list[str] | None = None) -> int:

@@ -23,8 +23,8 @@ from .schedule import (closes_at, deadline_info, deadline_text, due_of, mark_rem
 from .store import GameNotFound, StoreBusy, StoreError
 from .wakeups import NEVER
 from .tokens import same_token
-from .timekeeping import (TimeError, UTC, format_duration, from_iso, get_zone, parse_duration, show_moment,
-                          to_iso, zone_name)
+from .timekeeping import (LATEST, TimeError, UTC, check_moment, format_duration, from_iso, get_zone,
+                          parse_duration, show_moment, to_iso, zone_name)
 
 if TYPE_CHECKING:  # the service module builds on this one
     from .service import Reopened
@@ -331,6 +331,8 @@ class Deadlines:
         tx.append({"type": "deadline", "at": at, "phase": schedule["phase"], "due": schedule["due"],
                    "waiting_for": waiting, "applied": True})
         applied = self._apply_defaults(tx, game, pos, at, "deadline")
+        self._tell_defaults(tx, applied, f"The deadline of phase {schedule['phase']} ({show_moment(due_of(schedule))}) "
+                            "passed without their orders")  # type: ignore[arg-type]
         missed = list(dict.fromkeys(item["player"] for item in applied))
         done = [TickAction(tx.game_id, "defaults", f"deadline of phase {schedule['phase']} passed; "
                            f"default orders applied", tuple(missed))]
@@ -425,6 +427,8 @@ class Deadlines:
             if due_of(schedule) is None:
                 raise ServiceError(f"phase {schedule['phase']} of {game_id} has no deadline to extend "
                                    "(its policy says none)")
+            if due_of(schedule) + delta > LATEST:  # type: ignore[operator]
+                raise BadRequest([f"--by: the deadline would move past the year {LATEST.year}"])
             schedule = moved(schedule, delta, now)
             tx.set_meta(schedule=schedule)
             seq = tx.append({"type": "extend", "at": to_iso(now), "phase": schedule["phase"],
@@ -632,6 +636,7 @@ def vacation_end(spec: str, now: datetime, zone: str | None) -> datetime | None:
         raw = " ".join(words[1:])
         if not raw:
             raise TimeError("until when? e.g. VACATION until 2026-12-01")
+        shown = repr(raw if len(raw) <= 40 else raw[:40] + "...")
         try:
             if len(raw) <= 10:
                 day = date.fromisoformat(raw)
@@ -642,7 +647,12 @@ def vacation_end(spec: str, now: datetime, zone: str | None) -> datetime | None:
                     value = value.replace(tzinfo=get_zone(zone or "UTC"))
                 until = value.astimezone(UTC)
         except ValueError:
-            raise TimeError(f"{raw!r} is not a date; write it like 2026-12-01 (or 2026-12-01 18:00)") from None
+            raise TimeError(f"{shown} is not a date; write it like 2026-12-01 (or 2026-12-01 18:00)") from None
+        except OverflowError:  # year 1 or 9999 moved by a time zone
+            raise TimeError(f"{shown} is not a day a vacation can end on: it must be within a year from now") from None
+        if until - now > MAX_VACATION:
+            raise TimeError("a vacation may last at most a year")
+        check_moment(until, shown)
     else:
         until = now + parse_duration(" ".join(words))
     if until <= now:
