@@ -24,6 +24,7 @@ EX_DATAERR = 65  # the MTA bounces: the mail itself is unacceptable
 @click.command("serve")
 @click.option("--port", type=click.IntRange(1, 65535), default=None, help="Override the SMTP listen port.")
 @click.pass_context
+@handles_errors
 def serve_command(ctx: click.Context, port: int | None) -> None:
     """Run the SMTP server, the mail worker and the outbound sender until SIGTERM or Ctrl-C.
 

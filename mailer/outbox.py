@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from referee.storage import write_atomically
-from referee.store import GameNotFound, GameStore, GameTransaction, StoreError
+from referee.store import GameFileBroken, GameNotFound, GameStore, GameTransaction, StoreError
 
 from .compose import OutgoingMail, build
 from .relay import Relay, RelayError
@@ -93,7 +93,7 @@ class Outbox:
                     records = tx.records(TABLE)
             except GameNotFound:
                 continue
-            except StoreError as exc:
+            except GameFileBroken as exc:
                 if unreadable is None:
                     raise
                 unreadable.append(str(exc))
@@ -114,7 +114,9 @@ class Outbox:
                             tx.update_record(TABLE, record["id"], {"status": "pending",
                                                                    "next_attempt_at": now.isoformat()})
                             count += 1
-            except StoreError as exc:
+            except GameNotFound:
+                continue
+            except GameFileBroken as exc:
                 if unreadable is None:
                     raise
                 unreadable.append(str(exc))

@@ -106,20 +106,26 @@ class Deadlines:
             wrong_kinds = kind_problems(new, phase_kinds(self.game_of(meta)))
             if wrong_kinds:
                 raise BadRequest(wrong_kinds)
+            unchanged = sorted(key for key in items if key not in {c.key for c in changes})
             if current is not None and not changes:
-                return {"game": game_id, "changes": [], "policy": new.to_json()}
+                return {"game": game_id, "changes": [], "unchanged": unchanged, "policy": new.to_json()}
+            # what players would notice; `deadline.auction=2d` where every deadline is 2d
+            # already pins the value (kept and logged) but changes no deadline (not announced)
+            felt = [c for c in changes if current is None or _felt(current, new, c.key)]
             tx.set_meta(policy=new.to_meta())
             lines = [c.text() for c in changes] or [f"deadlines on, preset {new.preset}"]
             seq = tx.append({"type": "policy", "at": to_iso(now), "changes": lines, "reason": reason.strip()})
             if meta.get("status") != "finished":
                 game = self.game_of(meta)
                 self._sync_schedule(tx, game, tx.state, now)
-            body = ["The moderator changed how deadlines work in this game:", ""]
-            body += [f"  {line}" for line in lines]
-            body += ["", "A deadline already set stays as it is; new values apply from the next phase on."]
-            self._announce(tx, "Deadline rules changed", body, reason.strip(), f"policy-{seq}")
+            if felt or current is None:
+                body = ["The moderator changed how deadlines work in this game:", ""]
+                body += [f"  {c.text()}" for c in felt] or [f"  {line}" for line in lines]
+                body += ["", "A deadline already set stays as it is; new values apply from the next phase on."]
+                self._announce(tx, "Deadline rules changed", body, reason.strip(), f"policy-{seq}")
         self._flush_notices()
-        return {"game": game_id, "changes": lines, "policy": new.to_json()}
+        return {"game": game_id, "changes": lines, "unchanged": unchanged, "announced": bool(felt or current is None),
+                "policy": new.to_json()}
 
     # ------------------------------------------------------------------ the schedule
 
@@ -604,6 +610,15 @@ class Deadlines:
         if self.notifier is not None:
             policy = Policy.from_meta(tx.meta.get("policy"))
             self.notifier.alert(tx, subject, lines, serial, policy.moderator if policy else "")
+
+
+def _felt(old: Policy, new: Policy, key: str) -> bool:
+    """Whether changing `key` from `old` to `new` changes anything in effect: a deadline
+    override is felt only when that phase kind's deadline differs."""
+    if key.startswith("deadline."):
+        kind = key.partition(".")[2]
+        return old.rule(kind).text() != new.rule(kind).text()
+    return old.values.get(key) != new.values.get(key) or key == "preset"
 
 
 def next_wake(meta: Mapping[str, Any]) -> float:
