@@ -94,9 +94,7 @@ class Outbox:
             except GameNotFound:
                 continue
             except GameFileBroken as exc:
-                if unreadable is None:
-                    raise
-                unreadable.append(str(exc))
+                _left_out(exc, unreadable)
                 continue
             rows.extend(dict(r, game=game_id) for r in records
                         if include_sent or r["status"] not in ("sent", "dropped"))
@@ -117,9 +115,7 @@ class Outbox:
             except GameNotFound:
                 continue
             except GameFileBroken as exc:
-                if unreadable is None:
-                    raise
-                unreadable.append(str(exc))
+                _left_out(exc, unreadable)
                 continue
             if count:
                 self.mark(game_id)
@@ -207,6 +203,14 @@ class Outbox:
             self.mark(game_id)
         else:
             (self.markers / game_id).unlink(missing_ok=True)
+
+
+def _left_out(exc: GameFileBroken, unreadable: list[str] | None) -> None:
+    """A game whose file is broken is left out of a moderator's listing and named in
+    `unreadable`; without that list the error stands."""
+    if unreadable is None:
+        raise exc
+    unreadable.append(str(exc))
 
 
 def _sent(record: dict[str, Any], now: datetime) -> dict[str, Any]:

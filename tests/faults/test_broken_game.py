@@ -9,10 +9,10 @@ import smtplib
 import subprocess
 import sys
 import time
-from email.message import EmailMessage
 
 from mailer.wiring import build
 
+from ..mailserver.orders_mail import order_mail
 from .mailworld import HOST, ROOT, Daemon, Sink, settings
 
 PLAYERS = ("ann", "bob")
@@ -22,15 +22,6 @@ def cli(data, *args):
     env = {"REFEREE_DATA": str(data), "REFEREE_HOSTNAME": HOST, "PATH": "/usr/bin:/bin"}
     return subprocess.run([sys.executable, "-m", "tests.faults.referee_cli", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
-
-
-def order(gid, player, token, text, n):
-    msg = EmailMessage()
-    to = f"{gid}+{player}+{token}@{HOST}"
-    msg["From"], msg["To"], msg["Subject"] = f"{player}@players.test", to, "orders"
-    msg["Message-ID"] = f"<{gid}.{n}@players.test>"
-    msg.set_content(text + "\n")
-    return to, bytes(msg)
 
 
 def test_serve_starts_names_the_broken_file_and_serves_the_other_games(tmp_path, test_games):
@@ -59,16 +50,16 @@ def test_serve_starts_names_the_broken_file_and_serves_the_other_games(tmp_path,
             time.sleep(0.05)
         with smtplib.SMTP("127.0.0.1", daemon.port, timeout=30) as smtp:
             for gid in ("bad-1", "good-1"):
-                to, raw = order(gid, "ann", tokens[gid]["ann"], "ADD 1", 1)
+                to, raw = order_mail(gid, "ann", tokens[gid]["ann"], "ADD 1", 1)
                 smtp.sendmail("ann@players.test", [to], raw)
-        while "<good-1.1@players.test>" not in sink.answered():
+        while "<good-1.ann.1@players.test>" not in sink.answered():
             assert time.monotonic() < deadline + 30, daemon.tail()
             time.sleep(0.05)
         assert [e["text"] for e in svc.store.load("good-1").events if e["type"] == "order"] == ["ADD 1"]
         assert svc.spool.pending() == 1 and svc.spool.aside() == []  # bad-1's mail waits for its game
 
         bad.write_bytes(good_copy)  # restored from a backup: its mail goes through by itself
-        while "<bad-1.1@players.test>" not in sink.answered():
+        while "<bad-1.ann.1@players.test>" not in sink.answered():
             assert time.monotonic() < deadline + 90, daemon.tail()
             time.sleep(0.1)
         assert [e["text"] for e in svc.store.load("bad-1").events if e["type"] == "order"] == ["ADD 1"]

@@ -18,7 +18,6 @@ import smtplib
 import subprocess
 import sys
 import time
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,8 @@ import pytest
 from mailer.spool import Spool
 from mailer.wiring import build
 
-from .mailworld import HOST, ROOT, Daemon, Sink, settings
+from ..mailserver.orders_mail import order_mail
+from .mailworld import ROOT, Daemon, Sink, settings
 
 PLAYERS = ("ann", "bob")
 GAMES = ("race-1", "race-2")
@@ -62,15 +62,6 @@ class FullDiskDaemon(Daemon):
         """The data directory as the daemon sees it."""
         assert self.proc is not None
         return Path(f"/proc/{self.proc.pid}/root{self.disk}")
-
-
-def mail(gid: str, player: str, token: str, text: str, n: int) -> tuple[str, bytes]:
-    msg = EmailMessage()
-    to = f"{gid}+{player}+{token}@{HOST}"
-    msg["From"], msg["To"], msg["Subject"] = f"{player}@players.test", to, "orders"
-    msg["Message-ID"] = f"<{gid}.{n}@players.test>"
-    msg.set_content(text + "\n")
-    return to, bytes(msg)
 
 
 def fill(path: Path) -> int:
@@ -122,9 +113,9 @@ def test_a_full_disk_loses_no_mail_and_applies_every_order_once(tmp_path, test_g
             for gid in GAMES:
                 for n in range(ORDERS):
                     player = PLAYERS[n % 2]
-                    to, raw = mail(gid, player, tokens[gid][player], f"ADD {1 + n % 3}", n)
+                    to, raw = order_mail(gid, player, tokens[gid][player], f"ADD {1 + n % 3}", n)
                     smtp.sendmail(f"{player}@players.test", [to], raw)  # raises unless 250
-                    sent[f"<{gid}.{n}@players.test>"] = gid
+                    sent[f"<{gid}.{player}.{n}@players.test>"] = gid
         spool = Spool(daemon.view / "spool")
         wait_for(lambda: spool.pending() == len(sent), "the mail in the spool")
         before = {gid: (daemon.view / "games" / f"{gid}.json").read_bytes() for gid in GAMES}

@@ -9,7 +9,6 @@ import errno
 import os
 import stat
 from contextlib import contextmanager
-from email.message import EmailMessage
 
 import pytest
 from click.testing import CliRunner
@@ -19,8 +18,7 @@ from mailer.wiring import build
 from mailer.worker import RETRY_MAX
 from referee.config import Settings
 
-HOST = "games.test"
-
+from .orders_mail import HOST, order_mail, spooled
 
 class Clock:
     """The worker's clock for its waits, moved by hand."""
@@ -48,12 +46,7 @@ def svc(tmp_path, race_registered):
 
 
 def order(svc, gid, player, text, n):
-    msg = EmailMessage()
-    to = f"{gid}+{player}+{svc.tokens[gid][player]}@{HOST}"
-    msg["From"], msg["To"], msg["Subject"] = f"{player}@players.test", to, "orders"
-    msg["Message-ID"] = f"<{gid}.{player}.{n}@players.test>"
-    msg.set_content(text + "\n")
-    return svc.spool.add(f"Delivered-To: {to}\r\n".encode() + bytes(msg))
+    return svc.spool.add(spooled(*order_mail(gid, player, svc.tokens[gid][player], text, n)))
 
 
 def turns(svc, gid, count, first=0):
