@@ -84,7 +84,6 @@ class Sender:
                 log.info("sent %d, deferred %d, failed %d", len(report.sent), len(report.deferred),
                          len(report.failed))
 
-
     def _tell(self, problems: list[str]) -> None:
         """Log why a game's mail could not be looked at: once, then again at most hourly."""
         now = time.monotonic()

@@ -15,6 +15,7 @@ with each later turn of the game.
 from __future__ import annotations
 
 import os
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -138,6 +139,8 @@ class Outbox:
                     (self.markers / game_id).unlink(missing_ok=True)
                 except (StoreError, OSError) as exc:  # a broken or busy game file: the others go on
                     report.skipped.append(str(exc) if isinstance(exc, StoreError) else f"game {game_id}: {exc}")
+                    with suppress(OSError):  # looked at again by every pass until it can be read
+                        self.mark(game_id)
         if marked or taken:  # keep only what no game file records yet
             rest = "".join(f"{line}\n" for line in sorted(taken - marked))
             write_atomically(self.markers / JOURNAL, rest.encode("utf-8"))

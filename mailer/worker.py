@@ -122,7 +122,7 @@ class MailWorker:
         self.game_exists = remember_existing(game_exists or referee.store.exists)
         self.parallel = PARALLEL_GAMES
         self.clock: Callable[[], float] = time.monotonic
-        self._retries: dict[str, tuple[int, float]] = {}  # spool key: failed tries, next try
+        self._retries: dict[str, tuple[int, float, str | None]] = {}  # spool key: failed tries, next try, game
         self._kept: Counter[str] = Counter()  # this pass: why mail was kept for a later try
         self._guard = threading.Lock()  # games are worked on in several threads
 
@@ -256,9 +256,15 @@ class MailWorker:
             log.error("the spool cannot be listed (%s); trying again at the next pass", exc)
             return []
         now = self.clock()
+        present = set(listed)
         with self._guard:
-            self._retries = {key: entry for key, entry in self._retries.items() if key in set(listed)}
-            keys = [key for key in listed if self._retries.get(key, (0, 0.0))[1] <= now]
+            self._retries = {key: entry for key, entry in self._retries.items() if key in present}
+            keys = [key for key in listed if self._retries.get(key, (0, 0.0, None))[1] <= now]
+            held: dict[str, str] = {}  # a game's oldest mail still waiting: its later mail waits too
+            for key in listed:
+                tries, after, game = self._retries.get(key, (0, 0.0, None))
+                if after > now and game is not None:
+                    held.setdefault(game, key)
         games: dict[str, list[tuple[str, _Read]]] = {}
         for key in keys:
             read = self._attempt(spool, key, done, lambda key=key: self._read(spool.read(key)))
@@ -266,7 +272,7 @@ class MailWorker:
                 continue
             if isinstance(read, Handled):
                 self._file(spool, key, done, read)
-            else:
+            elif read.who[0] not in held or key < held[read.who[0]]:  # a game's mail in arrival order
                 games.setdefault(read.who[0], []).append((key, read))
         if len(games) > 1 and self.parallel > 1:
             with ThreadPoolExecutor(min(self.parallel, len(games)), thread_name_prefix="worker") as pool:
@@ -288,7 +294,7 @@ class MailWorker:
             log.exception("the mail of game %s could not be worked on", game_id)
             for key, _ in mails:
                 if key not in done:
-                    self._later(key, exc)
+                    self._later(key, exc, game_id)
 
     def _game(self, spool: Spool, game_id: str, mails: list[tuple[str, "_Read"]], done: dict[str, Handled]) -> None:
         """One game's mail, in order: runs of orders together, commands alone."""
@@ -311,7 +317,7 @@ class MailWorker:
             receipts = self.referee.submit_many(game_id, [read.submission() for _, read in run])
         except PASSING as exc:
             for key, _ in run:  # the mail stays in the spool for a later pass
-                self._later(key, exc)
+                self._later(key, exc, game_id)
             return True
         except Exception:
             log.info("a batch of %d mails to %s failed; taking them one by one", len(run), game_id)
@@ -338,7 +344,7 @@ class MailWorker:
         try:
             spool.done(key, "S")
         except OSError as exc:
-            self._later(key, exc)
+            self._later(key, exc, handled.game)
             return
         with self._guard:
             self._retries.pop(key, None)
@@ -352,7 +358,7 @@ class MailWorker:
         try:
             return work()
         except PASSING as exc:
-            self._later(key, exc)
+            self._later(key, exc, read.who[0] if read is not None else None)
             return None
         except Exception as exc:
             self._failed(spool, key, exc, done, read)
@@ -366,12 +372,14 @@ class MailWorker:
         except OSError as exc:  # the notifier keeps the games and marks them at its next flush
             log.warning("outgoing mail could not be marked for sending yet: %s", exc)
 
-    def _later(self, key: str, exc: BaseException) -> None:
-        """Keep a mail in the spool and try it again after a wait that doubles each time."""
+    def _later(self, key: str, exc: BaseException, game: str | None = None) -> None:
+        """Keep a mail in the spool and try it again after a wait that doubles each time; the
+        later mail of its game (when known) waits for it, so that a game's mail is still
+        taken in the order it arrived."""
         with self._guard:
-            tries = self._retries.get(key, (0, 0.0))[0] + 1
+            tries = self._retries.get(key, (0, 0.0, None))[0] + 1
             wait = min(RETRY_FIRST * 2 ** min(tries - 1, 30), RETRY_MAX)
-            self._retries[key] = (tries, self.clock() + wait)
+            self._retries[key] = (tries, self.clock() + wait, game)
             self._kept[_why(exc)] += 1
 
     def _report_kept(self) -> None:
@@ -389,14 +397,14 @@ class MailWorker:
         are a known player, and the moderator is told."""
         if read is not None and not self._game_works(read.who[0]):
             log.error("game %s cannot be worked on; its mail waits in the spool", read.who[0], exc_info=exc)
-            self._later(key, exc)
+            self._later(key, exc, read.who[0])
             return
         reason = f"{type(exc).__name__}: {exc}"[:300]
         game, player = (read.who[0], read.who[1]) if read is not None else (None, None)
         try:
             spool.set_aside(key, reason, game=game, player=player)
         except OSError as trouble:  # not even that: keep it where it is
-            self._later(key, trouble)
+            self._later(key, trouble, game)
             return
         with self._guard:
             self._retries.pop(key, None)

@@ -101,6 +101,24 @@ def test_a_full_disk_keeps_the_mail_and_every_order_is_applied_once_when_there_i
     assert svc.spool.pending() == 0 and svc.mail_worker.kept == 0
 
 
+def test_mail_that_arrives_while_earlier_mail_of_its_game_waits_waits_behind_it(svc, monkeypatch):
+    """The disk had no room for ann's mail; there is room again when bob's comes, but ann's
+    wait is not over: bob's is not taken before it (it would be out of turn), and once ann's
+    is due both go through in the order they arrived. Another game's mail is not held up."""
+    (first,) = turns(svc, "g1", 1)
+    with full_disk(monkeypatch):
+        for _ in range(3):
+            svc.clock_worker.now += RETRY_MAX
+            assert svc.mail_worker.run_once(svc.spool) == []
+    turns(svc, "g1", 1, first=1)
+    turns(svc, "g2", 1)
+    assert [(h.game, h.outcome) for h in svc.mail_worker.run_once(svc.spool)] == [("g2", "accepted")]
+    assert orders(svc, "g1") == [] and svc.spool.pending() == 2
+    svc.clock_worker.now += RETRY_MAX
+    assert [(h.player, h.outcome) for h in svc.mail_worker.run_once(svc.spool)] == [("ann", "accepted"),
+                                                                                     ("bob", "accepted")]
+
+
 def test_the_disk_filling_after_the_write_the_mail_is_read_again_and_nothing_is_done_twice(svc, monkeypatch):
     """The unit of work is written, then the disk fills before the mail is filed: the mail
     stays and is read again; its Message-ID is in the game, so it counts once."""
