@@ -6,19 +6,23 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sys
 from dataclasses import replace
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, NoReturn, TypeVar
 
 import click
 
 from referee.service import BadRequest, Referee, ServiceError, system_clock
-from referee.store import GameNotFound, StoreBusy, StoreError
+from referee.store import GameFileBroken, GameNotFound, StoreBusy, StoreError
 from referee.config import Settings
 from mailer.wiring import Services, build
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
+EXIT_SOFTWARE = 70  # EX_SOFTWARE from sysexits.h: an unexpected failure (a bug)
+EXIT_IOERR = 74  # EX_IOERR: a data file is damaged, or the disk refused a read or a write
 EXIT_TEMPFAIL = 75  # EX_TEMPFAIL from sysexits.h: try again later
+EXIT_PIPE = 141  # 128 + SIGPIPE, as a shell reports a program whose output was closed (`| head`)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,9 +40,38 @@ def referee(ctx: click.Context) -> Referee:
     return services(ctx).referee
 
 
-def fail(message: str, code: int = EXIT_REFUSED) -> None:
+def fail(message: str, code: int = EXIT_REFUSED) -> NoReturn:
     click.echo(f"Error: {message}", err=True)
     raise SystemExit(code)
+
+
+def closed_pipe() -> NoReturn:
+    """Standard output was closed by its reader (`referee history g | head`): stop quietly.
+    Output still buffered would fail again when the interpreter exits, so it goes nowhere."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing is left to fail
+    raise SystemExit(EXIT_PIPE)
+
+
+def disk_trouble(exc: OSError) -> str:
+    """An operating-system error as one line that says what to do."""
+    what = exc.strerror or str(exc)
+    where = f" ({exc.filename})" if exc.filename else ""
+    return (f"the data directory could not be read or written{where}: {what}; a change that failed was not "
+            "written (every game file is replaced whole or not at all); mend the cause and run the command again")
+
+
+class Group(click.Group):
+    """The command group: a reader that closes our output early ends the command quietly,
+    whichever command it is."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            closed_pipe()
 
 
 def handles_errors(func: F) -> F:
@@ -54,18 +87,27 @@ def handles_errors(func: F) -> F:
             raise SystemExit(EXIT_USAGE) from None
         except StoreBusy as exc:
             fail(str(exc), EXIT_TEMPFAIL)
+        except GameFileBroken as exc:
+            fail(str(exc), EXIT_IOERR)
         except GameNotFound as exc:
             fail(f"{exc}; `referee list` shows the games")
         except (ServiceError, StoreError) as exc:
             fail(str(exc))
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except BrokenPipeError:
+            closed_pipe()
+        except OSError as exc:  # a full disk, an I/O error, a permission
+            fail(disk_trouble(exc), EXIT_IOERR)
         except Exception as exc:
-            # A bug or an environment problem (permissions, a full disk): still one line. A
-            # change that failed half-way was not written; the store writes all or nothing.
+            # A bug: still one line. A change that failed half-way was not written; the store
+            # writes all or nothing.
             if os.environ.get("REFEREE_DEBUG"):
                 raise
-            fail(f"unexpected failure ({exc.__class__.__name__}: {exc}); set REFEREE_DEBUG=1 for details")
+            game = kwargs.get("game_id")
+            about = f" while working on game {game}" if isinstance(game, str) else ""
+            fail(f"unexpected failure{about} ({exc.__class__.__name__}: {exc}); nothing was changed by it; "
+                 "set REFEREE_DEBUG=1 for details", EXIT_SOFTWARE)
 
     return wrapper  # type: ignore[return-value]
 

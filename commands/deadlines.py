@@ -69,11 +69,15 @@ def policy_set(ctx: click.Context, game_id: str, assignments: tuple[str, ...], r
     """
     done = referee(ctx).policy_set(game_id, list(assignments), reason)
     if not done["changes"]:
-        click.echo(f"Nothing changed in {game_id}: the policy already says that.")
+        click.echo(f"Policy of {game_id} unchanged: it already says that. Nothing is announced.")
         return
-    click.echo(f"Policy of {game_id} changed (announced to the players):")
+    told = "announced to the players" if done["announced"] else "kept for this game; unchanged for the players, " \
+        "so not announced"
+    click.echo(f"Policy of {game_id} changed ({told}):")
     for line in done["changes"]:
         click.echo(f"  {line}")
+    for key in done["unchanged"]:
+        click.echo(f"  {key}: unchanged")
 
 
 @click.command("tick")

@@ -16,7 +16,7 @@ from mailer.daemon import serve
 from mailer.ingest import IngestError
 from referee.store import StoreBusy
 
-from .common import EXIT_TEMPFAIL, echo_json, services
+from .common import EXIT_IOERR, EXIT_TEMPFAIL, echo_json, handles_errors, services
 
 EX_DATAERR = 65  # the MTA bounces: the mail itself is unacceptable
 
@@ -24,6 +24,7 @@ EX_DATAERR = 65  # the MTA bounces: the mail itself is unacceptable
 @click.command("serve")
 @click.option("--port", type=click.IntRange(1, 65535), default=None, help="Override the SMTP listen port.")
 @click.pass_context
+@handles_errors
 def serve_command(ctx: click.Context, port: int | None) -> None:
     """Run the SMTP server, the mail worker and the outbound sender until SIGTERM or Ctrl-C.
 
@@ -43,11 +44,20 @@ def serve_command(ctx: click.Context, port: int | None) -> None:
 
 
 def _process(svc, quiet: bool) -> None:
+    """Work on the spool and send. The mail is safe in the spool by now, so nothing here may
+    make the MTA try again or bounce it: what goes wrong is said, and the exit status is 0."""
     worker = svc.worker()
-    for handled in worker.run_once(svc.spool):
-        if not quiet:
-            click.echo(f"{handled.outcome}: {handled.game or '-'} {handled.player or '-'} {handled.detail}".rstrip(),
-                       err=True)
+    try:
+        for handled in worker.run_once(svc.spool):
+            if not quiet:
+                click.echo(f"{handled.outcome}: {handled.game or '-'} {handled.player or '-'} "
+                           f"{handled.detail}".rstrip(), err=True)
+    except Exception as exc:  # a bug: the mail stays in the spool for the next run
+        click.echo(f"note: the spool could not be worked on ({type(exc).__name__}: {exc}); the mail is kept",
+                   err=True)
+    if worker.kept:
+        click.echo(f"note: {worker.kept} mail(s) kept in the spool after an error that passes; "
+                   "the next run tries them again", err=True)
     try:
         svc.send()
     except OSError as exc:  # the relay's trouble is the outbox's to retry, not the MTA's
@@ -66,9 +76,9 @@ def ingest_command(ctx: click.Context, maildir: Path | None, quiet: bool) -> Non
     answers are sent. Exit status 75 (EX_TEMPFAIL) asks the MTA to retry later, 65 means the
     message was refused (too large).
     """
-    svc = services(ctx)
-    limit = svc.settings.limits.max_message_bytes
     try:
+        svc = services(ctx)
+        limit = svc.settings.limits.max_message_bytes
         if maildir is None:
             raw = sys.stdin.buffer.read(limit + 1)
             if len(raw) > limit:
@@ -85,45 +95,59 @@ def ingest_command(ctx: click.Context, maildir: Path | None, quiet: bool) -> Non
                 msg = box.get_message(key)
                 msg.set_subdir("cur")
                 box[key] = msg
-        _process(svc, quiet)
     except StoreBusy as exc:
         click.echo(f"Error: {exc}", err=True)
         raise SystemExit(EXIT_TEMPFAIL)
     except OSError as exc:
         click.echo(f"Error: cannot store the message now: {exc}", err=True)
         raise SystemExit(EXIT_TEMPFAIL)
+    _process(svc, quiet)
+
+
+def _unreadable(problems: list[str]) -> None:
+    """Games whose mail could not be looked at: said on stderr, exit status 74."""
+    for problem in problems:
+        click.echo(f"Error: {problem}", err=True)
+    if problems:
+        raise SystemExit(EXIT_IOERR)
 
 
 @click.group("outbox", invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
+@handles_errors
 def outbox_group(ctx: click.Context, as_json: bool) -> None:
     """List outgoing mail that is pending or failed (`outbox retry` sends it now)."""
     if ctx.invoked_subcommand is not None:
         return
     svc = services(ctx)
-    rows = svc.outbox.pending() + svc.system_outbox.pending()
+    unreadable: list[str] = []
+    rows = svc.outbox.pending(unreadable=unreadable) + svc.system_outbox.pending(unreadable=unreadable)
     fields = ["game", "message_id", "kind", "to", "subject", "status", "attempts", "next_attempt_at", "last_error"]
     if as_json:
         echo_json([{k: r.get(k) for k in fields} for r in rows])
         return
-    if not rows:
+    if not rows and not unreadable:
         click.echo("The outbox is empty: every mail has been delivered.")
     for r in rows:
         click.echo(f"{r['status']:<8} {r['game'] or '-':<16} {r['to']:<30} {r['subject']}  "
                    f"(tries {r['attempts']}{', ' + r['last_error'] if r.get('last_error') else ''})")
+    _unreadable(unreadable)
 
 
 @outbox_group.command("retry")
 @click.pass_context
+@handles_errors
 def outbox_retry(ctx: click.Context) -> None:
     """Make every pending or failed mail due now and try to deliver it."""
     svc = services(ctx)
     now = svc.clock()
-    count = svc.outbox.retry_now(now) + svc.system_outbox.retry_now(now)
+    unreadable: list[str] = []
+    count = svc.outbox.retry_now(now, unreadable) + svc.system_outbox.retry_now(now, unreadable)
     report = svc.send()
     click.echo(f"{count} mail(s) retried: {len(report.sent)} sent, {len(report.deferred)} deferred, "
                f"{len(report.failed)} failed.")
+    _unreadable(list(dict.fromkeys(unreadable + report.skipped)))
 
 
 @click.group("config")

@@ -9,10 +9,11 @@ import click
 
 from referee import config
 
-from . import cases, deadlines, demo, games_admin, listing, mail, moderation, play, records
+from . import cases, deadlines, demo, games_admin, listing, mail, moderation, play, records, spool
+from .common import Group
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="referee")
 @click.option(
     "--config",
@@ -37,7 +38,8 @@ def cli(ctx: click.Context, config_path: Path | None, data_dir: Path | None) -> 
     every turn and reports each resolved phase. Moderators run games from here too.
 
     Exit status: 0 done; 1 refused or rejected (bad orders, illegal action, unknown game);
-    2 usage errors; 75 the game file is busy (try again).
+    2 usage errors; 70 an unexpected failure; 74 a damaged data file or a disk error;
+    75 the game file is busy (try again). Every command's statuses: docs/cli.md.
     """
     try:
         settings = config.load(config_path)
@@ -56,7 +58,7 @@ for _command in (games_admin.new_command, games_admin.list_command, games_admin.
                  moderation.history_command, moderation.undo_command, moderation.replace_command,
                  moderation.drop_command, records.log_command, records.replay_command, cases.case_group,
                  mail.serve_command, mail.ingest_command, mail.outbox_group, mail.config_group,
-                 *deadlines.COMMANDS):
+                 spool.spool_group, *deadlines.COMMANDS):
     cli.add_command(_command)
 
 

@@ -25,7 +25,9 @@ def describe(event: dict) -> str:
     if kind == "undo":
         return f"undo to event {event['to']}: {event['reason']}"
     if kind == "replace":
-        return f"{event['player']} replaced (new address and token)"
+        dropped = len(event.get("dropped") or [])
+        tail = f"; {dropped} mail(s) queued for the former player not sent" if dropped else ""
+        return f"{event['player']} replaced (new address and token; welcome mailed){tail}"
     if kind == "held":
         return f"{event['player']} orders in {event.get('phase')}, held for the deadline: {text}"
     if kind == "deadline":
@@ -100,9 +102,20 @@ def undo_command(ctx: click.Context, game_id: str, to: int, reason: str) -> None
 @click.pass_context
 @handles_errors
 def replace_command(ctx: click.Context, game_id: str, player: str, email: str) -> None:
-    """Hand a seat to someone else: new address and a new token (the old one stops working)."""
+    """Hand a seat to someone else: new address and a new token (the old one stops working).
+
+    The new player is mailed a welcome with their reply address, their token and the game
+    as it stands; mail still queued for the former player (it names the old token) is not
+    sent, and the game's history says how much.
+    """
     done = referee(ctx).replace(game_id, player, email)
     click.echo(f"{done['player']} in {game_id} is now <{done['email']}>; new token: {done['token']}")
+    click.echo(f"A welcome with the reply address and the game as it stands is mailed to <{done['email']}>.")
+    if done["dropped"]:
+        click.echo(f"{len(done['dropped'])} mail(s) still queued for the former player will not be sent.")
+    if done["warning"]:
+        click.echo(f"Warning: {done['warning']}; the new player can still send orders with a PLAYER line "
+                   f"to {game_id}@<host>.", err=True)
 
 
 @click.command("drop")

@@ -28,6 +28,7 @@ log = logging.getLogger("referee.daemon")
 
 
 WORKER_NICENESS = 5
+SKIPPED_LOG_SECONDS = 3600.0
 
 
 def _yield_to_smtp() -> None:
@@ -52,6 +53,7 @@ class Sender:
         self._asked, self._stopping = threading.Event(), threading.Event()
         self._nudge = threading.Event()  # for the pass under way
         self._full_scan = True  # the first pass looks at every game: a crash may have lost a marker
+        self._told: dict[str, float] = {}  # a game file's problem, when it was last logged
         self._thread = threading.Thread(target=self._run, name="sender", daemon=True)
 
     def start(self) -> None:
@@ -81,9 +83,18 @@ class Sender:
                 log.exception("sending failed")
                 continue
             self._full_scan = False
+            self._tell(report.skipped)
             if report.sent or report.deferred or report.failed:
                 log.info("sent %d, deferred %d, failed %d", len(report.sent), len(report.deferred),
                          len(report.failed))
+
+    def _tell(self, problems: list[str]) -> None:
+        """Log why a game's mail could not be looked at: once, then again at most hourly."""
+        now = time.monotonic()
+        for problem in problems:
+            if now - self._told.get(problem, -SKIPPED_LOG_SECONDS) >= SKIPPED_LOG_SECONDS:
+                self._told[problem] = now
+                log.error("mail of one game not sent: %s", problem)
 
 
 def serve(services: Services, stop: threading.Event, *, port: int | None = None,
@@ -97,6 +108,8 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
         worker = services.worker()
         relay = services.relay()
         for problem in services.warm_up():  # the SMTP server already takes mail meanwhile
+            log.error("%s", problem)
+        for problem in services.broken_games():  # these games stop; every other one goes on
             log.error("%s", problem)
         swept = services.sweep()
         if swept:
@@ -123,7 +136,11 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
         if not ingest.alive():
             log.error("the SMTP server process stopped; starting it again")
             ingest.start()
-        handled_now = worker.run_once(services.spool)
+        try:
+            handled_now = worker.run_once(services.spool)
+        except Exception:  # the worker guards each mail; this keeps a bug from stopping the daemon
+            log.exception("the worker's pass failed")
+            handled_now = []
         for handled in handled_now:
             log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
                      handled.detail)

@@ -119,7 +119,9 @@ def main() -> None:
         controller.start()
     except Exception as exc:  # the port is taken, say: the parent reports it
         print(f"{type(exc).__name__}: {exc}".replace("\n", " "), flush=True)
-        return
+        # at once: the half-started server's event loop, collected on a normal exit, would
+        # print a traceback of its own about a descriptor already closed
+        os._exit(1)
     print("ready", flush=True)
     try:
         while stdin.read(4096):  # returns b"" once the parent closes our stdin or dies

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from mailer import policies
 from email.message import Message
 from email.parser import BytesParser
+from email.policy import Policy
 
 from mailer.addresses import parse_plus_address
 from mailer.automatic import automatic_reason
@@ -98,11 +99,11 @@ def _parse_headers(msg: Message, problems: list[str], content_types: list[str]) 
     )
 
 
-def _parse(raw: bytes, problems: list[str]) -> InboundMail:
+def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -> InboundMail:
     raw, cut = bound_content_fields(raw)
     if cut:
         problems.append("mime: oversized Content-* header cut")
-    msg = BytesParser(policy=policies.DEFAULT).parsebytes(raw)
+    msg = BytesParser(policy=policy).parsebytes(raw)
     if msg.defects:
         kinds = sorted({type(defect).__name__ for defect in msg.defects})
         problems.append("mime: " + ", ".join(kinds)[:150])
@@ -128,7 +129,7 @@ def _headers_only(raw: bytes, problems: list[str]) -> InboundMail:
     """What the headers say when the body cannot be parsed; the body stays empty."""
     try:
         raw, _ = bound_content_fields(raw)
-        msg = BytesParser(policy=policies.DEFAULT).parsebytes(raw, headersonly=True)
+        msg = BytesParser(policy=policies.SALVAGING).parsebytes(raw, headersonly=True)
         return _parse_headers(msg, problems, [])
     except Exception:
         return InboundMail()
@@ -144,8 +145,18 @@ def parse_message(raw: bytes) -> InboundMail:
     except RecursionError:
         problems.append("mime: structure too deep to parse; headers only")
         mail = _headers_only(bytes(raw), problems)
-    except Exception as error:  # the last line of defence; the cases above are handled
-        problems.append(f"parse failed: {sanitise_header(type(error).__name__, 60)}")
-        mail = InboundMail()
+    except Exception as error:
+        # The standard library's parser gave up on a header (a broken RFC 2231 parameter does
+        # that): read it again keeping what can be read of every header, so that the mail is
+        # still answered; if even that fails, the headers alone say who wrote it.
+        problems.append(f"mime: a header the parser could not read was read in part "
+                        f"({sanitise_header(type(error).__name__, 60)})")
+        try:
+            mail = _parse(bytes(raw), problems, policies.SALVAGING)
+        except RecursionError:
+            mail = _headers_only(bytes(raw), problems)
+        except Exception as again:  # the last line of defence
+            problems.append(f"parse failed: {sanitise_header(type(again).__name__, 60)}; headers only")
+            mail = _headers_only(bytes(raw), problems)
     cleaned = tuple(dict.fromkeys(sanitise_header(problem, 200) for problem in problems))
     return replace(mail, problems=cleaned[:MAX_PROBLEMS])

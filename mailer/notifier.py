@@ -21,7 +21,7 @@ from referee.store import GameExists, GameTransaction
 from referee.timekeeping import format_duration, show_span
 
 from .compose import OutgoingMail, message_id
-from .outbox import Outbox, queue
+from .outbox import TABLE, Outbox, queue
 from .reports import help_text, orders_block, render_report, report_context, report_subject
 
 SYSTEM_GAME = "postmaster"
@@ -39,6 +39,8 @@ class MailNotifier:
         self.outbox = outbox
         self.system_outbox = system_outbox
         self._local = threading.local()  # the worker runs several games at once, one per thread
+        self._unmarked: set[str] = set()  # games whose marker could not be written yet
+        self._unmarked_lock = threading.Lock()
 
     @property
     def _touched(self) -> set[str]:
@@ -55,10 +57,22 @@ class MailNotifier:
         self._touched.add(tx.game_id)
 
     def flush_marks(self) -> None:
-        """After the unit of work is written: tell the sender which games have mail."""
-        for game_id in self._touched:
-            self.outbox.mark(game_id)
+        """After the unit of work is written: tell the sender which games have mail. A marker
+        that cannot be written (a full disk) is tried again at every later flush, from any
+        thread, and the error is raised for the caller to report."""
+        with self._unmarked_lock:
+            games, self._unmarked = self._touched | self._unmarked, set()
         self._touched.clear()
+        failed: list[tuple[str, OSError]] = []
+        for game_id in sorted(games):
+            try:
+                self.outbox.mark(game_id)
+            except OSError as exc:
+                failed.append((game_id, exc))
+        if failed:
+            with self._unmarked_lock:
+                self._unmarked.update(game_id for game_id, _ in failed)
+            raise failed[0][1]
 
     def _seat(self, meta: Mapping[str, Any], player: str) -> Mapping[str, Any]:
         return next(s for s in meta["seats"] if s["name"] == player)
@@ -95,6 +109,7 @@ class MailNotifier:
         over = not asked
         reported: dict[str, int] = dict(meta.get("reported", {}))
         since: dict[str, int] = dict(meta.get("reported_from", {}))  # what each last report began after
+        notices: dict[str, list[str]] = {p: list(lines) for p, lines in (meta.get("notices") or {}).items()}
         records = tx.events(since=min(reported.values(), default=0))
         last_seq = records[-1]["seq"] if records else max(reported.values(), default=0)
         for seat in meta["seats"]:
@@ -104,7 +119,7 @@ class MailNotifier:
             seen = reported.get(name, 0)
             events = [Event.from_json(e) for r in records if r["seq"] > seen for e in r.get("events", [])]
             ctx = report_context(game, state, game_id=tx.game_id, player=name, events=events,
-                                 deadline=deadline_text(meta, seat.get("timezone")))
+                                 deadline=deadline_text(meta, seat.get("timezone")), notices=notices.pop(name, ()))
             text, html = render_report(ctx)
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
@@ -113,6 +128,8 @@ class MailNotifier:
             since[name] = seen
             reported[name] = last_seq
         tx.set_meta(reported=reported, reported_from=since, reported_stage=stage)
+        if meta.get("notices"):
+            tx.set_meta(notices=notices)  # told now; the rest wait for each player's next report
 
     def reminder(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                  before: timedelta, now: datetime) -> None:
@@ -181,10 +198,43 @@ class MailNotifier:
         seen = dict(meta.get("reported_from", {})).get(player, 0)
         events = [Event.from_json(e) for r in tx.events(since=seen) for e in r.get("events", [])]
         ctx = report_context(game, state, game_id=tx.game_id, player=player, events=events,
-                             deadline=deadline_text(meta, seat.get("timezone")))
+                             deadline=deadline_text(meta, seat.get("timezone")),
+                             notices=(meta.get("notices") or {}).get(player, ()))
         text, html = render_report(ctx)
         self._to_seat(tx, seat, "status", report_subject(ctx), text, serial, html=html, in_reply_to=in_reply_to,
                       auto="auto-replied")
+
+    def welcome(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
+                serial: str) -> None:
+        """To the person who takes over a seat (`referee replace`): who they now are, the
+        address to reply to (it carries their new token), the token for a PLAYER line, and
+        the position as it stands, as their report shows it."""
+        seat = self._seat(meta, player)
+        host = self.settings.hostname
+        intro = [f"Welcome to {game.title}, game {tx.game_id}. You now play {player}, taking over the seat "
+                 "from the player before you.", "",
+                 f"To send orders, reply to any mail from the referee for this game: its reply address, "
+                 f"{reply_address(tx.game_id, seat, host)}, carries your secret token. Or write to "
+                 f"{tx.game_id}@{host} with this line in your mail:", "",
+                 f"    PLAYER {player} {seat['token']}", "",
+                 "Keep the token to yourself. The game as it stands now:", ""]
+        seen = dict(meta.get("reported_from", {})).get(player, 0)
+        events = [Event.from_json(e) for r in tx.events(since=seen) for e in r.get("events", [])]
+        ctx = report_context(game, state, game_id=tx.game_id, player=player, events=events,
+                             deadline=deadline_text(meta, seat.get("timezone")), notices=intro)
+        text, html = render_report(ctx)
+        self._to_seat(tx, seat, "welcome", f"[{tx.game_id}] Welcome: you now play {player}", text, serial, html=html)
+
+    def drop_for_seat(self, tx: GameTransaction, seat: Mapping[str, Any], why: str) -> list[str]:
+        """Mail not yet sent that invites a seat's former holder to reply with their token,
+        which no longer works: marked `dropped` (never sent) with `why`; their Message-IDs."""
+        old_reply = reply_address(tx.game_id, seat, self.settings.hostname)
+        dropped = []
+        for record in tx.records(TABLE):
+            if record["status"] in ("pending", "failed") and old_reply in (record.get("raw") or ""):
+                tx.update_record(TABLE, record["id"], {"status": "dropped", "raw": None, "last_error": why})
+                dropped.append(record["message_id"])
+        return dropped
 
     def help_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                     in_reply_to: str | None, serial: str) -> None:

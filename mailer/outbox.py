@@ -17,12 +17,13 @@ its file would otherwise grow with every one).
 from __future__ import annotations
 
 import os
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable
 
-from referee.store import GameNotFound, GameStore, GameTransaction
+from referee.store import GameFileBroken, GameNotFound, GameStore, GameTransaction
 
 from .claims import SENT, Claim, Claims, claim_name
 from .compose import OutgoingMail, build
@@ -67,6 +68,7 @@ class SendReport:
     sent: list[str] = field(default_factory=list)
     deferred: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # games whose mail could not be looked at, and why
 
 
 @dataclass
@@ -104,7 +106,9 @@ class Outbox:
             return [row["id"] for row in self.store.list()]
         return sorted(p.name for p in self.markers.iterdir() if not p.name.startswith("."))
 
-    def pending(self, *, include_sent: bool = False) -> list[dict[str, Any]]:
+    def pending(self, *, include_sent: bool = False, unreadable: list[str] | None = None) -> list[dict[str, Any]]:
+        """Mail not yet sent, of every game; a game whose file cannot be read is left out and
+        its problem added to `unreadable`, when given."""
         rows = []
         for game_id in self.games(full_scan=True):
             try:
@@ -112,18 +116,30 @@ class Outbox:
                     records = tx.records(TABLE)
             except GameNotFound:
                 continue
-            rows.extend(dict(r, game=game_id) for r in records if include_sent or r["status"] != "sent")
+            except GameFileBroken as exc:
+                _left_out(exc, unreadable)
+                continue
+            rows.extend(dict(r, game=game_id) for r in records
+                        if include_sent or r["status"] not in ("sent", "dropped"))
         return rows
 
-    def retry_now(self, now: datetime) -> int:
-        """Make every pending or failed mail due at once (moderator's `outbox retry`)."""
+    def retry_now(self, now: datetime, unreadable: list[str] | None = None) -> int:
+        """Make every pending or failed mail due at once (moderator's `outbox retry`); a game
+        whose file cannot be read is left out and its problem added to `unreadable`, when given."""
         count = 0
         for game_id in self.games(full_scan=True):
-            with self.store.transaction(game_id) as tx:
-                for record in tx.records(TABLE):
-                    if record["status"] in ("pending", "failed"):
-                        tx.update_record(TABLE, record["id"], {"status": "pending", "next_attempt_at": now.isoformat()})
-                        count += 1
+            try:
+                with self.store.transaction(game_id) as tx:
+                    for record in tx.records(TABLE):
+                        if record["status"] in ("pending", "failed"):
+                            tx.update_record(TABLE, record["id"], {"status": "pending",
+                                                                   "next_attempt_at": now.isoformat()})
+                            count += 1
+            except GameNotFound:
+                continue
+            except GameFileBroken as exc:
+                _left_out(exc, unreadable)
+                continue
             if count:
                 self.mark(game_id)
         return count
@@ -247,3 +263,11 @@ def refused_fields(attempts: int, now: datetime, error: str, temporary: bool) ->
     if temporary and attempts < MAX_ATTEMPTS:
         return {"attempts": attempts, "last_error": error[:300], "next_attempt_at": (now + backoff(attempts)).isoformat()}
     return {"attempts": attempts, "last_error": error[:300], "status": "failed"}
+
+
+def _left_out(exc: GameFileBroken, unreadable: list[str] | None) -> None:
+    """A game whose file is broken is left out of a moderator's listing and named in
+    `unreadable`; without that list the error stands."""
+    if unreadable is None:
+        raise exc
+    unreadable.append(str(exc))

@@ -45,5 +45,33 @@ class CachedHeaderRegistry(HeaderRegistry):
         return built
 
 
+class SalvagingHeaderRegistry(CachedHeaderRegistry):
+    """For a second reading of a mail whose first reading failed: a header the standard
+    library cannot parse (in Python 3.11 a Content-Type with a broken RFC 2231 piece such as
+    `name*1*` raises IndexError) is read as far as it can be: the parameters that parse are
+    kept, the others dropped; failing that, the value is kept as plain text."""
+
+    def __call__(self, name: str, value: str) -> BaseHeader:
+        try:
+            return super().__call__(name, value)
+        except Exception:
+            return self._salvaged(name, value)
+
+    def _salvaged(self, name: str, value: str) -> BaseHeader:
+        head, *params = value.split(";")
+        kept = head
+        for param in params:
+            try:
+                super().__call__(name, f"{kept};{param}")
+            except Exception:
+                continue  # this piece is what breaks the parser
+            kept = f"{kept};{param}"
+        try:
+            return super().__call__(name, kept)
+        except Exception:
+            return self["x-unparsed"](name, value)  # the default class: unstructured text
+
+
 DEFAULT = policy.default.clone(header_factory=CachedHeaderRegistry())
+SALVAGING = policy.default.clone(header_factory=SalvagingHeaderRegistry())
 SMTP = policy.SMTP.clone(header_factory=CachedHeaderRegistry())

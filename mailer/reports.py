@@ -98,7 +98,10 @@ def orders_block(game: Game, state: State, game_id: str, player: str) -> list[st
 
 
 def report_context(game: Game, state: State, *, game_id: str, player: str, events: Iterable[Event],
-                   deadline: str | None = None) -> dict[str, Any]:
+                   deadline: str | None = None, notices: Sequence[str] = ()) -> dict[str, Any]:
+    """What a report shows one player. `notices` come first: what the referee or the
+    moderator did that the events do not show (an undo and its reason, default orders played
+    at a deadline, a welcome to a new player)."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     result = game.result(state)
@@ -119,6 +122,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "block": orders_block(game, state, game_id, player) if prompts else [],
         "deadline": deadline or "none set",
         "result": result.to_json() if result else None,
+        "notices": list(notices),
     }
 
 

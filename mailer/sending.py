@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
-from referee.store import GameNotFound, StoreBusy
+from referee.store import GameFileBroken, GameNotFound, StoreBusy
 
 from .outbox import Held, Outbox, SendReport, refused_fields, sent_fields
 from .relay import Relay, RelayError
@@ -160,7 +160,9 @@ class _Pass:
         except Exception as exc:  # a busy lock, a full disk, a broken file: this game waits, the others go on
             with self._cv:
                 game.outcomes.update(outcomes)  # tried again at the next refresh
-            if not isinstance(exc, StoreBusy):
+            if isinstance(exc, GameFileBroken):  # said by the caller (the daemon logs it hourly)
+                self.report.skipped.append(str(exc))
+            elif not isinstance(exc, StoreBusy):
                 self._errors.error(f"game {game.game_id} {type(exc).__name__}",
                                    f"cannot send the mail of {game.game_id} now: {type(exc).__name__}: {exc}")
             return []

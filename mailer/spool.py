@@ -9,14 +9,32 @@ audit and makes "what is still to do" a directory listing.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import socket
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 _counter = itertools.count()
 _HOST = socket.gethostname().replace("/", "_").replace(":", "_") or "localhost"
+ASIDE_LOG = "aside.log"  # one JSON line per mail set aside: key, when, why, game, player
+FAILED = "E"  # the Maildir flag of a mail set aside
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A mail the worker could not process, kept in cur/ with flag E until it is requeued."""
+
+    key: str
+    at: str | None
+    reason: str
+    game: str | None = None
+    player: str | None = None
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"key": self.key, "at": self.at, "reason": self.reason, "game": self.game, "player": self.player}
 
 
 def _fsync_dir(path: Path) -> None:
@@ -76,3 +94,57 @@ class Spool:
         """Move a processed message to cur/ (Maildir info suffix records the outcome)."""
         suffix = f":2,{status}" if status else ":2,"
         os.replace(f"{self._new}/{key}", f"{self._cur}/{key}{suffix}")
+
+    # -- mail set aside
+
+    def set_aside(self, key: str, reason: str, *, game: str | None = None, player: str | None = None) -> None:
+        """File a mail that cannot be processed: why goes to `aside.log` first, then the mail
+        moves to cur/ with flag E, so a listing never shows a mail without its reason."""
+        line = json.dumps({"key": key, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "reason": reason,
+                           "game": game, "player": player}, ensure_ascii=False)
+        fd = os.open(self.root / ASIDE_LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, (line + "\n").encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.done(key, FAILED)
+
+    def aside(self) -> list[SetAside]:
+        """Every mail set aside, oldest first, each with the latest reason recorded for it."""
+        reasons: dict[str, dict] = {}
+        try:
+            with open(self.root / ASIDE_LOG, encoding="utf-8") as handle:
+                for line in handle:
+                    try:
+                        entry = json.loads(line)
+                        reasons[entry["key"]] = entry
+                    except (ValueError, KeyError, TypeError):
+                        continue  # a line cut short by a crash
+        except FileNotFoundError:
+            pass
+        found = []
+        for name in sorted(os.listdir(self._cur)):
+            key, _, info = name.partition(":2,")
+            if FAILED not in info:
+                continue
+            entry = reasons.get(key, {})
+            found.append(SetAside(key, entry.get("at"), entry.get("reason") or "no reason recorded (set aside by an "
+                                  "earlier version, which filed every failure this way)", entry.get("game"),
+                                  entry.get("player")))
+        return found
+
+    def read_aside(self, key: str) -> bytes:
+        with open(self._aside_path(key), "rb") as handle:
+            return handle.read()
+
+    def requeue(self, key: str) -> None:
+        """Put a mail set aside back into new/, to be processed again (KeyError: no such mail)."""
+        os.replace(self._aside_path(key), f"{self._new}/{key}")
+
+    def _aside_path(self, key: str) -> str:
+        for name in os.listdir(self._cur):
+            found, _, info = name.partition(":2,")
+            if found == key and FAILED in info:
+                return f"{self._cur}/{name}"
+        raise KeyError(key)

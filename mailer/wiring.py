@@ -20,7 +20,7 @@ from typing import Callable
 from referee import registry, rendering
 from referee.config import Settings
 from referee.deadlines import TickAction, next_wake
-from referee.service import Referee, system_clock
+from referee.service import Referee, stored_game_problem, system_clock
 from referee.store import TinyDBStore
 
 from .addresses import is_game_address
@@ -68,6 +68,11 @@ class Services:
         problems = [f"game {name}: {why}" for name, why in registry.broken().items()]
         return problems + [f"template {why}" for why in rendering.preload()]
 
+    def broken_games(self) -> list[str]:
+        """What makes each unusable game file unusable, one line per file (a full read of
+        every game file: for the daemon's start, not for every pass)."""
+        return [problem for _, _, problem in self.store.scan() if problem]
+
     def sweep(self) -> list[str]:
         """Temporary files that writes cut short by a crash left behind, deleted."""
         return self.store.sweep_temporary()
@@ -83,9 +88,10 @@ class Services:
 
 def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> Services:
     root = settings.data_dir
-    store = TinyDBStore(root, wake_of=next_wake)
+    store = TinyDBStore(root, wake_of=next_wake, check=stored_game_problem)
     outbox = Outbox(store, root / "outbox-pending")
-    system_outbox = Outbox(TinyDBStore(root / "system"), root / "system" / "outbox-pending", keep_sent=SYSTEM_KEEP_SENT)
+    system_outbox = Outbox(TinyDBStore(root / "system", label="system/"), root / "system" / "outbox-pending",
+                           keep_sent=SYSTEM_KEEP_SENT)
     notifier = MailNotifier(settings, clock, outbox, system_outbox)
     referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
     return Services(settings, clock, store, outbox, system_outbox, notifier, referee, Spool(root / "spool"))

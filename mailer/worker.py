@@ -13,6 +13,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import threading
+import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, TypeVar
@@ -21,7 +24,7 @@ from referee.config import Settings
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
 from referee.rendering import plural
 from referee.service import Referee, ServiceError, Submission
-from referee.store import GameNotFound, StoreBusy, remember_existing
+from referee.store import GameFileBroken, GameNotFound, StoreBusy, remember_existing
 
 from .addresses import KnownGames, parse_plus_address
 from .directory import PlayerAddresses
@@ -47,6 +50,18 @@ PARALLEL_GAMES = 4
 _T = TypeVar("_T")
 MAX_UNREAD_SHOWN = 10
 COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1}  # how many words must follow
+# Errors that say something about the machine or about one game's file, not about the mail:
+# a full disk, an I/O error, a permission, a lock held too long, a damaged game file. Such a
+# mail stays in the spool and is tried again after a wait that doubles up to RETRY_MAX.
+PASSING = (OSError, MemoryError, StoreBusy, GameNotFound, GameFileBroken)
+RETRY_FIRST = 1.0
+RETRY_MAX = 300.0
+
+SET_ASIDE = (
+    "Your mail could not be processed because of a fault on the referee's side, so nothing\n"
+    "in it has been done yet. It is kept, and the moderator has been told; once the fault is\n"
+    "mended the mail is processed and answered as usual. You need not send it again.\n"
+)
 
 
 def mail_command(mail: InboundMail) -> tuple[str, str] | None:
@@ -112,6 +127,15 @@ class MailWorker:
         self.players = PlayerAddresses(referee.store.games_dir)
         self.refusals = RefusalBook(notifier.system_outbox.store.root / "refusals.json",
                                     settings.limits.refusals_per_sender_per_hour, notifier.clock)
+        self.clock: Callable[[], float] = time.monotonic
+        self._retries: dict[str, tuple[int, float, str | None]] = {}  # spool key: failed tries, next try, game
+        self._kept: Counter[str] = Counter()  # this pass: why mail was kept for a later try
+        self._guard = threading.Lock()  # games are worked on in several threads
+
+    @property
+    def kept(self) -> int:
+        """How many mails are waiting in the spool for a later try after an error that passes."""
+        return len(self._retries)
 
     def _identify(self, mail: InboundMail) -> tuple[str, str, str] | None:
         host = self.settings.hostname.lower()
@@ -231,28 +255,56 @@ class MailWorker:
         Mail is taken per game in arrival order, and a run of orders to one game is submitted
         in one unit of work (one read and one write of the game's file). Games are
         independent, so several are worked on at once (`parallel` threads): most of a unit of
-        work's time is spent waiting for the disk to confirm its write, and the waits overlap."""
+        work's time is spent waiting for the disk to confirm its write, and the waits overlap.
+
+        A mail whose work fails with an error that passes (PASSING) stays in the spool and is
+        tried again after a wait; one that fails otherwise is set aside (`_failed`)."""
         done: dict[str, Handled] = {}
-        keys = list(spool.keys())
+        try:
+            listed = list(spool.keys())
+        except OSError as exc:
+            log.error("the spool cannot be listed (%s); trying again at the next pass", exc)
+            return []
+        now = self.clock()
+        present = set(listed)
+        with self._guard:
+            self._retries = {key: entry for key, entry in self._retries.items() if key in present}
+            keys = [key for key in listed if self._retries.get(key, (0, 0.0, None))[1] <= now]
+            held: dict[str, str] = {}  # a game's oldest mail still waiting: its later mail waits too
+            for key in listed:
+                tries, after, game = self._retries.get(key, (0, 0.0, None))
+                if after > now and game is not None:
+                    held.setdefault(game, key)
         games: dict[str, list[tuple[str, _Read]]] = {}
         for key in keys:
             read = self._attempt(spool, key, done, lambda key=key: self._read(spool.read(key)))
             if read is None:
                 continue
             if isinstance(read, Handled):
-                spool.done(key, "S")
-                done[key] = read
-            else:
+                self._file(spool, key, done, read)
+            elif read.who[0] not in held or key < held[read.who[0]]:  # a game's mail in arrival order
                 games.setdefault(read.who[0], []).append((key, read))
         if len(games) > 1 and self.parallel > 1:
             with ThreadPoolExecutor(min(self.parallel, len(games)), thread_name_prefix="worker") as pool:
-                for finished in [pool.submit(self._game, spool, game_id, mails, done)
+                for finished in [pool.submit(self._game_apart, spool, game_id, mails, done)
                                  for game_id, mails in games.items()]:
                     finished.result()
         else:
             for game_id, mails in games.items():
-                self._game(spool, game_id, mails, done)
+                self._game_apart(spool, game_id, mails, done)
+        self._report_kept()
         return [done[key] for key in keys if key in done]  # in arrival order
+
+    def _game_apart(self, spool: Spool, game_id: str, mails: list[tuple[str, "_Read"]],
+                    done: dict[str, Handled]) -> None:
+        """One game's mail; whatever goes wrong stays with this game's mail."""
+        try:
+            self._game(spool, game_id, mails, done)
+        except Exception as exc:  # every step is guarded; this is the last line of defence
+            log.exception("the mail of game %s could not be worked on", game_id)
+            for key, _ in mails:
+                if key not in done:
+                    self._later(key, exc, game_id)
 
     def _game(self, spool: Spool, game_id: str, mails: list[tuple[str, "_Read"]], done: dict[str, Handled]) -> None:
         """One game's mail, in order: runs of orders together, commands alone."""
@@ -273,44 +325,137 @@ class MailWorker:
         """Submit a run of orders together; False when it failed and must be done one by one."""
         try:
             receipts = self.referee.submit_many(game_id, [read.submission() for _, read in run])
-        except (StoreBusy, GameNotFound):
-            return True  # a temporary condition: the mail stays in the spool for the next pass
+        except PASSING as exc:
+            for key, _ in run:  # the mail stays in the spool for a later pass
+                self._later(key, exc, game_id)
+            return True
         except Exception:
             log.info("a batch of %d mails to %s failed; taking them one by one", len(run), game_id)
             return False
+        finally:
+            self._flush_marks()
         for (key, read), receipt in zip(run, receipts):
-            self._settle(spool, key, done, lambda read=read, receipt=receipt: self._answer(read, receipt))
+            self._settle(spool, key, done, lambda read=read, receipt=receipt: self._answer(read, receipt), read)
         return True
 
     def _one(self, spool: Spool, key: str, read: "_Read", done: dict[str, Handled]) -> None:
-        self._settle(spool, key, done, lambda: self._dispatch(read))
+        self._settle(spool, key, done, lambda: self._dispatch(read), read)
 
-    def _settle(self, spool: Spool, key: str, done: dict[str, Handled], work: Callable[[], Handled]) -> None:
+    def _settle(self, spool: Spool, key: str, done: dict[str, Handled], work: Callable[[], Handled],
+                read: "_Read | None" = None) -> None:
         """Do the rest of one mail's work and file the mail as done (or as `_attempt` says)."""
-        handled = self._attempt(spool, key, done, work)
+        handled = self._attempt(spool, key, done, work, read)
         if handled is not None:
-            spool.done(key, "S")
-            done[key] = handled
+            self._file(spool, key, done, handled)
 
-    def _attempt(self, spool: Spool, key: str, done: dict[str, Handled], work: Callable[[], _T]) -> _T | None:
-        """Run one step of a mail's work. None when it did not finish: the mail is left for the
-        next pass when the store is busy (a mail processed again is recognised by its
-        Message-ID), and filed as failed on any other error."""
+    def _file(self, spool: Spool, key: str, done: dict[str, Handled], handled: Handled) -> None:
+        """Move a mail whose work is done to cur/. If that fails the mail stays in new/ and is
+        read again later: its Message-ID is recorded with its effect, so nothing is done twice."""
+        try:
+            spool.done(key, "S")
+        except OSError as exc:
+            self._later(key, exc, handled.game)
+            return
+        with self._guard:
+            self._retries.pop(key, None)
+        done[key] = handled
+
+    def _attempt(self, spool: Spool, key: str, done: dict[str, Handled], work: Callable[[], _T],
+                 read: "_Read | None" = None) -> _T | None:
+        """Run one step of a mail's work. None when it did not finish: the mail is left for a
+        later pass when the error passes (PASSING; a mail processed again is recognised by
+        its Message-ID), and set aside on any other error."""
         try:
             return work()
-        except (StoreBusy, GameNotFound):
+        except PASSING as exc:
+            self._later(key, exc, read.who[0] if read is not None else None)
             return None
         except Exception as exc:
-            self._failed(spool, key, exc, done)
+            self._failed(spool, key, exc, done, read)
             return None
         finally:
-            self.notifier.flush_marks()
+            self._flush_marks()
 
-    def _failed(self, spool: Spool, key: str, exc: Exception, done: dict[str, Handled]) -> None:
-        """Never lose the mail, never stop the daemon."""
-        log.error("mail %s could not be processed; kept in the spool's cur/ with flag E", key, exc_info=exc)
-        spool.done(key, "E")
-        done[key] = Handled("error", f"{type(exc).__name__}: {exc}")
+    def _flush_marks(self) -> None:
+        try:
+            self.notifier.flush_marks()
+        except OSError as exc:  # the notifier keeps the games and marks them at its next flush
+            log.warning("outgoing mail could not be marked for sending yet: %s", exc)
+
+    def _later(self, key: str, exc: BaseException, game: str | None = None) -> None:
+        """Keep a mail in the spool and try it again after a wait that doubles each time; the
+        later mail of its game (when known) waits for it, so that a game's mail is still
+        taken in the order it arrived."""
+        with self._guard:
+            tries = self._retries.get(key, (0, 0.0, None))[0] + 1
+            wait = min(RETRY_FIRST * 2 ** min(tries - 1, 30), RETRY_MAX)
+            self._retries[key] = (tries, self.clock() + wait, game)
+            self._kept[_why(exc)] += 1
+
+    def _report_kept(self) -> None:
+        """One line per kind of trouble per pass, however many mails it holds back."""
+        with self._guard:
+            kept, self._kept = self._kept, Counter()
+        for why, count in kept.items():
+            log.warning("%d mail(s) kept in the spool to be tried again later: %s", count, why)
+
+    def _failed(self, spool: Spool, key: str, exc: Exception, done: dict[str, Handled],
+                read: "_Read | None" = None) -> None:
+        """Never lose the mail, never stop the daemon. When the mail's game cannot be worked on
+        at all, the game is at fault and the mail waits for it; otherwise the mail itself
+        cannot be processed: it is set aside (`referee spool`), its sender is told when they
+        are a known player, and the moderator is told."""
+        if read is not None and not self._game_works(read.who[0]):
+            log.error("game %s cannot be worked on; its mail waits in the spool", read.who[0], exc_info=exc)
+            self._later(key, exc, read.who[0])
+            return
+        reason = f"{type(exc).__name__}: {exc}"[:300]
+        game, player = (read.who[0], read.who[1]) if read is not None else (None, None)
+        try:
+            spool.set_aside(key, reason, game=game, player=player)
+        except OSError as trouble:  # not even that: keep it where it is
+            self._later(key, trouble, game)
+            return
+        with self._guard:
+            self._retries.pop(key, None)
+        log.error("mail %s set aside: %s; `referee spool` lists it and `referee spool requeue %s` "
+                  "processes it again", key, reason, key, exc_info=exc)
+        done[key] = Handled("error", f"set aside: {reason}", game, player)
+        self._tell_set_aside(key, reason, read)
+
+    def _game_works(self, game_id: str) -> bool:
+        try:
+            self.referee.status(game_id)
+        except Exception:
+            return False
+        return True
+
+    def _tell_set_aside(self, key: str, reason: str, read: "_Read | None") -> None:
+        """The player (only one whose token is right: nobody else is told anything) and the
+        moderator hear of a mail set aside."""
+        try:
+            if read is not None:
+                game_id, player, token = read.who
+                seat = self.referee.seat(game_id, player, token)
+                if seat is not None:
+                    self.notifier.system_mail(
+                        seat["email"], f"[{game_id}] Your mail is kept for the moderator", SET_ASIDE,
+                        in_reply_to=read.mail.message_id, serial=f"aside.{_digest(read.mail.message_id, read.raw)}")
+            moderator = self.settings.moderator_email
+            if moderator:
+                self.notifier.system_mail(
+                    moderator, f"Mail set aside: {key}",
+                    f"A mail could not be processed and was set aside:\n\n    {key}\n    {reason}\n\n"
+                    f"`referee spool` lists the mail set aside; once the cause is mended,\n"
+                    f"`referee spool requeue {key}` processes it again.\n",
+                    in_reply_to=None, serial=f"aside.{key}")
+        except Exception:
+            log.exception("the answers about mail %s set aside could not be queued", key)
+
+
+def _why(exc: BaseException) -> str:
+    """A short, stable description of an error that passes, for the pass's summary line."""
+    return f"{type(exc).__name__}: {exc}"[:200]
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,11 @@ from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_as
 from .progress import DROP, ORDER, Position, Refused
 from .schedule import (closes_at, deadline_info, deadline_text, due_of, mark_reminded, moved,
                        new_schedule, reminders_due)
-from .store import GameNotFound, StoreBusy
+from .store import GameNotFound, StoreBusy, StoreError
 from .wakeups import NEVER
 from .tokens import same_token
-from .timekeeping import (TimeError, UTC, format_duration, from_iso, get_zone, parse_duration, show_moment,
-                          to_iso, zone_name)
+from .timekeeping import (LATEST, TimeError, UTC, check_moment, format_duration, from_iso, get_zone,
+                          parse_duration, show_moment, to_iso, zone_name)
 
 if TYPE_CHECKING:  # the service module builds on this one
     from .service import Reopened
@@ -106,20 +106,26 @@ class Deadlines:
             wrong_kinds = kind_problems(new, phase_kinds(self.game_of(meta)))
             if wrong_kinds:
                 raise BadRequest(wrong_kinds)
+            unchanged = sorted(key for key in items if key not in {c.key for c in changes})
             if current is not None and not changes:
-                return {"game": game_id, "changes": [], "policy": new.to_json()}
+                return {"game": game_id, "changes": [], "unchanged": unchanged, "policy": new.to_json()}
+            # what players would notice; `deadline.auction=2d` where every deadline is 2d
+            # already pins the value (kept and logged) but changes no deadline (not announced)
+            felt = [c for c in changes if current is None or _felt(current, new, c.key)]
             tx.set_meta(policy=new.to_meta())
             lines = [c.text() for c in changes] or [f"deadlines on, preset {new.preset}"]
             seq = tx.append({"type": "policy", "at": to_iso(now), "changes": lines, "reason": reason.strip()})
             if meta.get("status") != "finished":
                 game = self.game_of(meta)
                 self._sync_schedule(tx, game, tx.state, now)
-            body = ["The moderator changed how deadlines work in this game:", ""]
-            body += [f"  {line}" for line in lines]
-            body += ["", "A deadline already set stays as it is; new values apply from the next phase on."]
-            self._announce(tx, "Deadline rules changed", body, reason.strip(), f"policy-{seq}")
+            if felt or current is None:
+                body = ["The moderator changed how deadlines work in this game:", ""]
+                body += [f"  {c.text()}" for c in felt] or [f"  {line}" for line in lines]
+                body += ["", "A deadline already set stays as it is; new values apply from the next phase on."]
+                self._announce(tx, "Deadline rules changed", body, reason.strip(), f"policy-{seq}")
         self._flush_notices()
-        return {"game": game_id, "changes": lines, "policy": new.to_json()}
+        return {"game": game_id, "changes": lines, "unchanged": unchanged, "announced": bool(felt or current is None),
+                "policy": new.to_json()}
 
     # ------------------------------------------------------------------ the schedule
 
@@ -221,6 +227,8 @@ class Deadlines:
                 actions += self._tick_game(game_id, now)
             except (StoreBusy, GameNotFound):
                 continue  # busy: the next tick takes it; gone: nothing to do
+            except StoreError as exc:  # a broken game file: the message names it and says what to do
+                actions.append(TickAction(game_id, "error", str(exc)))
             except Exception as exc:  # one broken game must not stop the clock of the others
                 actions.append(TickAction(game_id, "error", f"{type(exc).__name__}: {exc}"))
             finally:
@@ -329,6 +337,8 @@ class Deadlines:
         tx.append({"type": "deadline", "at": at, "phase": schedule["phase"], "due": schedule["due"],
                    "waiting_for": waiting, "applied": True})
         applied = self._apply_defaults(tx, game, pos, at, "deadline")
+        self._tell_defaults(tx, applied, f"The deadline of phase {schedule['phase']} ({show_moment(due_of(schedule))}) "
+                            "passed without their orders")  # type: ignore[arg-type]
         missed = list(dict.fromkeys(item["player"] for item in applied))
         done = [TickAction(tx.game_id, "defaults", f"deadline of phase {schedule['phase']} passed; "
                            f"default orders applied", tuple(missed))]
@@ -423,6 +433,8 @@ class Deadlines:
             if due_of(schedule) is None:
                 raise ServiceError(f"phase {schedule['phase']} of {game_id} has no deadline to extend "
                                    "(its policy says none)")
+            if due_of(schedule) + delta > LATEST:  # type: ignore[operator]
+                raise BadRequest([f"--by: the deadline would move past the year {LATEST.year}"])
             schedule = moved(schedule, delta, now)
             tx.set_meta(schedule=schedule)
             seq = tx.append({"type": "extend", "at": to_iso(now), "phase": schedule["phase"],
@@ -600,6 +612,15 @@ class Deadlines:
             self.notifier.alert(tx, subject, lines, serial, policy.moderator if policy else "")
 
 
+def _felt(old: Policy, new: Policy, key: str) -> bool:
+    """Whether changing `key` from `old` to `new` changes anything in effect: a deadline
+    override is felt only when that phase kind's deadline differs."""
+    if key.startswith("deadline."):
+        kind = key.partition(".")[2]
+        return old.rule(kind).text() != new.rule(kind).text()
+    return old.values.get(key) != new.values.get(key) or key == "preset"
+
+
 def next_wake(meta: Mapping[str, Any]) -> float:
     """The earliest moment (POSIX time) a tick could have anything to do for a game with this
     meta, for the store's wake index. A lower bound by construction: nothing a tick does for
@@ -630,6 +651,7 @@ def vacation_end(spec: str, now: datetime, zone: str | None) -> datetime | None:
         raw = " ".join(words[1:])
         if not raw:
             raise TimeError("until when? e.g. VACATION until 2026-12-01")
+        shown = repr(raw if len(raw) <= 40 else raw[:40] + "...")
         try:
             if len(raw) <= 10:
                 day = date.fromisoformat(raw)
@@ -640,7 +662,10 @@ def vacation_end(spec: str, now: datetime, zone: str | None) -> datetime | None:
                     value = value.replace(tzinfo=get_zone(zone or "UTC"))
                 until = value.astimezone(UTC)
         except ValueError:
-            raise TimeError(f"{raw!r} is not a date; write it like 2026-12-01 (or 2026-12-01 18:00)") from None
+            raise TimeError(f"{shown} is not a date; write it like 2026-12-01 (or 2026-12-01 18:00)") from None
+        except OverflowError:  # year 1 or 9999 moved by a time zone
+            raise TimeError(f"{shown} is not a day a vacation can end on: it must be within a year from now") from None
+        check_moment(until, shown)
     else:
         until = now + parse_duration(" ".join(words))
     if until <= now:

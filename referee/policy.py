@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
 
 from .timekeeping import TimeError, UTC, format_duration, get_zone, parse_duration, zone_name
-from .tokens import valid_email
+from .tokens import normalise_email
 
 ACTIONS = ("alert", "replace", "drop")
 MISSED = ("default", "wait")
@@ -184,9 +184,7 @@ def _canon_address(text: str) -> str:
     raw = text.strip()
     if raw.lower() in ("", "none"):
         return ""
-    if not valid_email(raw):
-        raise ValueError(f"{raw!r} is not an email address")
-    return raw
+    return normalise_email(raw)
 
 
 CANON: dict[str, Callable[[str], str]] = {

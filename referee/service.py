@@ -24,13 +24,14 @@ from .progress import DEFAULT, DROP, ORDER, Outcome, Position, Refused, Step
 from .receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
 from .rng import commitment, new_seed
 from .schedule import deadline_info, deadline_text, due_of, seat_zone
-from .store import GameStore, StoreError, check_game_id
-from .tokens import new_token, same_token, valid_email, valid_name
+from .store import GAME_ID, GameStore, StoreError, check_game_id
+from .tokens import name_problem, new_token, normalise_email, same_token, valid_name
 
 Clock = Callable[[], datetime]
 
 STATE_EVENTS = (ORDER, DEFAULT, DROP)
 MAX_DEFAULT_ROUNDS = 1000
+MAX_NOTICE_LINES = 60  # a player who gets no report for a long time is not told an endless story
 
 
 def system_clock() -> datetime:
@@ -109,6 +110,31 @@ def state_hash(state: State) -> str:
 
 def components_hash(components: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(dict(components)).encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------- stored games
+
+# What every operation reads from a game's meta without asking; a file that lacks one of
+# these (edited by hand, cut short by another tool) is refused when it is opened.
+REQUIRED_META = (("game", str), ("players", list), ("seats", list), ("seed", str), ("options", dict),
+                 ("commitment", str))
+
+
+def stored_game_problem(meta: Mapping[str, Any], state: Any) -> str | None:
+    """What makes a stored game unusable, in a few words; None when nothing does. For the
+    store's `check`: the file is refused as a whole, naming it, instead of failing with a
+    KeyError half-way through some command."""
+    for key, kind in REQUIRED_META:
+        if key not in meta:
+            return f"its meta has no {key!r}"
+        if not isinstance(meta[key], kind):
+            return f"its meta {key!r} is not a {kind.__name__}"
+    for seat in meta["seats"]:
+        if not isinstance(seat, dict) or not all(isinstance(seat.get(k), str) for k in ("name", "email", "token")):
+            return "a seat lacks its name, address or token"
+    if not isinstance(state, dict):
+        return "it has no current state"
+    return None
 
 
 # --------------------------------------------------------------------------- options
@@ -237,6 +263,33 @@ class Referee(Deadlines):
         if self.notifier is not None:
             self.notifier.reports(tx, game, tx.meta, state)
 
+    def _add_notices(self, tx: Any, lines: Sequence[str], own: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Lines every player is told at the top of their next report (`own`: lines for one
+        player only), for what the events of a report do not show: an undo and its reason,
+        default orders played. Kept in the game's meta until that report is queued."""
+        notices = {p: list(v) for p, v in (tx.meta.get("notices") or {}).items()}
+        for seat in tx.meta["seats"]:
+            name = seat["name"]
+            extra = [*lines, *(own or {}).get(name, ())]
+            if extra:
+                kept = notices.get(name, [])
+                notices[name] = (kept + [""] if kept else []) + extra
+                notices[name] = notices[name][-MAX_NOTICE_LINES:]
+        tx.set_meta(notices=notices)
+
+    def _tell_defaults(self, tx: Any, applied: Sequence[Mapping[str, Any]], why: str) -> None:
+        """Everyone hears whose orders were defaults and why; each of those players hears
+        what was played for them (nobody else: it may be hidden information)."""
+        played: dict[str, list[str]] = {}
+        for item in applied:
+            played.setdefault(item["player"], []).append(item["text"])
+        if not played:
+            return
+        names = ", ".join(played)
+        own = {p: [f"Played for you: {' | '.join(t.replace(chr(10), ' | ') for t in texts if t) or 'nothing'}."]
+               for p, texts in played.items()}
+        self._add_notices(tx, [f"{why}, so default orders were played for {names}."], own)
+
     def _flush_notices(self) -> None:
         if self.notifier is not None:
             self.notifier.flush_marks()
@@ -329,11 +382,18 @@ class Referee(Deadlines):
         names = [name.strip().lower() for name, _ in players]
         if not game.min_players <= len(names) <= game.max_players:
             problems.append(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(names)}")
+        planned = game_id if game_id is not None else self._fresh_id(game.name)
+        addresses: list[str] = []
         for (raw, email), name in zip(players, names):
             if not valid_name(name):
-                problems.append(f"bad player name {raw!r}: use letters, digits, '_' and '-', starting with a letter or digit")
-            if not valid_email(email.strip()):
-                problems.append(f"bad email address for {raw}: {email!r}")
+                problems.append(f"bad player name {raw[:40]!r}: use letters, digits, '_' and '-', starting with a "
+                                "letter or digit")
+            elif planned and GAME_ID.match(planned) and (problem := name_problem(planned, name)):
+                problems.append(problem)
+            try:
+                addresses.append(normalise_email(email))
+            except ValueError as exc:
+                problems.append(f"bad email address for {raw[:40]}: {exc}")
         for dup in sorted({n for n in names if names.count(n) > 1}):
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
         values, option_problems = resolve_options(game, options or {})
@@ -364,7 +424,7 @@ class Referee(Deadlines):
         except SetupError as exc:
             raise BadRequest([f"setup refused: {exc}"]) from None
         game_id = game_id or self._fresh_id(game.name)
-        seats = [{"name": n, "email": e.strip(), "token": new_token()} for n, (_, e) in zip(names, players)]
+        seats = [{"name": n, "email": e, "token": new_token()} for n, e in zip(names, addresses)]
         opened = self.clock()
         now = self._now()
         meta = {
@@ -595,6 +655,8 @@ class Referee(Deadlines):
                 self._release(tx, game, pos, held, self.clock(), report=False)
             if pos.key == report.closed["key"] and not pos.over:
                 report.applied = self._apply_defaults(tx, game, pos, at, "adjudicate")
+                self._tell_defaults(tx, report.applied, f"The moderator closed phase {report.closed['key']} "
+                                    "without waiting any longer")
             self._save(tx, pos, True)
             report.finished = self._finish_if_over(tx, game, pos)
             report.opened = None if pos.over else phase_json(game, pos.state)
@@ -659,6 +721,10 @@ class Referee(Deadlines):
             # every player gets the position as it now stands: an undo may bring back or take
             # away a set of a player who is not being asked
             tx.set_meta(reported_stage=None)
+            self._add_notices(tx, [
+                f"The moderator took the game back to just after event {to} of its history: "
+                f"{len(discarded)} later event(s) no longer count.", f"Reason given: {reason.strip()}",
+                "This report shows the game as it now stands; if it asks you for orders, send them (again)."])
             self._notify_reports(tx, game, pos.state)
             done = {"game": game_id, "to": to, "discarded": discarded, "phase": phase_json(game, pos.state),
                     "waiting_for": pos.waiting_for()}
@@ -667,8 +733,10 @@ class Referee(Deadlines):
 
     def replace(self, game_id: str, player: str, email: str) -> dict[str, Any]:
         """A new person takes over a seat: new address, new token; the old token stops working."""
-        if not valid_email(email.strip()):
-            raise BadRequest([f"bad email address {email!r}"])
+        try:
+            email = normalise_email(email)
+        except ValueError as exc:
+            raise BadRequest([f"bad email address: {exc}"]) from None
         with self.store.transaction(game_id) as tx:
             meta = tx.meta
             seat = self._require_seat(meta, player)
@@ -676,13 +744,21 @@ class Referee(Deadlines):
             name = seat["name"]
             # a new person: new address and token, and none of the old person's time zone,
             # misses or vacation (the vacation quota already used stays with the seat)
-            seats = [{k: v for k, v in dict(s, email=email.strip(), token=token).items() if k != "timezone"}
+            seats = [{k: v for k, v in dict(s, email=email, token=token).items() if k != "timezone"}
                      if s["name"] == name else s for s in meta["seats"]]
             tx.set_meta(seats=seats, misses={p: n for p, n in meta.get("misses", {}).items() if p != name},
                         offered=[p for p in meta.get("offered", []) if p != name],
                         vacations={p: v for p, v in meta.get("vacations", {}).items() if p != name})
-            tx.append({"type": "replace", "at": self._now(), "player": seat["name"]})
-        return {"game": game_id, "player": seat["name"], "email": email.strip(), "token": token}
+            # mail still queued for the former player asks them to reply with a token that no
+            # longer works: it is not sent; the welcome carries the position instead
+            dropped = self.notifier.drop_for_seat(tx, seat, f"not sent: the seat went to <{email}>") \
+                if self.notifier is not None else []
+            seq = tx.append({"type": "replace", "at": self._now(), "player": name, "dropped": dropped})
+            if self.notifier is not None:
+                self.notifier.welcome(tx, self.game_of(meta), tx.meta, tx.state, name, f"replace-{seq}")
+        self._flush_notices()
+        return {"game": game_id, "player": name, "email": email, "token": token, "dropped": dropped,
+                "warning": name_problem(game_id, name)}
 
     def drop(self, game_id: str, player: str) -> dict[str, Any]:
         """Remove a player where the game allows it; the game's refusal is passed on."""

@@ -87,6 +87,40 @@ def write_atomically(path: str | os.PathLike[str], payload: bytes) -> None:
         os.close(dir_fd)
 
 
+class CorruptFile(ValueError):
+    """A data file that is not what a store writes: bad JSON, or not tables of documents.
+    `where` says where the damage is, as a reader of the file would look for it."""
+
+    def __init__(self, path: str, what: str, where: str = "") -> None:
+        super().__init__(f"{path}: {what}{f' ({where})' if where else ''}")
+        self.path, self.what, self.where = path, what, where
+
+
+def check_tables(path: str, data: Any) -> dict[str, Any] | None:
+    """`data` if it has the shape TinyDB needs (tables of documents), else CorruptFile:
+    TinyDB itself would fail later, somewhere inside a unit of work, with a KeyError or
+    an AttributeError that says nothing about the file."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise CorruptFile(path, f"holds a JSON {type(data).__name__}, not tables of documents")
+    for name, table in data.items():
+        if not isinstance(table, dict) or not all(isinstance(doc, dict) for doc in table.values()):
+            raise CorruptFile(path, f"its table {name!r} is not a table of documents")
+    return data
+
+
+def _decode_checked(path: str, raw: bytes) -> dict[str, Any] | None:
+    try:
+        return check_tables(path, decode(raw))
+    except CorruptFile:
+        raise
+    except ValueError as exc:  # JSONDecodeError from either decoder, or bytes that are not UTF-8
+        line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+        where = f"line {line}, column {column}" if line else ""
+        raise CorruptFile(path, "is not valid JSON", where) from None
+
+
 class AtomicJSONStorage(Storage):
     """TinyDB storage: read once, buffer writes, `flush` replaces the file atomically.
 
@@ -107,7 +141,7 @@ class AtomicJSONStorage(Storage):
                     raw = handle.read()
             except FileNotFoundError:
                 return None
-            self._data = decode(raw) if raw.strip() else None
+            self._data = _decode_checked(self.path, raw) if raw.strip() else None
         return self._data
 
     def write(self, data: dict[str, Any]) -> None:

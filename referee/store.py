@@ -19,6 +19,7 @@ how many other games exist.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
@@ -30,8 +31,10 @@ from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 from tinydb import TinyDB, where
 
 from .locking import LockTimeout, exclusive
-from .storage import AtomicJSONStorage, WriteStats
+from .storage import AtomicJSONStorage, CorruptFile, WriteStats, encode, write_atomically
 from .wakeups import WakeIndex
+
+log = logging.getLogger("referee.store")
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 INDEX_FIELDS = ("id", "game", "players", "created", "status", "title")
@@ -54,6 +57,15 @@ class GameExists(StoreError):
 
 class StoreBusy(StoreError):
     """Another process held the lock too long; a temporary failure worth retrying."""
+
+
+class GameFileBroken(StoreError):
+    """A game's file cannot be used: not JSON, the wrong shape, or keys the game needs are
+    missing. Only that game stops; the message names the file and what to do."""
+
+    def __init__(self, message: str, game_id: str | None = None) -> None:
+        super().__init__(message)
+        self.game_id = game_id
 
 
 @dataclass(frozen=True)
@@ -256,10 +268,17 @@ class TinyDBStore:
     """GameStore on TinyDB files under one data directory."""
 
     def __init__(self, root: str | Path, *, lock_timeout: float = LOCK_TIMEOUT,
-                 wake_of: Callable[[Mapping[str, Any]], float] | None = None) -> None:
+                 wake_of: Callable[[Mapping[str, Any]], float] | None = None,
+                 check: Callable[[Mapping[str, Any], Any], str | None] | None = None,
+                 label: str = "") -> None:
         """`wake_of(meta)`, when given, is the earliest time a game with this meta may need
-        the clock; the store keeps it in a `WakeIndex` around every write (referee/wakeups.py)."""
+        the clock; the store keeps it in a `WakeIndex` around every write (referee/wakeups.py).
+        `check(meta, state)`, when given, says what makes a stored game unusable (None: nothing),
+        so that a damaged file is refused when it is opened, naming the file, and not half-way
+        through a unit of work with a KeyError. `label` prefixes file names in messages."""
         self.root = Path(root)
+        self.check = check
+        self.label = label
         self.games_dir = self.root / "games"
         self.index_path = self.root / "index.json"
         self._games, self._index = str(self.games_dir), str(self.index_path)
@@ -280,6 +299,8 @@ class TinyDBStore:
 
     @contextmanager
     def _open(self, path: str, *, must_exist: bool) -> Iterator[tuple[TinyDB, AtomicJSONStorage]]:
+        if must_exist and not os.path.exists(path):  # before the lock: a lookup creates no file
+            raise GameNotFound(f"no game {os.path.basename(path).removesuffix('.json')!r}")
         try:
             with exclusive(path + ".lock", self.lock_timeout):
                 if must_exist and not os.path.exists(path):
@@ -287,6 +308,7 @@ class TinyDBStore:
                 db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
                 storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
                 try:
+                    self._checked(path, storage, must_exist)
                     yield db, storage
                     storage.flush()
                 finally:
@@ -294,6 +316,33 @@ class TinyDBStore:
                     db.close()
         except LockTimeout:
             raise StoreBusy(f"{os.path.basename(path)} is locked by another process; try again") from None
+
+    def _checked(self, path: str, storage: AtomicJSONStorage, game: bool) -> None:
+        """Read the file now and refuse it when it is not a usable game (GameFileBroken)."""
+        try:
+            data = storage.read()
+        except CorruptFile as exc:
+            raise self._broken(path, f"{exc.what}{f' ({exc.where})' if exc.where else ''}") from None
+        if not game:
+            return
+        if data is None:
+            raise self._broken(path, "is empty")
+        meta = (data.get("meta") or {}).get("1")
+        if not isinstance(meta, dict):
+            raise self._broken(path, "has no meta document (the game's players and settings)")
+        if self.check is not None:
+            problem = self.check(meta, ((data.get("current") or {}).get("1") or {}).get("state"))
+            if problem:
+                raise self._broken(path, f"is damaged: {problem}")
+
+    def _broken(self, path: str, what: str) -> GameFileBroken:
+        name = f"{self.label}{os.path.relpath(path, self.root)}"
+        if path == self._index:
+            return GameFileBroken(f"{name} {what}")
+        game_id = os.path.basename(path).removesuffix(".json")
+        return GameFileBroken(f"{name} {what}: restore it from a backup or repair it; until then game {game_id} "
+                              "is stopped and every other game goes on (docs/operations.md, 'A broken game file')",
+                              game_id)
 
     # -- the index
 
@@ -303,13 +352,54 @@ class TinyDBStore:
         return row
 
     def _write_index_row(self, row: Mapping[str, Any]) -> None:
-        with self._open(self._index, must_exist=False) as (db, _):
-            table = db.table("games")
-            found = [doc.doc_id for doc in table.all() if doc["id"] == row["id"]]
-            if found:
-                table.update(dict(row), doc_ids=found)
-            else:
-                table.insert(dict(row))
+        for attempt in (1, 2):
+            try:
+                with self._open(self._index, must_exist=False) as (db, _):
+                    table = db.table("games")
+                    found = [doc.doc_id for doc in table.all() if doc.get("id") == row["id"]]
+                    if found:
+                        table.update(dict(row), doc_ids=found)
+                    else:
+                        table.insert(dict(row))
+                return
+            except GameFileBroken as exc:
+                if attempt == 2:
+                    raise
+                self.rebuild_index(str(exc))
+
+    def rebuild_index(self, why: str = "") -> list[str]:
+        """Write the index again from the game files (it is only a catalogue of them); the
+        problems of game files that could not be read, which are listed as `broken`."""
+        rows, problems = [], []
+        with exclusive(self._index + ".lock", self.lock_timeout):
+            for game_id, meta, problem in self.scan():
+                if problem is None:
+                    rows.append(self._index_row(game_id, meta))  # type: ignore[arg-type]
+                else:
+                    problems.append(problem)
+                    rows.append({**{k: None for k in INDEX_FIELDS}, "id": game_id, "status": "broken"})
+            write_atomically(self._index, encode({"games": {str(i): row for i, row in enumerate(rows, 1)}}))
+        log.warning("%s; rebuilt it from %d game file(s)", why or f"{self.label}index.json was out of date", len(rows))
+        for problem in problems:
+            log.error("%s", problem)
+        return problems
+
+    def scan(self) -> Iterator[tuple[str, dict[str, Any] | None, str | None]]:
+        """Every game file with its meta, or with what makes it unusable instead. Reads each
+        file once, without its lock: game files are only ever replaced whole."""
+        names = sorted(os.listdir(self._games)) if os.path.isdir(self._games) else []
+        for name in names:
+            game_id = name.removesuffix(".json")
+            if not name.endswith(".json") or not GAME_ID.match(game_id):
+                continue  # lock files, temporary files
+            storage = AtomicJSONStorage(f"{self._games}/{name}")
+            try:
+                self._checked(storage.path, storage, True)
+                yield game_id, (storage.read() or {})["meta"]["1"], None
+            except GameFileBroken as exc:
+                yield game_id, None, str(exc)
+            except OSError as exc:
+                yield game_id, None, f"{self.label}games/{name} cannot be read: {exc.strerror or exc}"
 
     # -- GameStore
 
@@ -397,7 +487,18 @@ class TinyDBStore:
             tx.snapshot(key, state)
 
     def list(self) -> list[dict[str, Any]]:
+        """The catalogue of games; a broken index is rebuilt from the game files first."""
         if not self.index_path.exists():
             return []
-        with self._open(self._index, must_exist=False) as (db, _):
-            return sorted((dict(doc) for doc in db.table("games").all()), key=lambda r: r["id"])
+        for attempt in (1, 2):
+            try:
+                with self._open(self._index, must_exist=False) as (db, _):
+                    rows = [dict(doc) for doc in db.table("games").all()]
+                if all(isinstance(row.get("id"), str) for row in rows):
+                    return sorted(rows, key=lambda r: r["id"])
+                why = f"{self.label}index.json has a row without a game id"
+            except GameFileBroken as exc:
+                why = str(exc)
+            if attempt == 1:
+                self.rebuild_index(why)
+        raise GameFileBroken(f"{self.label}index.json cannot be rebuilt: {why}")

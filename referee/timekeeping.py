@@ -20,6 +20,11 @@ ISO = "%Y-%m-%dT%H:%M:%SZ"
 _DURATION = re.compile(r"^(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$")
 _UNITS = (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60))
 MAX_DURATION = timedelta(days=366)
+# Moments a game may be told about. Every duration is at most a year, so adding any number of
+# them a few times over never leaves what `datetime` can hold (year 1 to 9999): 9999-12-31
+# plus a day is an OverflowError, not a date.
+EARLIEST = datetime(2000, 1, 1, tzinfo=timezone.utc)
+LATEST = datetime(9000, 1, 1, tzinfo=timezone.utc)
 
 
 class TimeError(ValueError):
@@ -32,12 +37,28 @@ def parse_duration(text: str) -> timedelta:
     raw = text.strip().lower().replace(" ", "")
     match = _DURATION.match(raw)
     if not raw or not match or not any(match.groups()):
-        raise TimeError(f"{text.strip()!r} is not a duration; write it like 90m, 36h, 2d or 1d12h")
+        raise TimeError(f"{_shown(text)} is not a duration; write it like 90m, 36h, 2d or 1d12h")
+    # compared before a timedelta is made, which cannot hold `99999999999d`; a number of more
+    # than nine digits is more than a year in any unit
+    if any(n and len(n.lstrip("0")) > 9 for n in match.groups()):
+        raise TimeError(f"{_shown(text)} is longer than a year")
     seconds = sum(int(n) * size for n, (_, size) in zip(match.groups(), _UNITS) if n)
-    value = timedelta(seconds=seconds)
-    if value > MAX_DURATION:
-        raise TimeError(f"{text.strip()!r} is longer than a year")
-    return value
+    if seconds > MAX_DURATION.total_seconds():
+        raise TimeError(f"{_shown(text)} is longer than a year")
+    return timedelta(seconds=seconds)
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """Text a person typed, quoted for a message and cut to a readable length."""
+    raw = text.strip()
+    return repr(raw if len(raw) <= limit else raw[:limit] + "...")
+
+
+def check_moment(moment: datetime, what: str = "that moment") -> datetime:
+    """`moment`, or TimeError when it lies outside the years a game can be run in."""
+    if not EARLIEST <= moment <= LATEST:
+        raise TimeError(f"{what} must lie between {EARLIEST.year} and {LATEST.year}")
+    return moment
 
 
 def format_duration(value: timedelta) -> str:
@@ -104,11 +125,15 @@ def parse_moment(text: str) -> datetime:
     raw = text.strip()
     try:
         value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        value = value.astimezone(UTC)
     except ValueError:
-        raise TimeError(f"{raw!r} is not a date and time; write it like 2026-12-01T18:00Z") from None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+        raise TimeError(f"{_shown(raw)} is not a date and time; write it like 2026-12-01T18:00Z") from None
+    except OverflowError:  # year 1 or 9999 with an offset: outside what can be held
+        raise TimeError(f"{_shown(raw)} is too far away; it must lie between {EARLIEST.year} and "
+                        f"{LATEST.year}") from None
+    return check_moment(value, _shown(raw))
 
 
 @lru_cache(maxsize=1024)  # every receipt shows its game's deadline

@@ -13,6 +13,8 @@ import secrets
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 EMAIL = re.compile(r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+$")
+TOKEN_CHARS = 16  # what new_token makes
+LOCAL_PART_MAX = 64  # RFC 5321: the most characters before the @ that every mail server takes
 
 
 def new_token() -> str:
@@ -32,3 +34,43 @@ def valid_name(name: str) -> bool:
 
 def valid_email(address: str) -> bool:
     return bool(EMAIL.match(address)) and len(address) <= 254
+
+
+def longest_name(game_id: str) -> int:
+    """The longest player name whose reply address (`game+name+token@host`, what players
+    answer to) keeps its local part within LOCAL_PART_MAX: a longer one is cut or refused on
+    the way, and the player's orders never arrive."""
+    return LOCAL_PART_MAX - len(game_id) - 2 - TOKEN_CHARS
+
+
+def name_problem(game_id: str, name: str) -> str | None:
+    """Why `name` cannot be a player's name in game `game_id` by mail; None when it can."""
+    most = longest_name(game_id)
+    if most < 1:
+        return (f"the game id {game_id!r} is too long to leave room for player names in reply addresses "
+                f"(a game id may have at most {LOCAL_PART_MAX - 3 - TOKEN_CHARS} characters)")
+    if len(name) > most:
+        return (f"player name {name[:40] + ('...' if len(name) > 40 else '')!r} is too long: reply addresses "
+                f"read {game_id}+NAME+TOKEN@..., whose part before the @ may have at most {LOCAL_PART_MAX} "
+                f"characters, so a name in game {game_id} may have at most {most}")
+    return None
+
+
+def normalise_email(address: str) -> str:
+    """An address as it is stored and mailed to: trimmed, with an internationalised domain in
+    its ASCII form (IDNA). ValueError says why an address cannot be used: Referee mails
+    without SMTPUTF8, so a local part outside ASCII could not be delivered (docs/cli.md)."""
+    text = address.strip()
+    local, at, domain = text.rpartition("@")
+    if not local.isascii():
+        raise ValueError(f"{text!r} has characters outside ASCII before the @; such an address needs SMTPUTF8, "
+                         "which Referee's mail does not use: ask the player for an address in plain ASCII")
+    if at and not domain.isascii():
+        try:
+            domain = domain.encode("idna").decode("ascii")
+        except UnicodeError:
+            raise ValueError(f"{text!r}: its domain cannot be written in ASCII (IDNA)") from None
+    text = f"{local}{at}{domain}"
+    if not valid_email(text):
+        raise ValueError(f"{text!r} is not an email address")
+    return text

@@ -151,5 +151,5 @@ def test_an_unexpected_failure_is_one_line(run, monkeypatch):
 
     monkeypatch.setattr(Referee, "status", broken)
     result = run("status", "g1")
-    assert result.exit_code == 1 and "unexpected failure (KeyError" in result.output
+    assert result.exit_code == 70 and "unexpected failure while working on game g1 (KeyError" in result.output
     assert "Traceback" not in result.output
