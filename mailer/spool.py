@@ -86,6 +86,11 @@ class Spool:
         """Pending messages, oldest first (names start with the arrival time)."""
         yield from sorted(entry.name for entry in os.scandir(self.root / "new") if entry.is_file())
 
+    def has(self, key: str) -> bool:
+        """Whether a message is still waiting: another worker (the daemon's, an ingest pipe's)
+        may have taken and filed it since it was listed."""
+        return os.path.exists(f"{self._new}/{key}")
+
     def read(self, key: str) -> bytes:
         with open(f"{self._new}/{key}", "rb") as handle:
             return handle.read()

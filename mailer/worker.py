@@ -116,6 +116,9 @@ class Handled:
     player: str | None = None
 
 
+_GONE = Handled("gone", "filed by another worker on the spool")
+
+
 class MailWorker:
     def __init__(self, referee: Referee, notifier: MailNotifier, settings: Settings,
                  game_exists: Callable[[str], bool] | None = None) -> None:
@@ -168,6 +171,16 @@ class MailWorker:
         if read.command is not None:
             return self._command(read.mail, read.raw, *read.who, *read.command)
         return self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
+
+    def _take(self, spool: Spool, key: str) -> "_Read | Handled":
+        """Read a spooled mail; `_GONE` when another worker on the spool has filed it since."""
+        try:
+            raw = spool.read(key)
+        except FileNotFoundError:
+            if not spool.has(key):
+                return _GONE
+            raise
+        return self._read(raw)
 
     def _read(self, raw: bytes) -> "_Read | Handled":
         """Parse and identify; what needs no game (automatic mail, strangers) is done here."""
@@ -277,8 +290,10 @@ class MailWorker:
                     held.setdefault(game, key)
         games: dict[str, list[tuple[str, _Read]]] = {}
         for key in keys:
-            read = self._attempt(spool, key, done, lambda key=key: self._read(spool.read(key)))
+            read = self._attempt(spool, key, done, lambda key=key: self._take(spool, key))
             if read is None:
+                continue
+            if read is _GONE:  # taken and filed by another worker on this spool since it was listed
                 continue
             if isinstance(read, Handled):
                 self._file(spool, key, done, read)
@@ -354,8 +369,11 @@ class MailWorker:
         try:
             spool.done(key, "S")
         except OSError as exc:
-            self._later(key, exc, handled.game)
-            return
+            if not (isinstance(exc, FileNotFoundError) and not spool.has(key)):
+                self._later(key, exc, handled.game)
+                return
+            # another worker on this spool did the same work and filed it first; the mail's
+            # Message-ID made its second submission a duplicate, so nothing was done twice
         with self._guard:
             self._retries.pop(key, None)
         done[key] = handled
