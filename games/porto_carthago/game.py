@@ -70,7 +70,14 @@ def _validate(state: State, d: Decision, o: Order) -> None:
         if o.kind == "palace":
             problem = final_problem(state, d.seat)
             if problem:
-                raise IllegalOrder(problem)
+                raise IllegalOrder(problem, suggestion="PASS")
+    elif d.name == "market.refill_buy" and o.kind == "buy":
+        problem = actions.refill_buy_problem(state, d.seat)
+        if problem:
+            raise IllegalOrder(problem, suggestion="PASS")
+        if o.args.get("good") not in state["market"]:
+            raise IllegalOrder(f"there is no {o.args.get('good')} in the market",
+                               suggestion=f"the market holds {' '.join(state['market'])}")
     elif o not in _menu(state, d):
         options = [grammar.format_order(m) for m in _menu(state, d)[:6]]
         raise IllegalOrder(f"{grammar.format_order(o)} is not possible now", suggestion="try " + " or ".join(options))
@@ -178,12 +185,13 @@ class PortoCarthago:
     title = "Porto Carthago"
     min_players = 3
     max_players = 5
-    rules_version = "1"
+    rules_version = "2"  # 2: money no longer decides whom the game asks; final arrival default
     options = (
         GameOption("start_player", "random", "who starts: 'random' (drawn from the seed) or a player's name"),
-        GameOption("final_arrival", "lighthouse",
-                   "A30: the last arrival after the final decade uses lighthouse choices, or is automatic",
-                   ("lighthouse", "automatic")),
+        GameOption("final_arrival", "automatic",
+                   "A30: after the last decade every ship of row 1 enters, docked top to bottom as the rule "
+                   "says ('automatic'), or with lighthouse choices and the leader's rejection as in phase 1 "
+                   "('lighthouse')", ("automatic", "lighthouse")),
         GameOption("sixth_action", None, "A9: which action is printed on the sixth card (default: the component data, "
                    "a second porter)", (None, "captain", "aristocrat", "loadmaster", "merchant", "porter")),
     )
