@@ -47,7 +47,7 @@ class Constantinopolis:
     title = "Constantinopolis"
     min_players = 2
     max_players = 5
-    rules_version = "1"
+    rules_version = "2"  # 2: the Consul is asked on open facts; offers hold what they give
     options = OPTIONS
 
     # ------------------------------------------------------------------ setup
