@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, Order, OrderError, PhaseInfo,
-                              Prompt, Result, SetupError)
+from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError,
+                              PhaseInfo, Prompt, Result, SetupError)
 
-from . import actions, arrival, components, grammar, privileges, scoring, views
+from . import actions, arrival, components, grammar, menus, privileges, scoring, views
 from .board import State, copy_state, counted, seat_of
 from .flow import MAIN_KINDS, Decision, advance, decision, describe
 from .palace import buy_final_seat, final_problem
@@ -244,6 +244,14 @@ class PortoCarthago:
             return []
         return _menu(state, d)
 
+    def menu(self, state: State, player: str) -> list[MenuLine]:
+        """Every order the deciding player may give now, compactly (HELP, reports, receipts)."""
+        d = decision(state)
+        if d is None or state["players"][d.seat] != player:
+            return []
+        d = d._replace(item=state["pending"][0]) if d.item is not None else d
+        return menus.menu(state, d, menus.judge_for(_validate, state, d))
+
     def default_orders(self, state: State, player: str) -> list[Order]:
         d = decision(state)
         if d is None or state["players"][d.seat] != player:
@@ -314,11 +322,8 @@ class PortoCarthago:
         if state["players"][d.seat] != player:
             return (f"It is {state['players'][d.seat]}'s decision ({d.name}). You may queue orders now; they run "
                     "when your turn comes if still legal.")
-        menu = [grammar.format_order(o) for o in _menu(state, d)]
-        more = f" (and {len(menu) - 8} more)" if len(menu) > 8 else ""
-        task = describe(state, d)
-        return f"{task[:1].upper()}{task[1:]}. Orders: {', '.join(k.upper() for k in d.kinds)}. For example: " \
-               f"{'; '.join(menu[:8])}{more}."
+        task = describe(state, d)  # every order itself is listed by `menu`
+        return f"{task[:1].upper()}{task[1:]}. Orders: {', '.join(k.upper() for k in d.kinds)}."
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
