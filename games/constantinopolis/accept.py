@@ -14,6 +14,7 @@ from referee.contract import Event, Order, OrderError, Prompt
 from . import trade
 from .components import GOODS, SIZES
 from .state import bump, comp, contract, counted, draft, draw_cards, illegal, menu_order, pl, prompt, w, wp
+from .views import before_loading
 
 KINDS = ("load", "unload", "post", "save", "free", "ship", "redraw", "defend", "done") + trade.KINDS
 TRADE_KINDS = ("offer", "accept", "reject")
@@ -451,7 +452,9 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
             others = [q for q in waiting(st) if q != player]
             if others:
                 give = ["1 gold"] if p["gold"] else []
-                get = [f"1 {g}" for g in GOODS if st["p"][others[0]]["goods"][g]][:1]
+                # what the other holds as all can see it (their secret loads left out)
+                seen = before_loading(data, st["p"][others[0]])["goods"]
+                get = [f"1 {g}" for g in GOODS if seen[g]][:1]
                 ok(Order("offer", {"to": others[0], "give": give, "get": get}))
     if any(x["from"] == player for x in a["offers"]):  # what open offers hold is not on offer
         kept = []

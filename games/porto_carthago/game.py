@@ -39,7 +39,7 @@ def _menu(state: State, d: Decision) -> list[Order]:
         out = [Order(k) for k in ("expand", "palace") if actions.side_problem(state, seat, k) is None]
         return out + privileges.use_menu(state, seat) + [Order("done")]
     if d.name == "end.final_seat":
-        return [Order("palace"), Order("pass")]
+        return [Order("palace")] * (final_problem(state, seat) is None) + [Order("pass")]
     return []
 
 
