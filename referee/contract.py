@@ -352,6 +352,26 @@ class MenuLine:
         return order in self.orders or (self.more is not None and self.more(order))
 
 
+def menu_family(head: str, labelled: Sequence[tuple[str, Order]], legal: Callable[[Order], bool]) -> list[MenuLine]:
+    """The line of a family of orders, each named by a label, keeping the legal ones:
+    ``head: a, b, c`` (no line when none is legal). Engines build their menus from these."""
+    kept = [(label, o) for label, o in labelled if legal(o)]
+    if not kept:
+        return []
+    return [MenuLine(f"{head}: {', '.join(label for label, _ in kept)}", tuple(o for _, o in kept))]
+
+
+def passes(check: Callable[[Order], None]) -> Callable[[Order], bool]:
+    """A check that raises OrderError, as a test that says whether an order is legal."""
+    def legal(order: Order) -> bool:
+        try:
+            check(order)
+        except OrderError:
+            return False
+        return True
+    return legal
+
+
 def menu_lines(game: Game, state: State, player: str) -> tuple[list[MenuLine], bool]:
     """The player's menu, and whether it is complete. An engine opts in to a complete,
     compact menu by defining ``menu(state, player) -> list[MenuLine]``; otherwise each order

@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Callable, Iterable
 
-from referee.contract import MenuLine, Order, OrderError
+from referee.contract import MenuLine, Order, menu_family, passes
 from referee.orderlines import alternatives, spans
 
 from . import accept, auction, construction, rounds
@@ -55,13 +55,7 @@ def menu(st: dict[str, Any], player: str) -> list[MenuLine]:
 
 
 def _judge(check: Callable[..., None], st: dict[str, Any], player: str) -> Judge:
-    def legal(o: Order) -> bool:
-        try:
-            check(st, player, o)
-        except OrderError:
-            return False
-        return True
-    return legal
+    return passes(lambda o: check(st, player, o))
 
 
 def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
@@ -69,11 +63,7 @@ def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
 
 
 def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> list[MenuLine]:
-    """One line for the legal orders of a family, each named by its label: `head: a, b, c`."""
-    kept = [(label, o) for label, o in labelled if judge(o)]
-    if not kept:
-        return []
-    return [MenuLine(f"{head}: {', '.join(label for label, _ in kept)}", tuple(o for _, o in kept))]
+    return menu_family(head, list(labelled), judge)
 
 
 def _counted(head: str, kind: str, counts: dict[str, range], judge: Judge) -> list[MenuLine]:

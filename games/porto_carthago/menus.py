@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import permutations, product
 from typing import Callable, Iterable
 
-from referee.contract import MenuLine, Order, OrderError
+from referee.contract import MenuLine, Order, OrderError, menu_family, passes
 from referee.orderlines import alternatives, spans
 
 from .board import State, card, dock_name, own_docks
@@ -66,10 +66,7 @@ def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
 
 
 def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> list[MenuLine]:
-    kept = [(label, o) for label, o in labelled if judge(o)]
-    if not kept:
-        return []
-    return [MenuLine(f"{head}: {', '.join(label for label, _ in kept)}", tuple(o for _, o in kept))]
+    return menu_family(head, list(labelled), judge)
 
 
 def _well_formed(state: State, o: Order) -> bool:
@@ -258,10 +255,4 @@ def _p4(state: State, cid: str, judge: Judge) -> list[MenuLine]:
 
 
 def judge_for(validate: Callable[[State, Decision, Order], None], state: State, d: Decision) -> Judge:
-    def legal(o: Order) -> bool:
-        try:
-            validate(state, d, o)
-        except OrderError:
-            return False
-        return True
-    return legal
+    return passes(lambda o: validate(state, d, o))

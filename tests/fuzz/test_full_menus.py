@@ -15,7 +15,7 @@ import random
 import pytest
 
 from referee import registry
-from referee.contract import Order, OrderError, canonical_json, menu_lines
+from referee.contract import OrderError, canonical_json, menu_lines
 from referee.playthrough import play
 
 from .universes import UNIVERSES
