@@ -178,7 +178,7 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
             _has_items(st, player, offer["get"])
     else:
         raise illegal(f"'{k}' is not an order of the accept phase")
-    if k not in ("reject",) and (k == "offer" or any(x["from"] == player for x in a["offers"])):
+    if k != "reject" and (k == "offer" or any(x["from"] == player for x in a["offers"])):
         _check_promises(st, player, o)
 
 
