@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.contract import Event, Game, State
-from referee.rendering import has_template, render
+from referee.rendering import has_template, menu_text, render
 
 MENU_LINES = 12
 
@@ -82,17 +82,20 @@ def view_text(game: Game, view: Mapping[str, Any], player: str) -> str:
 
 def orders_block(game: Game, state: State, game_id: str, player: str) -> list[str]:
     """The block a player edits and sends back: the tag names game and phase, so a reply
-    that arrives after the phase closed is recognised and refused."""
+    that arrives after the phase closed is recognised and refused. A game with a complete
+    menu has it all here; otherwise the first lines and a pointer to HELP."""
     phase = game.phase(state)
     lines = [f"ORDERS {game_id} {phase.key}"]
-    menu = [game.format(o) for o in game.legal_orders(state, player)]
+    menu, complete = menu_text(game, state, player)
     if menu:
-        lines.append("# Write your orders below, one per line. Some of what you may order now:")
-        for text in menu[:MENU_LINES]:
-            for part in text.splitlines():
-                lines.append(f"# {part}")
-        if len(menu) > MENU_LINES:
-            lines.append(f"# ... and {len(menu) - MENU_LINES} more; send HELP for the full list.")
+        if complete:
+            lines.append("# Write your orders below, one per line. Every order you may give now:")
+            lines += [f"# {part}" for part in menu]
+        else:
+            lines.append("# Write your orders below, one per line. Some of what you may order now:")
+            lines += [f"# {part}" for part in menu[:MENU_LINES]]
+            if len(menu) > MENU_LINES:
+                lines.append(f"# ... and {len(menu) - MENU_LINES} more; send HELP for the full list.")
     lines.append("END")
     return lines
 
@@ -141,7 +144,7 @@ def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: 
     and the mail commands."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
-    menu = [game.format(o) for o in game.legal_orders(state, player)] if prompts else []
+    menu = menu_text(game, state, player, width=74)[0] if prompts else []
     return render("help.txt", game_id=game_id, title=game.title, player=player,
                   phase={"key": phase.key, "round": phase.round, "name": phase.name},
                   prompt=prompts[0].text if prompts else "", help=game.help(state, player) if prompts else "",

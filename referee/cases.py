@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from .contract import Game, OrderError, State
+from .contract import Game, OrderError, State, menu_lines
 from .progress import DEFAULT, DROP, ORDER, Position, Refused
 from .service import phase_json, resolve_options
 
-CASE_KEYS = {"name", "description", "game", "players", "seed", "options", "components", "state", "step"}
+CASE_KEYS = {"name", "description", "game", "players", "seed", "options", "components", "state", "state_null", "step"}
 STEP_KEYS = {"player", "orders", "default", "drop", "expect", "expect_error", "expect_message",
-             "expect_events", "expect_phase", "expect_waiting", "expect_null", "note"}
+             "expect_events", "expect_phase", "expect_waiting", "expect_null", "note",
+             "expect_view", "expect_seen", "expect_unseen", "expect_menu"}
+PER_PLAYER = ("expect_view", "expect_seen", "expect_unseen", "expect_menu")
 ERROR_CLASSES = {"invalid", "illegal", "ambiguous", "refused"}
 MISSING = object()
 
@@ -127,6 +129,12 @@ def load_case(text: str) -> dict[str, Any]:
             raise CaseError(f"step {n}: give exactly one of 'orders', 'default = true' or 'drop = true'")
         if "expect_error" in step and step["expect_error"] not in ERROR_CLASSES:
             raise CaseError(f"step {n}: expect_error must be one of {', '.join(sorted(ERROR_CLASSES))}")
+        for key in PER_PLAYER:
+            if key in step and not isinstance(step[key], dict):
+                raise CaseError(f"step {n}: {key} is a table of player names")
+            unknown = {str(p).lower() for p in step.get(key, {})} - {str(p).lower() for p in case["players"]}
+            if unknown:
+                raise CaseError(f"step {n}: {key} names no player of the case: {', '.join(sorted(unknown))}")
     return case
 
 
@@ -138,6 +146,8 @@ def start_position(game: Game, case: Mapping[str, Any]) -> Position:
     state: State = game.setup([str(p) for p in case["players"]], str(case["seed"]), options, components)
     if "state" in case:
         state = deep_merge(state, case["state"])
+    for path in case.get("state_null", []):  # TOML has no null
+        set_path(state, split_path(path), None)
     return Position.start(game, state)
 
 
@@ -147,7 +157,7 @@ def run_steps(game: Game, pos: Position, steps: list[dict[str, Any]]) -> list[st
         player = str(step["player"]).lower()
         where = f"step {n} ({player}: {step.get('orders', 'default' if step.get('default') else 'drop')!s})"
         where = where.replace("\n", " | ")
-        got_class, message, events = None, "", []
+        got_class, message, events, happened = None, "", [], []
         try:
             if step.get("drop"):
                 outcome = pos.submit(player, [], DROP)
@@ -156,6 +166,7 @@ def run_steps(game: Game, pos: Position, steps: list[dict[str, Any]]) -> list[st
             else:
                 outcome = pos.submit(player, pos.read(player, step["orders"]), ORDER)
             events = [e.kind for e in outcome.events]
+            happened = outcome.events
         except Refused as exc:
             got_class, message = "refused", str(exc)
         except OrderError as exc:
@@ -192,6 +203,33 @@ def run_steps(game: Game, pos: Position, steps: list[dict[str, Any]]) -> list[st
         if "expect_waiting" in step and sorted(step["expect_waiting"]) != sorted(pos.waiting_for()):
             failures.append(f"{where}: waiting for\n    expected: {show(sorted(step['expect_waiting']))}\n"
                             f"    actual:   {show(sorted(pos.waiting_for()))}")
+        failures += seen_failures(game, pos, step, happened, where)
+    return failures
+
+
+def seen_failures(game: Game, pos: Position, step: Mapping[str, Any], events: list, where: str) -> list[str]:
+    """The expectations about one player's side of the game: their view (`expect_view`),
+    texts among the step's events they may see (`expect_seen`) or may not (`expect_unseen`),
+    and lines of their menu (`expect_menu`)."""
+    failures: list[str] = []
+    for who, paths in step.get("expect_view", {}).items():
+        view = game.view(pos.state, str(who).lower())
+        for path, value in flatten(paths).items():
+            actual = get_path(view, path)
+            if actual is MISSING or actual != value:
+                failures.append(f"{where}: {who} sees {path}\n    expected: {show(value)}\n    actual:   {show(actual)}")
+    for key, wanted in (("expect_seen", True), ("expect_unseen", False)):
+        for who, texts in step.get(key, {}).items():
+            seen = [e.text for e in events if e.visible_to(str(who).lower())]
+            for text in texts:
+                if any(text in t for t in seen) != wanted:
+                    failures.append(f"{where}: {who} should {'' if wanted else 'not '}see {text!r}\n"
+                                    f"    seen: {show(seen)}")
+    for who, lines in step.get("expect_menu", {}).items():
+        menu = [line.text for line in menu_lines(game, pos.state, str(who).lower())[0]]
+        for line in lines:
+            if line not in menu:
+                failures.append(f"{where}: {who}'s menu lacks {line!r}\n    menu: {show(menu)}")
     return failures
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 State = dict[str, Any]
 """A game position: JSON-native data only. Engines never mutate a state they were given."""
@@ -333,3 +333,50 @@ def accepts_orders(game: Game, state: State, player: str) -> bool:
     """
     hook = getattr(game, "accepts_unprompted", None)
     return bool(hook(state, player)) if hook is not None else False
+
+
+@dataclass(frozen=True)
+class MenuLine:
+    """One line of the menu a player reads (HELP, the report's ORDERS block, the receipt of a
+    rejected set): a compact text standing for every order of one family, e.g. ``load
+    <contract> on ship <n>: 22, 41 on ship 1 or 2``. `orders` are the orders it stands for;
+    `more`, for a line with an open-ended amount (``defend <gold>: any amount``), says whether
+    an order beyond them belongs to it too. Tests hold the lines to `apply`: every order a
+    line stands for is legal, and every legal order has its line."""
+
+    text: str
+    orders: tuple[Order, ...] = ()
+    more: Callable[[Order], bool] | None = None
+
+    def covers(self, order: Order) -> bool:
+        return order in self.orders or (self.more is not None and self.more(order))
+
+
+def menu_family(head: str, labelled: Sequence[tuple[str, Order]], legal: Callable[[Order], bool]) -> list[MenuLine]:
+    """The line of a family of orders, each named by a label, keeping the legal ones:
+    ``head: a, b, c`` (no line when none is legal). Engines build their menus from these."""
+    kept = [(label, o) for label, o in labelled if legal(o)]
+    if not kept:
+        return []
+    return [MenuLine(f"{head}: {', '.join(label for label, _ in kept)}", tuple(o for _, o in kept))]
+
+
+def passes(check: Callable[[Order], None]) -> Callable[[Order], bool]:
+    """A check that raises OrderError, as a test that says whether an order is legal."""
+    def legal(order: Order) -> bool:
+        try:
+            check(order)
+        except OrderError:
+            return False
+        return True
+    return legal
+
+
+def menu_lines(game: Game, state: State, player: str) -> tuple[list[MenuLine], bool]:
+    """The player's menu, and whether it is complete. An engine opts in to a complete,
+    compact menu by defining ``menu(state, player) -> list[MenuLine]``; otherwise each order
+    of `legal_orders` is a line, which may be only a selection."""
+    hook = getattr(game, "menu", None)
+    if hook is not None:
+        return list(hook(state, player)), True
+    return [MenuLine(game.format(o), (o,)) for o in game.legal_orders(state, player)], False

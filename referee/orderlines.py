@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import unicodedata
-from typing import Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from .contract import AmbiguousOrder, InvalidOrder
 
@@ -68,3 +68,25 @@ def parse_int(word: str, what: str, *, minimum: int | None = None) -> int:
     if minimum is not None and value < minimum:
         raise InvalidOrder(f"{what} must be at least {minimum}, not {value}")
     return value
+
+
+def spans(numbers: Iterable[int]) -> str:
+    """`1-3, 5`: numbers as ranges, for the compact menu lines of both games."""
+    ordered = sorted(set(numbers))
+    parts: list[str] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return ", ".join(parts)
+
+
+def alternatives(words: Sequence[str], last: str = "or") -> str:
+    """`a, b or c`."""
+    words = [str(w) for w in words]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"

@@ -38,6 +38,7 @@ class Receipt:
     next: dict[str, Any] = field(default_factory=dict)
     seq: int | None = None
     deadline: str = ""  # the open phase's deadline, in the player's time zone
+    menu: list[str] = field(default_factory=list)  # every order the player may give, after a rejection
 
     @property
     def ok(self) -> bool:

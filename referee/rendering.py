@@ -15,6 +15,8 @@ from typing import Any, Sequence
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from .contract import Game, State, menu_lines
+
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -59,6 +61,19 @@ def wrap(text: str, indent: int = 2, hang: int = 4, width: int = 76) -> str:
     filled = textwrap.fill(re.sub(r"[ \t\n]+", " ", str(text)).strip(" "), width, initial_indent=" " * indent,
                            subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False)
     return filled.replace(NBSP, " ")
+
+
+def menu_text(game: Game, state: State, player: str, width: int = 72) -> tuple[list[str], bool]:
+    """The player's menu (`menu_lines`) as lines no wider than `width`, a long line going on,
+    indented, on the next ones; and whether it lists every order. Reports, HELP and receipts
+    all show it this way."""
+    menu, complete = menu_lines(game, state, player)
+    out: list[str] = []
+    for line in menu:
+        for part in line.text.splitlines():
+            out += textwrap.wrap(part, width, subsequent_indent="    ", break_long_words=False,
+                                 break_on_hyphens=False) or [""]
+    return out, complete
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:

@@ -22,6 +22,7 @@ from .errors import BadRequest, ServiceError
 from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems
 from .progress import DEFAULT, DROP, ORDER, Outcome, Position, Refused, Step
 from .receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
+from .rendering import menu_text
 from .rng import commitment, new_seed
 from .schedule import deadline_info, deadline_text, due_of, seat_zone
 from .store import GAME_ID, GameStore, StoreError, check_game_id
@@ -349,6 +350,19 @@ class Referee(Deadlines):
             raise ServiceError(f"{meta['id']} has no player {player!r}; players: {', '.join(meta['players'])}")
         return seat
 
+    @staticmethod
+    def _menu(game: Game, pos: Position, player: str) -> list[str]:
+        """What a player whose set was rejected may send: in a simultaneous phase the menu of
+        the position a new set replaces the earlier one in; a game with a complete menu only."""
+        state = pos.state
+        if pos.is_simultaneous(player) and pos.last_set(player) is not None:
+            try:
+                state = pos.without(player)[0]
+            except OrderError:
+                pass
+        lines, complete = menu_text(game, state, player)
+        return lines if complete else []
+
     def _next(self, game: Game, pos: Position, player: str | None, outcome_resolved: bool) -> dict[str, Any]:
         phase = phase_json(game, pos.state)
         waiting = pos.waiting_for()
@@ -511,7 +525,7 @@ class Referee(Deadlines):
             trial = Position(game, pos.state, pos.opening, list(pos.steps))
             outcome = trial.submit(player, orders)
         except OrderError as exc:
-            return Receipt(REJECTED, errors=error_list(exc, text),
+            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player),
                            next=self._next(game, pos, player, False), **base)
         echo = [game.format(o) for o in orders]
         old = previous.text.splitlines() if previous else []

@@ -13,7 +13,8 @@ from referee.contract import Event, Order, OrderError, Prompt
 
 from . import trade
 from .components import GOODS, SIZES
-from .state import bump, comp, contract, counted, draw_cards, illegal, menu_order, pl, prompt, w, wp
+from .state import bump, comp, contract, counted, draft, draw_cards, illegal, menu_order, pl, prompt, w, wp
+from .views import before_loading
 
 KINDS = ("load", "unload", "post", "save", "free", "ship", "redraw", "defend", "done") + trade.KINDS
 TRADE_KINDS = ("offer", "accept", "reject")
@@ -177,6 +178,37 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
             _has_items(st, player, offer["get"])
     else:
         raise illegal(f"'{k}' is not an order of the accept phase")
+    if k != "reject" and (k == "offer" or any(x["from"] == player for x in a["offers"])):
+        _check_promises(st, player, o)
+
+
+def _check_promises(st: dict[str, Any], player: str, o: Order) -> None:
+    """An open offer holds what it gives until it is answered: the offerer cannot load, sell,
+    spend or give away those items meanwhile. Otherwise the other player's ACCEPT could fail
+    on something only the offerer knows (a contract loaded in secret, gold spent), and would
+    tell them so. The order is tried on a copy and the promises are checked after it."""
+    trial = draft(st)
+    _carry_out(trial, player, o, [])
+    p = pl(trial, player)
+    gold, goods, contracts = 0, {g: 0 for g in GOODS}, []
+    for x in trial["accept"]["offers"]:
+        if x["from"] != player:
+            continue
+        for item in x["give"]:
+            what, n = _parse_item(item)
+            if what == "contract":
+                contracts.append(n)
+            elif what == "gold":
+                gold += n
+            else:
+                goods[what] += n
+    lost = [f"contract {c}" for c in contracts if c not in p["hand"]]
+    if gold > p["gold"]:
+        lost.append(f"{gold} gold")
+    lost += [f"{n} {g}" for g, n in goods.items() if n > p["goods"][g]]
+    if lost:
+        raise illegal(f"your open offers hold {', '.join(lost)} until they are answered",
+                      "send your whole set again without the offer to take it back")
 
 
 def _move_items(st: dict[str, Any], a: str, b: str, items: list[str]) -> None:
@@ -220,6 +252,11 @@ def _revoke(st: dict[str, Any], q: str, ev: list[Event], taker: str) -> None:
 
 def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
     check(st, player, o)
+    _carry_out(st, player, o, ev)
+
+
+def _carry_out(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
+    """An order `check` has passed."""
     data = comp(st)
     p = wp(st, player)
     r = p["r"]
@@ -337,10 +374,11 @@ def settle(st: dict[str, Any], ev: list[Event]) -> bool:
                 p["fame"] += bonus
                 what = "a long" if voyage == 2 else "a short"
                 extra = f" and gains {bonus} fame" if bonus else ""
+                # the accepted contracts are shown to all before the ship leaves (rulebook, phase
+                # 6); at sea they lie face down again (FAQ), so the view hides them from then on
                 ev.append(Event("ship.sail", f"{n}'s {ship['size']} ship {ship['id']} leaves on {what} voyage with "
-                                f"{counted(len(ship['cargo']), 'contract')}{extra}.", {"player": n, "ship": ship["id"], "voyage": voyage}))
-                ev.append(Event("ship.cargo", f"Your ship {ship['id']} carries contracts {', '.join(map(str, ship['cargo']))}.",
-                                {"ship": ship["id"], "cargo": list(ship["cargo"])}, to=(n,)))
+                                f"{counted(len(ship['cargo']), 'contract')} ({', '.join(map(str, ship['cargo']))}){extra}.",
+                                {"player": n, "ship": ship["id"], "voyage": voyage, "contracts": list(ship["cargo"])}))
         if p["hand"]:
             w(st, "discard").extend(p["hand"])
             ev.append(Event("discard", f"{n} discards {counted(len(p['hand']), 'contract')} not accepted.", {"player": n}))
@@ -414,6 +452,17 @@ def legal(st: dict[str, Any], player: str) -> list[Order]:
             others = [q for q in waiting(st) if q != player]
             if others:
                 give = ["1 gold"] if p["gold"] else []
-                get = [f"1 {g}" for g in GOODS if st["p"][others[0]]["goods"][g]][:1]
+                # what the other holds as all can see it (their secret loads left out)
+                seen = before_loading(data, st["p"][others[0]])["goods"]
+                get = [f"1 {g}" for g in GOODS if seen[g]][:1]
                 ok(Order("offer", {"to": others[0], "give": give, "get": get}))
+    if any(x["from"] == player for x in a["offers"]):  # what open offers hold is not on offer
+        kept = []
+        for o in out:
+            try:
+                check(st, player, o)
+                kept.append(o)
+            except OrderError:
+                pass
+        out = kept
     return out

@@ -73,7 +73,11 @@ def cost_of(st: dict[str, Any], g: dict[str, Any]) -> int:
     return data["buildings"][g["building"]]["cost"]
 
 
-def check_build(st: dict[str, Any], player: str, g: dict[str, Any], *, preempt: bool = False) -> None:
+def check_build(st: dict[str, Any], player: str, g: dict[str, Any], *, preempt: bool = False,
+                public: bool = False) -> None:
+    """IllegalOrder unless `player` may buy `g` now. With `public`, the buyer's gold is left
+    out unless the public-gold option makes it open: what decides whether the Consul is asked
+    must be what every player can see."""
     data = comp(st)
     p = pl(st, player)
     k = kind(data, g)
@@ -113,22 +117,45 @@ def check_build(st: dict[str, Any], player: str, g: dict[str, Any], *, preempt: 
         if p["goods"]["red"] < 1:
             raise illegal("the Redemptor needs one red good to discard")
         cost = max(0, cost - 5)
+    if public and not st["options"]["public_gold"]:
+        return
     if cost > p["gold"]:
         raise illegal(f"that costs {cost} gold; you have {p['gold']}")
 
 
 def can_preempt(st: dict[str, Any], buyer: str, g: dict[str, Any]) -> str | None:
+    """The Consul, when the open facts leave him a pre-emption of this purchase. His gold is
+    secret (FAQ), so it is not looked at: were he asked only when he could pay, every player
+    would learn whether he can. Whether he can pay is answered to him alone."""
     consul = st["offices"]["consul"]
     if consul is None or consul == buyer or st["p"][consul]["dropped"] or st["ability"]["consul"] is not None:
         return None
     if "wall" in g:
         return None
-    plain = {k: v for k, v in g.items() if k != "redemptor"}
     try:
-        check_build(st, consul, plain, preempt=True)
+        check_build(st, consul, _plain(g), preempt=True, public=True)
     except OrderError:
         return None
     return consul
+
+
+def _plain(g: dict[str, Any]) -> dict[str, Any]:
+    """A purchase as the Consul would make it: without the buyer's Redemptor."""
+    return {k: v for k, v in g.items() if k != "redemptor"}
+
+
+def _listed_and_payable(st: dict[str, Any], consul: str, g: dict[str, Any], ev: list[Event]) -> bool:
+    """Whether the Consul's standing list pre-empts this purchase. A listed building he cannot
+    pay for is let go, as if he had answered ALLOW, and he alone is told why."""
+    if st["preempt"] is None or key(g) not in st["preempt"]:
+        return False
+    try:
+        check_build(st, consul, _plain(g), preempt=True)
+    except OrderError as e:
+        ev.append(Event("preempt.unpaid", f"Your standing list names {key(g)}, but you could not pre-empt it "
+                        f"({e.message}); it went to the buyer.", {"building": key(g)}, to=(consul,)))
+        return False
+    return True
 
 
 def execute(st: dict[str, Any], player: str, g: dict[str, Any], ev: list[Event], *, preempt: bool = False) -> None:
@@ -200,7 +227,7 @@ def _answer(st: dict[str, Any], yes: bool, ev: list[Event]) -> None:
     b = c["pending"]
     c["pending"] = None
     consul = st["offices"]["consul"]
-    plain = {k: v for k, v in b["args"].items() if k != "redemptor"}
+    plain = _plain(b["args"])
     if yes:
         execute(st, consul, plain, ev, preempt=True)
         ev.append(Event("preempt", f"{b['buyer']} did not get {key(plain)} and may buy another building of that kind.",
@@ -245,8 +272,10 @@ def check(st: dict[str, Any], player: str, o: Order) -> None:
         if st["offices"]["consul"] != player or o.kind not in ("preempt", "allow"):
             raise illegal("waiting for the Consul to answer: preempt or allow")
         if o.kind == "preempt":
-            plain = {k: v for k, v in c["pending"]["args"].items() if k != "redemptor"}
-            check_build(st, player, plain, preempt=True)
+            try:
+                check_build(st, player, _plain(c["pending"]["args"]), preempt=True)
+            except OrderError as e:
+                raise illegal(e.message, "allow") from None
         return
     if st["order"][c["turn"]] != player:
         raise illegal("it is not your turn to build")
@@ -269,7 +298,7 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
         shown = ", ".join(st["preempt"]) or "nothing"
         ev.append(Event("preempt.list", f"You will pre-empt: {shown}.", {"buildings": st["preempt"]}, to=(player,)))
         if c["pending"] is not None:
-            _answer(st, key(c["pending"]["args"]) in st["preempt"], ev)
+            _answer(st, _listed_and_payable(st, player, c["pending"]["args"], ev), ev)
         return
     if o.kind == "preempt-ask":
         st["preempt"] = None
@@ -293,8 +322,8 @@ def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
                                 {"player": player, "building": key(o.args)}))
                 bump(st)
                 return
-            if key(o.args) in mode:
-                plain = {k: v for k, v in o.args.items() if k != "redemptor"}
+            if _listed_and_payable(st, consul, o.args, ev):
+                plain = _plain(o.args)
                 execute(st, consul, plain, ev, preempt=True)
                 ev.append(Event("preempt", f"{player} did not get {key(plain)} and may buy another building of that kind.",
                                 {"player": player}))

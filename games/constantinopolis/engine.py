@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from referee.contract import (JSON, Event, GameOption, IllegalOrder, InvalidOrder, Order, OrderError, OrderErrors,
-                              PhaseInfo, Prompt, Result, SetupError, State)
+from referee.contract import (JSON, Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError,
+                              OrderErrors, PhaseInfo, Prompt, Result, SetupError, State)
 from referee.orderlines import order_lines
 from referee.rng import Rng
 
-from . import accept, auction, components, construction, rounds
+from . import accept, auction, components, construction, menus, rounds
 from .components import GOODS, OFFICES, SIZES
 from .grammar import fmt, parse_line
 from .state import comp, draft, finished, goods_total, new_round_flags, pl, producible, w, wp
@@ -47,7 +47,7 @@ class Constantinopolis:
     title = "Constantinopolis"
     min_players = 2
     max_players = 5
-    rules_version = "1"
+    rules_version = "2"  # 2: the Consul is asked on open facts; offers hold what they give
     options = OPTIONS
 
     # ------------------------------------------------------------------ setup
@@ -206,6 +206,10 @@ class Constantinopolis:
             return rounds.store_legal(state, player)
         return []
 
+    def menu(self, state: State, player: str) -> list[MenuLine]:
+        """Every order the player may give now, compactly (HELP, reports, receipts)."""
+        return menus.menu(state, player)
+
     def view(self, state: State, player: str | None) -> dict[str, JSON]:
         return _view(state, player)
 
@@ -213,9 +217,8 @@ class Constantinopolis:
         mine = [p for p in _prompts(state) if p.player == player]
         if not mine:
             return "Nothing to decide now."
-        p = mine[0]
-        return f"{p.text}. Orders: " + ", ".join(p.orders) + ". Examples: " + "; ".join(
-            fmt(o) for o in self.legal_orders(state, player)[:4])
+        p = mine[0]  # every order itself is listed by `menu`
+        return f"{p.text[:1].upper()}{p.text[1:]}. Orders: " + ", ".join(p.orders) + "."
 
     def drop(self, state: State, player: str) -> tuple[State, list[Event]]:
         if not state["options"]["dropout"]:

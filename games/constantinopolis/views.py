@@ -1,6 +1,9 @@
 """What each player may see. Hidden: others' gold (unless the public-gold option is on),
-contracts loaded on others' ships, the deck order, others' advance limits, and the future
-market pile once it lies face down (Italian option)."""
+contracts loaded on others' ships, the deck order, others' advance limits, the future market
+pile once it lies face down (Italian option), and, while the accept phase runs, which
+contracts the others are accepting: players decide in secret and reveal together when the
+ships sail, so until then another player's hand, goods and ships show as if they had loaded
+nothing (public acts in that phase, such as market deals or a ship bought, do show)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,21 @@ def _ship(data: dict[str, Any], ship: dict[str, Any], mine: bool) -> dict[str, A
     else:
         out["cargo"] = "hidden" if ship["cargo"] else []
     return out
+
+
+def before_loading(data: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
+    """Player `p` as the others see them during the accept phase: every contract on a ship
+    in harbour back in hand (by number, so the order tells nothing either), its goods back in
+    stock, the ships empty. A ship in harbour carries nothing when the phase opens (arriving
+    ships are unloaded), so this undoes exactly the secret loads of this phase."""
+    harbour = [c for s in p["ships"] if s["at"] == 0 for c in s["cargo"]]
+    goods = dict(p["goods"])
+    for c in harbour:
+        card = contract(data, c)
+        if card["cargo"] != "passenger":
+            goods[card["cargo"]] += card["amount"]
+    return {**p, "hand": sorted(p["hand"] + harbour), "goods": goods,
+            "ships": [dict(s, cargo=[]) if s["at"] == 0 else s for s in p["ships"]]}
 
 
 def catalogue(data: dict[str, Any]) -> dict[str, Any]:
@@ -67,11 +85,14 @@ def view(state: dict[str, Any], player: str | None) -> dict[str, Any]:
     if state["accept"] is not None:
         acc = state["accept"]
         out["accept"] = {"done": list(acc["done"]),
-                         "offers": [x for x in acc["offers"] if player in (x["from"], x["to"])]}
+                         "offers": [x for x in acc["offers"] if player in (x["from"], x["to"])],
+                         "others_before_loading": True}
     players = {}
     for n in state["players"]:
         p = state["p"][n]
         mine = n == player
+        if not mine and state["accept"] is not None:
+            p = before_loading(data, p)
         entry = {
             "fame": p["fame"], "gold": p["gold"] if (mine or public_gold) else "hidden",
             "goods": dict(p["goods"]), "buildings": list(p["buildings"]), "public": list(p["public"]),

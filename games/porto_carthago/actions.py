@@ -144,7 +144,7 @@ def execute_main(state: State, seat: int, o: Order, events: list[Event]) -> None
         refill_market(state, True)
         events.append(Event("refill", f"{name} refills the market: {' '.join(state['market']) or 'nothing left in the bag'}.",
                             {"player": name, "market": list(state["market"])}))
-        if refill_buy_possible(state, seat):
+        if refill_buy_asked(state, seat):
             state["pending"].append({"t": "refill_buy", "p": seat})
         return
     slot = a["slot"]
@@ -225,8 +225,21 @@ def execute_main(state: State, seat: int, o: Order, events: list[Event]) -> None
             load_if_wanted(state, t, events)
 
 
-def refill_buy_possible(state: State, seat: int) -> bool:
-    return bool(state["market"]) and storage_free(state, seat) >= 1 and state["money"][seat] >= state["comp"]["refill_buy_price"]
+def refill_buy_asked(state: State, seat: int) -> bool:
+    """Whether the refilling player is asked to buy: goods in the market and room in storage,
+    both open to all. Money is secret (A33), so it is not asked about here; a player who
+    cannot pay answers PASS (or has it queued, or gets it as the default)."""
+    return bool(state["market"]) and storage_free(state, seat) >= 1
+
+
+def refill_buy_problem(state: State, seat: int) -> str | None:
+    """Why the refilling player cannot buy a good for 6 talents now (told to them alone)."""
+    price = state["comp"]["refill_buy_price"]
+    if storage_free(state, seat) < 1:
+        return "your storage has no free space"
+    if state["money"][seat] < price:
+        return f"a good after the refill costs {price} talents and you have {state['money'][seat]}"
+    return None
 
 
 def main_menu(state: State, seat: int) -> list[Order]:
@@ -328,8 +341,10 @@ def _tails(state: State, seat: int, kind: str, left: int, names: list[str]) -> l
     return tails
 
 
-def side_problem(state: State, seat: int, kind: str) -> str | None:
-    """Why the side action `kind` (expand or palace) is not possible now (A11, A12)."""
+def side_problem(state: State, seat: int, kind: str, public: bool = False) -> str | None:
+    """Why the side action `kind` (expand or palace) is not possible now (A11, A12). With
+    `public`, money is left out: it decides whether the side action goes through, never
+    whether the player is asked (A33)."""
     act = state["act"]
     if not act["main"]:
         return "a side action comes after the main action"
@@ -344,10 +359,11 @@ def side_problem(state: State, seat: int, kind: str) -> str | None:
     if kind == "expand":
         if state["blocked"][seat] < 1:
             return "your storage already has all its spaces"
-        if state["money"][seat] < state["comp"]["storage"]["expand_cost"]:
-            return f"expanding the storage costs {state['comp']['storage']['expand_cost']} talents"
+        cost = state["comp"]["storage"]["expand_cost"]
+        if not public and state["money"][seat] < cost:
+            return f"expanding the storage costs {cost} talents and you have {state['money'][seat]}"
         return None
-    return purchase_problem(state, seat)
+    return purchase_problem(state, seat, public=public)
 
 
 def execute_side(state: State, seat: int, kind: str, events: list[Event]) -> None:

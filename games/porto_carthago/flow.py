@@ -85,10 +85,12 @@ def describe(state: State, d: Decision) -> str:
 
 
 def after_open(state: State, seat: int) -> bool:
-    """Whether the active player still has something optional to do this turn."""
-    if side_problem(state, seat, "expand") is None or side_problem(state, seat, "palace") is None:
+    """Whether the active player might still do something optional this turn, judged on what
+    every player can see: the player's money is secret (A33), so a turn is not closed because
+    they cannot pay; they answer DONE instead."""
+    if side_problem(state, seat, "expand", public=True) is None or side_problem(state, seat, "palace", public=True) is None:
         return True
-    return any(usable_now(state, seat, c) for c in state["held"][seat])
+    return any(usable_now(state, seat, c, public=True) for c in state["held"][seat])
 
 
 def advance(state: State, events: list[Event]) -> None:
@@ -113,7 +115,8 @@ def advance(state: State, events: list[Event]) -> None:
         elif st == "final_arrival":
             events.append(Event("final", "Goods still lie in the docks: the ships of row 1 enter one last time.",
                                 {"row1": list(state["row1"])}))
-            begin(state, automatic=state["opts"].get("final_arrival", "lighthouse") == "automatic")
+            # A30: the rule's words send every ship of row 1 in; the lighthouse reading is an option
+            begin(state, automatic=state["opts"].get("final_arrival", "automatic") == "automatic")
             state["stage"] = "lighthouse"
         elif st == "lighthouse":
             if current_chooser(state) is not None:
@@ -139,7 +142,8 @@ def advance(state: State, events: list[Event]) -> None:
                 continue
             return
         elif st == "final_buy":
-            while state["sq"] < n and final_problem(state, (state["start"] + state["sq"]) % n) is not None:
+            # asked on open facts only (servant in supply, 6 trade points); money is secret
+            while state["sq"] < n and final_problem(state, (state["start"] + state["sq"]) % n, public=True) is not None:
                 state["sq"] += 1
             if state["sq"] < n:
                 return

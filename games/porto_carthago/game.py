@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, Order, OrderError, PhaseInfo,
-                              Prompt, Result, SetupError)
+from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError,
+                              PhaseInfo, Prompt, Result, SetupError)
 
-from . import actions, arrival, components, grammar, privileges, scoring, views
+from . import actions, arrival, components, grammar, menus, privileges, scoring, views
 from .board import State, copy_state, counted, seat_of
 from .flow import MAIN_KINDS, Decision, advance, decision, describe
 from .palace import buy_final_seat, final_problem
@@ -39,7 +39,7 @@ def _menu(state: State, d: Decision) -> list[Order]:
         out = [Order(k) for k in ("expand", "palace") if actions.side_problem(state, seat, k) is None]
         return out + privileges.use_menu(state, seat) + [Order("done")]
     if d.name == "end.final_seat":
-        return [Order("palace"), Order("pass")]
+        return [Order("palace")] * (final_problem(state, seat) is None) + [Order("pass")]
     return []
 
 
@@ -70,7 +70,14 @@ def _validate(state: State, d: Decision, o: Order) -> None:
         if o.kind == "palace":
             problem = final_problem(state, d.seat)
             if problem:
-                raise IllegalOrder(problem)
+                raise IllegalOrder(problem, suggestion="PASS")
+    elif d.name == "market.refill_buy" and o.kind == "buy":
+        problem = actions.refill_buy_problem(state, d.seat)
+        if problem:
+            raise IllegalOrder(problem, suggestion="PASS")
+        if o.args.get("good") not in state["market"]:
+            raise IllegalOrder(f"there is no {o.args.get('good')} in the market",
+                               suggestion=f"the market holds {' '.join(state['market'])}")
     elif o not in _menu(state, d):
         options = [grammar.format_order(m) for m in _menu(state, d)[:6]]
         raise IllegalOrder(f"{grammar.format_order(o)} is not possible now", suggestion="try " + " or ".join(options))
@@ -178,12 +185,13 @@ class PortoCarthago:
     title = "Porto Carthago"
     min_players = 3
     max_players = 5
-    rules_version = "1"
+    rules_version = "2"  # 2: money no longer decides whom the game asks; final arrival default
     options = (
         GameOption("start_player", "random", "who starts: 'random' (drawn from the seed) or a player's name"),
-        GameOption("final_arrival", "lighthouse",
-                   "A30: the last arrival after the final decade uses lighthouse choices, or is automatic",
-                   ("lighthouse", "automatic")),
+        GameOption("final_arrival", "automatic",
+                   "A30: after the last decade every ship of row 1 enters, docked top to bottom as the rule "
+                   "says ('automatic'), or with lighthouse choices and the leader's rejection as in phase 1 "
+                   "('lighthouse')", ("automatic", "lighthouse")),
         GameOption("sixth_action", None, "A9: which action is printed on the sixth card (default: the component data, "
                    "a second porter)", (None, "captain", "aristocrat", "loadmaster", "merchant", "porter")),
     )
@@ -235,6 +243,14 @@ class PortoCarthago:
         if d is None or state["players"][d.seat] != player:
             return []
         return _menu(state, d)
+
+    def menu(self, state: State, player: str) -> list[MenuLine]:
+        """Every order the deciding player may give now, compactly (HELP, reports, receipts)."""
+        d = decision(state)
+        if d is None or state["players"][d.seat] != player:
+            return []
+        d = d._replace(item=state["pending"][0]) if d.item is not None else d
+        return menus.menu(state, d, menus.judge_for(_validate, state, d))
 
     def default_orders(self, state: State, player: str) -> list[Order]:
         d = decision(state)
@@ -306,11 +322,8 @@ class PortoCarthago:
         if state["players"][d.seat] != player:
             return (f"It is {state['players'][d.seat]}'s decision ({d.name}). You may queue orders now; they run "
                     "when your turn comes if still legal.")
-        menu = [grammar.format_order(o) for o in _menu(state, d)]
-        more = f" (and {len(menu) - 8} more)" if len(menu) > 8 else ""
-        task = describe(state, d)
-        return f"{task[:1].upper()}{task[1:]}. Orders: {', '.join(k.upper() for k in d.kinds)}. For example: " \
-               f"{'; '.join(menu[:8])}{more}."
+        task = describe(state, d)  # every order itself is listed by `menu`
+        return f"{task[:1].upper()}{task[1:]}. Orders: {', '.join(k.upper() for k in d.kinds)}."
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)

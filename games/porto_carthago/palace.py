@@ -19,15 +19,17 @@ def cheapest_field(state: State) -> tuple[int | None, int, int]:
     return best
 
 
-def purchase_problem(state: State, seat: int, ignore_tp: bool = False) -> str | None:
-    """Why a palace purchase is impossible now, or None (A13, A14, A44)."""
+def purchase_problem(state: State, seat: int, ignore_tp: bool = False, public: bool = False) -> str | None:
+    """Why a palace purchase is impossible now, or None (A13, A14, A44). With `public`, only
+    what every player can see is tested: money is secret (A33), so it never decides whether
+    a player is asked, only whether the purchase itself goes through."""
     field, price, min_tp = cheapest_field(state)
     if state["supply"][seat] < 1:
         return "a palace seat needs a servant in your supply"
     if not ignore_tp and state["tp"][seat] < min_tp:
         return f"the cheapest free palace field needs {min_tp} trade points, you have {state['tp'][seat]}"
-    if state["money"][seat] < price:
-        return f"the cheapest free palace field costs {price} talents"
+    if not public and state["money"][seat] < price:
+        return f"the cheapest free palace field costs {price} talents and you have {state['money'][seat]}"
     return None
 
 
@@ -44,14 +46,16 @@ def buy_seat(state: State, seat: int, events: list[Event], why: str) -> None:
                         {"player": state["players"][seat], "field": field, "price": price}))
 
 
-def final_problem(state: State, seat: int) -> str | None:
+def final_problem(state: State, seat: int, public: bool = False) -> str | None:
+    """Why the final 20-talent seat cannot be bought; with `public`, leaving out the secret
+    money, so that whoever might buy is asked (and one who cannot pay answers PASS)."""
     fs = state["comp"]["final_seat"]
     if state["supply"][seat] < 1:
         return "a palace seat needs a servant in your supply"
     if state["tp"][seat] < fs["min_tp"]:
         return f"the final seat needs {fs['min_tp']} trade points"
-    if state["money"][seat] < fs["price"]:
-        return f"the final seat costs {fs['price']} talents"
+    if not public and state["money"][seat] < fs["price"]:
+        return f"the final seat costs {fs['price']} talents and you have {state['money'][seat]}"
     return None
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from referee.contract import Event, IllegalOrder, Order
 
+from .actions import refill_buy_problem
 from .arrival import privilege_entry
 from .board import IMMEDIATE, PRIVILEGE_TEXT, State, card, counted, dock_index, dock_name, own_docks
 from .intrigue import gain_points, max_conversion, place_on_path
@@ -14,8 +15,9 @@ from .loading import load
 from .palace import buy_seat, purchase_problem
 
 
-def usable_now(state: State, seat: int, cid: str) -> bool:
-    """Whether a held card could be used at this moment (keeps a turn open for it)."""
+def usable_now(state: State, seat: int, cid: str, public: bool = False) -> bool:
+    """Whether a held card could be used at this moment (keeps a turn open for it). With
+    `public`, money is left out (P7), so the turn stays open on what everyone can see."""
     p = card(state, cid)["privilege"]
     if p in IMMEDIATE:
         return False
@@ -26,7 +28,7 @@ def usable_now(state: State, seat: int, cid: str) -> bool:
     if p == "P4":
         return any(state["light"]) or any(state["temple"])
     if p == "P7":
-        return purchase_problem(state, seat, ignore_tp=True) is None
+        return purchase_problem(state, seat, ignore_tp=True, public=public) is None
     return bool(state["row1"])
 
 
@@ -141,6 +143,8 @@ def decision_menu(state: State, item: dict[str, Any]) -> list[Order]:
     if t == "arrange":
         return [Order("arrange", {"cards": list(p)}) for p in permutations(item["cards"])]
     if t == "refill_buy":
+        if refill_buy_problem(state, item["p"]) is not None:
+            return [Order("pass")]
         return [Order("buy", {"good": g}) for g in dict.fromkeys(state["market"])] + [Order("pass")]
     return []
 

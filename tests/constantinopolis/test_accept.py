@@ -350,3 +350,26 @@ def test_contract_card_example_voyage_by_ship_size():
         st, _ = do(st, "kay", "done")
         ship = next(s for s in st["p"]["greg"]["ships"] if s["id"] == sid)
         assert ship["at"] == at, size
+
+
+def test_free_trade_offer_holds_what_it_gives_until_answered():
+    """Free trade: an offer's goods, gold and contracts stay with it, so that the other
+    player's ACCEPT never fails on something only the offerer knows (a contract loaded in
+    secret, gold spent); the offerer is told so, alone."""
+    st = accepting(free_trade=True)
+    c, d = card("green"), card("blue")
+    give_cards(st, "greg", [c, d])
+    give_goods(st, "greg", green=1)
+    st["p"]["greg"]["gold"] = 5
+    st, ev = do(st, "greg", f"offer jen give contract {c}, 4 gold for 1 blue")
+    assert all(e.to == ("greg", "jen") for e in ev if e.kind == "trade.offer")
+    err = illegal(st, "greg", f"load {c} on ship 1")
+    assert f"contract {c}" in err.message and "open offers hold" in err.message
+    assert "4 gold" in illegal(st, "greg", "post").message  # 4 gold held, 1 left, the post costs 3
+    menu = [GAME.format(o) for o in GAME.legal_orders(st, "greg")]
+    assert f"load {c} on ship 1" not in menu and "post" not in menu
+    give_goods(st, "jen", blue=1)
+    gold = st["p"]["jen"]["gold"]
+    st, ev = do(st, "jen", "accept 1")
+    assert c in st["p"]["jen"]["hand"] and st["p"]["jen"]["gold"] == gold + 4 and st["p"]["greg"]["gold"] == 1
+    st, _ = do(st, "greg", f"load {d} on ship 1")  # with jen's blue; nothing is held any more

@@ -182,6 +182,45 @@ def test_consul_standing_list_answers_for_him():
     assert "Cura" in st2["p"]["kay"]["buildings"]
 
 
+def test_consul_is_asked_whatever_his_gold_and_told_alone_that_he_cannot_pay():
+    """His gold is secret (FAQ): asking him only when he can pay would tell the table."""
+    for gold in (0, 40):
+        st = construct({"magister": "kay", "comes": "greg", "consul": "jen"})
+        st["p"]["jen"]["gold"] = gold
+        st, ev = do(st, "kay", "build metallum")
+        assert [(p.player, p.decision) for p in GAME.prompts(st)] == [("jen", "construct.preempt")]
+        assert [e.kind for e in ev if e.to is None] == ["build.ask"]
+        menu = [GAME.format(o) for o in GAME.legal_orders(st, "jen")]
+        assert menu == (["allow"] if gold == 0 else ["allow", "preempt"])
+        if gold == 0:
+            err = illegal(st, "jen", "preempt")
+            assert "costs 20 gold; you have 0" in err.message and err.suggestion == "allow"
+            st, _ = do(st, "jen", "allow")
+            assert "Metallum" in st["p"]["kay"]["buildings"]
+
+
+def test_with_public_gold_the_consul_who_cannot_pay_is_not_asked():
+    st = construct({"magister": "kay", "comes": "greg", "consul": "jen"}, public_gold=True)
+    st["p"]["jen"]["gold"] = 0
+    st, _ = do(st, "kay", "build metallum")
+    assert GAME.prompts(st)[0].player == "kay" and "Metallum" in st["p"]["kay"]["buildings"]
+
+
+def test_a_standing_list_lets_go_what_the_consul_cannot_pay_and_tells_him_alone():
+    st = construct({"magister": "kay", "comes": "greg", "consul": "jen"})
+    st["p"]["jen"]["gold"] = 3
+    st, _ = do(st, "jen", "preempt list Metallum")
+    st, ev = do(st, "kay", "build metallum")
+    assert "Metallum" in st["p"]["kay"]["buildings"] and st["p"]["jen"]["gold"] == 3
+    note = [e for e in ev if e.kind == "preempt.unpaid"]
+    assert len(note) == 1 and note[0].to == ("jen",) and "costs 20 gold; you have 3" in note[0].text
+    # what the others see is the same as after a list without Metallum
+    st2 = construct({"magister": "kay", "comes": "greg", "consul": "jen"})
+    st2, _ = do(st2, "jen", "preempt never")
+    st2, ev2 = do(st2, "kay", "build metallum")
+    assert [e.text for e in ev if e.visible_to("kay")] == [e.text for e in ev2 if e.visible_to("kay")]
+
+
 def test_market_examples_at_the_forum():
     st = construct()
     st, _ = do(st, "greg", "buy 1 blue")

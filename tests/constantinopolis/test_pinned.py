@@ -13,15 +13,15 @@ from referee.playthrough import play
 
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
 
-PINS = [
-    (2, {}, 139, "c29d2d49ee07edc7bb95a50600340bef89dff68a17f98aa30ecab89c14e2f0fe"),
-    (3, {}, 250, "c65cd86b434af14c9f3861f66c2b14279e9fe40b58d412322e4af8c896b21d8a"),
-    (4, {}, 263, "d6b558faf8c5d322f90780b76cbf542e37545de5fa6483f51732db5199c65790"),
-    (5, {}, 414, "d709f26234dd76abac14b5126bed7b21ca825bb388be1d0490a81d2773b3aab6"),
-    (3, {"free_trade": True, "market_reshuffle": "facedown"}, 233,
-     "bdaa6e3d2ef662369f3c016d34b90fe7775652ae0aaf86d759cdca74311a9d9d"),
+PINS = [  # rules version 2: the Consul is asked on open facts, so games without public gold changed
+    (2, {}, 147, "80e006db9c7007a52258fb76dfdfa956fcb8732af4409eff418745d749a3f53f"),
+    (3, {}, 236, "b44374d15a39197c20cc1231f92930b2fa3dc757c3a7f0ade5b0f187bba8916b"),
+    (4, {}, 288, "50e4db975ae1d506688037ad72cc82aacb6e3f9e244fb6de6c04f69339b10443"),
+    (5, {}, 407, "92b91e86d1c1f2e5aeeba1b6c227a26133bba6490e37fe60a173a2944f948211"),
+    (3, {"free_trade": True, "market_reshuffle": "facedown"}, 273,
+     "3efd3f9c6baf9bd87bd970cafe75ed9da00a03274b1b1400262d61dc1232c5f4"),
     (4, {"taberna_one_type": True, "produce_since_round_start": True, "public_gold": True}, 263,
-     "366e8e45582057106d9c0bb07d653cde4281e7688d8ca3f093bb60b317ca97d7"),
+     "123e53fb924917969d71bd201308b51b3aed3647abc0ad797d2cae05bd688b33"),
 ]
 
 

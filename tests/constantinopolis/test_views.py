@@ -16,17 +16,26 @@ def test_gold_deck_and_moderator_view():
     assert full["deck"] == st["deck"] and full["p"]["b"]["gold"] == 30
 
 
-def test_loaded_contracts_are_private_hand_is_public():
+def test_contracts_are_accepted_in_secret_shown_at_sailing_and_hidden_at_sea():
     st = new(("a", "b"))
     st = at_accept(seat(st, {"magister": "a", "pretorio": "b"}))
     c, d = card("green"), card("blue")
     give_cards(st, "a", [c, d])
     give_goods(st, "a", green=1)
-    assert [x["id"] for x in GAME.view(st, "b")["players"]["a"]["hand"]] == [c, d]
+    opened = GAME.view(st, "b")["players"]["a"]
+    assert [x["id"] for x in opened["hand"]] == sorted([c, d])
     st, ev = do(st, "a", f"load {c} on ship 1")
     assert all(e.to == ("a",) for e in ev if e.kind == "load")
-    assert GAME.view(st, "b")["players"]["a"]["ships"][0]["cargo"] == "hidden"
+    # while the phase runs, b sees a as the phase opened: hand, goods and an empty ship
+    assert GAME.view(st, "b")["players"]["a"] == opened
     assert GAME.view(st, "a")["players"]["a"]["ships"][0]["cargo"][0]["id"] == c
+    assert [x["id"] for x in GAME.view(st, "a")["players"]["a"]["hand"]] == [d]
+    st, _ = do(st, "a", "done")
+    st, ev = do(st, "b", "done")
+    sail = [e for e in ev if e.kind == "ship.sail"]
+    assert len(sail) == 1 and sail[0].to is None and sail[0].data["contracts"] == [c] and f"({c})" in sail[0].text
+    # at sea the contracts lie face down again (FAQ)
+    assert GAME.view(st, "b")["players"]["a"]["ships"][0]["cargo"] == "hidden"
 
 
 def test_other_players_hidden_state_does_not_change_my_view():

@@ -8,6 +8,8 @@ import copy
 import random
 from typing import Any, Callable
 
+from games.constantinopolis.components import BUILTIN
+
 State = dict[str, Any]
 
 
@@ -17,8 +19,8 @@ def _constantinopolis(state: State, viewer: str, other: str, rng: random.Random)
         s["p"][other]["gold"] += rng.randint(1, 9)
     if len(s["deck"]) > 1:
         rng.shuffle(s["deck"])
-    loaded = [(i, j) for i, ship in enumerate(s["p"][other]["ships"]) for j in range(len(ship["cargo"]))]
-    if loaded and s["deck"]:  # a contract on the other's ship swapped with one from the deck
+    loaded = [(i, j) for i, ship in enumerate(s["p"][other]["ships"]) for j in range(len(ship["cargo"])) if ship["at"]]
+    if loaded and s["deck"]:  # a contract on the other's ship at sea swapped with one from the deck
         i, j = rng.choice(loaded)
         k = rng.randrange(len(s["deck"]))
         s["p"][other]["ships"][i]["cargo"][j], s["deck"][k] = s["deck"][k], s["p"][other]["ships"][i]["cargo"][j]
@@ -33,6 +35,16 @@ def _constantinopolis(state: State, viewer: str, other: str, rng: random.Random)
     if market["hidden"] and len(market["future"]) > 1:
         rng.shuffle(market["future"])
     accept = s.get("accept")
+    if accept is not None and other not in accept["done"]:  # the other takes back a contract loaded in secret
+        p = s["p"][other]
+        for ship in p["ships"]:
+            if ship["at"] == 0 and ship["cargo"]:
+                c = ship["cargo"].pop()
+                card = s.get("component_data", BUILTIN)["contracts"][c - 1]
+                if card["cargo"] != "passenger":
+                    p["goods"][card["cargo"]] += card["amount"]
+                p["hand"].append(c)
+                break
     if accept is not None:  # offers between others are theirs alone
         for offer in accept["offers"]:
             if viewer not in (offer["from"], offer["to"]):

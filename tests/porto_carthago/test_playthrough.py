@@ -15,7 +15,7 @@ def test_random_playthroughs_keep_every_invariant(players, chunk):
         assert same_state(replay(GAME, players, pt.seed, {}, pt.log), pt.state)
 
 
-@pytest.mark.parametrize("options", [{"final_arrival": "automatic"}, {"sixth_action": "merchant"}])
+@pytest.mark.parametrize("options", [{"final_arrival": "lighthouse"}, {"sixth_action": "merchant"}])
 def test_playthroughs_with_options(options):
     for i in range(20):
         pt = play(GAME, P4, f"opt-{i}", options, checks=True)

@@ -104,3 +104,29 @@ def test_case_run_command(run, tmp_path):
     assert result.exit_code == 1
     assert f"PASS {CASES[0]}" in result.output and f"FAIL {wrong}" in result.output
     assert "expected: 3" in result.output and "1 passed, 1 failed" in result.output
+
+
+SEEN = '''
+game = "race"
+players = ["ann", "bob", "cy"]
+seed = "x"
+[[step]]
+player = "ann"
+orders = "ADD 2"
+expect_view = { bob = { total = 2, "lucky.ann" = 1 } }
+expect_seen = { bob = ["ann adds 2"] }
+expect_unseen = { cy = ["ann adds"] }
+expect_menu = { bob = ["ADD 1", "ADD 7"] }
+'''
+
+
+def test_expectations_about_what_a_player_sees(games):
+    result = run_case(SEEN, registry.get)
+    text = "\n".join(result.failures)
+    assert not result.ok and len(result.failures) == 3, text
+    assert "bob sees lucky.ann\n    expected: 1\n    actual:   (missing)" in text  # others' luck is hidden
+    assert "cy should not see 'ann adds'" in text
+    assert "bob's menu lacks 'ADD 7'" in text
+    ok = SEEN.replace(', "lucky.ann" = 1', "").replace('expect_unseen = { cy = ["ann adds"] }', "")
+    ok = ok.replace('"ADD 1", "ADD 7"', '"ADD 1"')
+    assert run_case(ok, registry.get).ok, run_case(ok, registry.get).failures

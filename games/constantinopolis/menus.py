@@ -1,0 +1,293 @@
+"""Every order a player may give now, written compactly: the menu of HELP, of the report's
+ORDERS block and of the receipt of a rejected set.
+
+`legal_orders` is a short, representative menu (the bots draw from it, and it is worked out
+fast); this one is complete. Each family of orders is tried through the phase's own `check`,
+the tests `apply` runs, so the menu cannot drift from the rules; the legal ones are grouped
+into one line per family (``load <contract> on ship <n>: 22, 41 on ship 1 or 2``). Amounts
+without an upper bound (a defend limit, a bid's "up to", what an offer asks for) are said in
+words, and the line's `more` recognises them.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Callable, Iterable
+
+from referee.contract import MenuLine, Order, menu_family, passes
+from referee.orderlines import alternatives, spans
+
+from . import accept, auction, construction, rounds
+from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
+from .grammar import fmt
+from .state import comp, market_card, pl
+
+Judge = Callable[[Order], bool]
+
+
+def menu(st: dict[str, Any], player: str) -> list[MenuLine]:
+    """The player's complete menu, or nothing when nothing is asked of them."""
+    from .engine import _prompts
+
+    mine = [p for p in _prompts(st) if p.player == player]
+    if not mine:
+        return []
+    kinds = set(mine[0].orders)
+    ph = st["phase"]
+    if ph == "pretorio":
+        return _pretorio(st, player)
+    if ph == "auction":
+        return _auction(st, player, kinds)
+    if ph == "construct":
+        return _construct(st, player, kinds)
+    if ph == "accept":
+        return _accept(st, player, kinds)
+    if ph == "donate":
+        judge = _judge(rounds.donate_check, st, player)
+        return _singles(judge, [Order("pass")]) + _family(
+            "donate <good>", [(g, Order("donate", {"good": g})) for g in GOODS], judge)
+    if ph == "store":
+        return _store(st, player)
+    return []
+
+
+# --------------------------------------------------------------------------- building blocks
+
+
+def _judge(check: Callable[..., None], st: dict[str, Any], player: str) -> Judge:
+    return passes(lambda o: check(st, player, o))
+
+
+def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
+    return [MenuLine(fmt(o), (o,)) for o in orders if judge(o)]
+
+
+def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> list[MenuLine]:
+    return menu_family(head, list(labelled), judge)
+
+
+def _counted(head: str, kind: str, counts: dict[str, range], judge: Judge) -> list[MenuLine]:
+    """`buy <count> <good>: 1-2 green, 1 red`."""
+    parts, orders = [], []
+    for good in GOODS:
+        ok = [n for n in counts.get(good, ()) if judge(Order(kind, {"good": good, "count": n}))]
+        if ok:
+            parts.append(f"{spans(ok)} {good}")
+            orders += [Order(kind, {"good": good, "count": n}) for n in ok]
+    return [MenuLine(f"{head}: {', '.join(parts)}", tuple(orders))] if orders else []
+
+
+def submultisets(goods: dict[str, int], least: int, most: int) -> list[list[str]]:
+    """Every choice of `least` to `most` goods out of a stock, in the parser's order (by
+    type), smallest first: what the trade wall or the store step may take."""
+    out: list[list[str]] = []
+
+    def grow(i: int, chosen: list[str]) -> None:
+        if i == len(GOODS):
+            if least <= len(chosen):
+                out.append(chosen)
+            return
+        g = GOODS[i]
+        for n in range(min(goods[g], most - len(chosen)) + 1):
+            grow(i + 1, chosen + [g] * n)
+
+    grow(0, [])
+    return sorted(out, key=len)
+
+
+def _stock(p: dict[str, Any]) -> str:
+    return ", ".join(f"{p['goods'][g]} {g}" for g in GOODS if p["goods"][g])
+
+
+def _defend_line() -> MenuLine:
+    return MenuLine("defend <gold>: any amount; your limit for keeping your office in the auction (raises "
+                    "are made for you up to it)", (Order("defend", {"gold": 0}),),
+                    lambda o: o.kind == "defend" and isinstance(o.args.get("gold"), int) and o.args["gold"] >= 0)
+
+
+# --------------------------------------------------------------------------- phase 1
+
+
+def _pretorio(st: dict[str, Any], player: str) -> list[MenuLine]:
+    judge = _judge(auction.check, st, player)
+    return _family("good <type>", [(g, Order("good", {"good": g})) for g in GOODS], judge)
+
+
+def _auction(st: dict[str, Any], player: str, kinds: set[str]) -> list[MenuLine]:
+    judge = _judge(auction.check, st, player)
+    gold = pl(st, player)["gold"]
+    duel = st["auction"]["duel"]
+    if duel is not None:
+        out = _singles(judge, [Order("pass")])
+        need = auction.min_raise(st)
+        raises = [Order("raise", {"gold": n}) for n in range(need, gold + 1)]
+        if raises and all(judge(o) for o in raises):
+            out.append(MenuLine(f"raise <gold>: {spans(range(need, gold + 1))}", tuple(raises)))
+        return out + [_defend_line()]
+    out = _singles(judge, [Order("stay")])
+    out += _family("take <office>", [(o, Order("take", {"office": o})) for o in OFFICES], judge)
+    parts, bids = [], []
+    for office in OFFICES:
+        holder = st["offices"][office]
+        if holder is None or holder == player:
+            continue
+        ok = [n for n in range(auction.min_bid(st, office), gold + 1)
+              if judge(Order("bid", {"office": office, "gold": n}))]
+        if ok:
+            parts.append(f"{office} {spans(ok)}")
+            bids += [(office, n) for n in ok]
+    if bids:
+        offered = set(bids)
+        orders = tuple(Order("bid", {"office": o, "gold": n}) for o, n in bids) + tuple(
+            Order("bid", {"office": o, "gold": n, "limit": n}) for o, n in bids)
+
+        def limited(o: Order, offered: set = offered) -> bool:
+            a = o.args
+            return (o.kind == "bid" and (a.get("office"), a.get("gold")) in offered and isinstance(a.get("limit"), int)
+                    and a["limit"] >= a["gold"])
+        out.append(MenuLine(f"bid <office> <gold> [up to <gold>]: {', '.join(parts)}; with 'up to' (any amount from "
+                            "the bid on) your raises in the exchange are made for you", orders, limited))
+    if "defend" in kinds:
+        out.append(_defend_line())
+    return out
+
+
+# --------------------------------------------------------------------------- phase 4 and the dealings
+
+
+def _builds(st: dict[str, Any], player: str, judge: Judge) -> list[MenuLine]:
+    data = comp(st)
+    out = []
+    for red, tail in ((False, ""), (True, " with redemptor")):
+        extra = {"redemptor": True} if red else {}
+        out += _family(f"build <building>{tail}", [(b, Order("build", {"building": b, **extra}))
+                                                   for b in data["buildings"]], judge)
+        fames = sorted({t["fame"] for t in data["public"]})
+        out += _family(f"build public <fame>{tail}", [(str(f), Order("build", {"public": f, **extra})) for f in fames],
+                       judge)
+        out += _family(f"build wall <segment>{tail}", [(w, Order("build", {"wall": w, **extra}))
+                                                       for w in WALL_ABILITIES], judge)
+    return out
+
+
+def _dealings(st: dict[str, Any], player: str, judge: Judge) -> list[MenuLine]:
+    """The market, commercial buildings, the exchange and trade walls, discarding."""
+    data = comp(st)
+    p = pl(st, player)
+    limits = {g: range(1, row["limit"] + 1) for g, row in market_card(st)["goods"].items() if row["limit"] > 0}
+    out = _counted("buy <count> <good>", "buy", limits, judge)
+    out += _counted("sell <count> <good>", "sell", limits, judge)
+    out += _family("use <building>", [(b, Order("use", {"building": b})) for b, info in data["buildings"].items()
+                                      if info["kind"] == "commercial"], judge)
+    pairs = [(a, b) for a in GOODS for b in GOODS if judge(Order("exchange", {"give": a, "get": b}))]
+    if pairs:
+        gives = sorted({a for a, _ in pairs}, key=GOODS.index)
+        gets = sorted({b for _, b in pairs}, key=GOODS.index)
+        if set(pairs) == {(a, b) for a in gives for b in gets if a != b}:
+            text = f"1 of {', '.join(gives)} for 1 of {', '.join(gets)}" + (
+                " (another type)" if set(gives) & set(gets) else "")
+        else:
+            text = "; ".join(f"{a} for {alternatives([b for x, b in pairs if x == a])}" for a in gives)
+        out.append(MenuLine(f"exchange <good> for <good> (exchange wall): {text}",
+                            tuple(Order("exchange", {"give": a, "get": b}) for a, b in pairs)))
+    threes = [o for o in (Order("trade", {"goods": c}) for c in submultisets(p["goods"], 3, 3)) if judge(o)]
+    if threes:
+        out.append(MenuLine(f"trade <three goods> (trade wall, 10 gold): any three of your {_stock(p)}", tuple(threes)))
+    out += _counted("discard <count> <good>", "discard", {g: range(1, p["goods"][g] + 1) for g in GOODS}, judge)
+    return out
+
+
+def _preempt_lines(st: dict[str, Any], judge: Judge) -> list[MenuLine]:
+    listing = Order("preempt-list", {"buildings": []})
+    if not judge(listing):
+        return []
+    return [MenuLine("preempt list <buildings>: the purchases you pre-empt without being asked, e.g. "
+                     "'preempt list Metallum, public 4'; 'preempt never' for none", (listing,),
+                     lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list)),
+            MenuLine("preempt ask", (Order("preempt-ask"),))]
+
+
+def _construct(st: dict[str, Any], player: str, kinds: set[str]) -> list[MenuLine]:
+    judge = _judge(construction.check, st, player)
+    if st["construct"]["pending"] is not None:
+        return _singles(judge, [Order("allow"), Order("preempt")]) + _preempt_lines(st, judge)
+    out = _singles(judge, [Order("done")]) + _builds(st, player, judge) + _dealings(st, player, judge)
+    if "preempt-list" in kinds:
+        out += _preempt_lines(st, judge)
+    return out
+
+
+# --------------------------------------------------------------------------- phase 6
+
+
+def _accept(st: dict[str, Any], player: str, kinds: set[str]) -> list[MenuLine]:
+    judge = _judge(accept.check, st, player)
+    p = pl(st, player)
+    out = _singles(judge, [Order("done")])
+    hand = list(p["hand"])
+    redraws = [Order("redraw", {"contracts": list(c)}) for k in (1, 2) for c in combinations(hand, k)]
+    redraws = [o for o in redraws if judge(o)]
+    if redraws:
+        allowed = {c for o in redraws for c in o.args["contracts"]}
+        out.append(MenuLine(f"redraw <contract> [<contract>]: one or two of {', '.join(map(str, sorted(allowed)))}",
+                            tuple(redraws), lambda o: o.kind == "redraw" and isinstance(o.args.get("contracts"), list)
+                            and 1 <= len(o.args["contracts"]) <= 2 and len(set(o.args["contracts"])) == len(o.args["contracts"])
+                            and set(o.args["contracts"]) <= allowed))
+    ships = [s["id"] for s in p["ships"]]
+    fits: dict[tuple[int, ...], list[int]] = {}
+    for c in hand:
+        on = tuple(s for s in ships if judge(Order("load", {"contract": c, "ship": s})))
+        if on:
+            fits.setdefault(on, []).append(c)
+    if fits:
+        text = "; ".join(f"{', '.join(map(str, cs))} on ship {alternatives([str(s) for s in on])}" for on, cs in fits.items())
+        out.append(MenuLine(f"load <contract> on ship <n>: {text}", tuple(
+            Order("load", {"contract": c, "ship": s}) for on, cs in fits.items() for c in cs for s in on)))
+    loaded = [c for s in p["ships"] for c in s["cargo"]]
+    out += _family("unload <contract>", [(str(c), Order("unload", {"contract": c})) for c in loaded], judge)
+    out += _singles(judge, [Order("post")])
+    out += _family("save <contract>", [(str(c), Order("save", {"contract": c})) for c in hand], judge)
+    out += _family("free <contract>", [(str(c), Order("free", {"contract": c})) for c in p["saved"]], judge)
+    out += _family("ship <size>", [(s, Order("ship", {"size": s})) for s in SIZES], judge)
+    out += _dealings(st, player, judge)
+    if "offer" in kinds:
+        out += _offers(st, player, judge)
+    out.append(_defend_line())
+    return out
+
+
+def _offers(st: dict[str, Any], player: str, judge: Judge) -> list[MenuLine]:
+    """Free trade: offers to players still accepting (what is asked for is open), answers."""
+    a = st["accept"]
+    p = pl(st, player)
+    to = [q for q in accept.waiting(st) if q != player]
+    out = []
+    if to:
+        sample = Order("offer", {"to": to[0], "give": [], "get": []})
+        if judge(sample):
+            held = [f"{p['gold']} gold"] if p["gold"] else []
+            held += [f"{p['goods'][g]} {g}" for g in GOODS if p["goods"][g]]
+            held += [f"contract {c}" for c in p["hand"]]
+            out.append(MenuLine(
+                f"offer <player> give <items> for <items>: to {alternatives(to)}; give any of what you hold "
+                f"({', '.join(held) or 'nothing'}) and not yet offered, for anything; items are 'N gold', "
+                "'N <good>', 'contract N' or 'nothing'", (sample,),
+                lambda o: o.kind == "offer" and judge(o)))
+    for kind in ("accept", "reject"):
+        out += _family(f"{kind} <offer>", [(str(x["id"]), Order(kind, {"offer": x["id"]})) for x in a["offers"]
+                                           if x["to"] == player], judge)
+    return out
+
+
+# --------------------------------------------------------------------------- phase 8
+
+
+def _store(st: dict[str, Any], player: str) -> list[MenuLine]:
+    judge = _judge(rounds.store_check, st, player)
+    p = pl(st, player)
+    limit = rounds.store_limit(st, p)
+    orders = tuple(o for o in (Order("keep", {"goods": c}) for c in submultisets(p["goods"], 0, limit)) if judge(o))
+    if not orders:
+        return []
+    return [MenuLine(f"keep <goods>: up to {limit} of your {_stock(p)} ('keep nothing' to keep none); "
+                     "the rest are discarded", orders)]

@@ -1,0 +1,258 @@
+"""Every order the deciding player may give now, written compactly: the menu of HELP, of the
+report's ORDERS block and of the receipt of a rejected mail.
+
+`legal_orders` is a short, representative menu for the bots; this one is complete. Each family
+of orders is tried through the same validation `apply` runs, so the menu cannot drift from
+the rules, and the legal ones are grouped into a line per family (``PORTER 5 <from> TO <to>:
+STORAGE G1 TO C1-I or CHARTER; C2-I TO STORAGE``).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations, product
+from typing import Callable, Iterable
+
+from referee.contract import MenuLine, Order, OrderError, menu_family, passes
+from referee.orderlines import alternatives, spans
+
+from .board import State, card, dock_name, own_docks
+from .flow import MAIN_KINDS, Decision
+from .grammar import format_order, parse_line
+
+Judge = Callable[[Order], bool]
+
+
+def menu(state: State, d: Decision, judge: Judge) -> list[MenuLine]:
+    """The lines for decision `d`; `judge` says whether one order answers it legally."""
+    name = d.name
+    if name == "setup.optional_dock":
+        return _family("OCCUPY <dock>", [(n, Order("occupy", {"dock": n})) for n in _docks(state)], judge) + \
+            _singles(judge, [Order("pass")])
+    if name == "setup.compulsory_dock":
+        return _compulsory(state, judge)
+    if name == "arrival.lighthouse":
+        return _lighthouse(state, judge)
+    if name == "action.main":
+        return _main(state, d.seat, judge) + _uses(state, d.seat, judge)
+    if name == "action.after":
+        lines = _singles(judge, [Order("expand"), Order("palace")]) + _uses(state, d.seat, judge)
+        lines += _singles(judge, [Order("done")])
+        return lines + [MenuLine("a main action for your next turn (TALENTS, REFILL, CAPTAIN <slot>, ...): ends this "
+                                 "turn and waits in your queue", (Order("talents"),),
+                                 lambda o: o.kind in MAIN_KINDS and o.kind != "use" and _well_formed(state, o))]
+    if name == "intrigue.reward":
+        ok = [n for n in range(d.item["n"] + 1) if judge(Order("intrigue", {"count": n}))]
+        return [MenuLine(f"INTRIGUE <n>: {spans(ok)} of the points onto the intrigue path, the rest on the track",
+                         tuple(Order("intrigue", {"count": n}) for n in ok))] if ok else []
+    if name == "privilege.immediate":
+        return _singles(judge, [Order("accept"), Order("decline")])
+    if name == "privilege.arrange":
+        cards = list(d.item["cards"])
+        orders = tuple(o for o in (Order("arrange", {"cards": list(p)}) for p in permutations(cards)) if judge(o))
+        return [MenuLine(f"ARRANGE <cards, top first>: {', '.join(cards)} in any order", orders)] if orders else []
+    if name == "market.refill_buy":
+        return _family("BUY <good>", [(g, Order("buy", {"good": g})) for g in _goods(state)], judge) + \
+            _singles(judge, [Order("pass")])
+    if name == "end.final_seat":
+        return _singles(judge, [Order("palace"), Order("pass")])
+    return []
+
+
+# --------------------------------------------------------------------------- building blocks
+
+
+def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
+    return [MenuLine(format_order(o), (o,)) for o in orders if judge(o)]
+
+
+def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> list[MenuLine]:
+    return menu_family(head, list(labelled), judge)
+
+
+def _well_formed(state: State, o: Order) -> bool:
+    """An order that reads back as itself (a queued action is checked only when it runs)."""
+    try:
+        return parse_line(state, format_order(o)) == o
+    except (OrderError, KeyError, ValueError):
+        return False
+
+
+def _docks(state: State) -> list[str]:
+    return list(state["comp"]["dock_names"])
+
+
+def _goods(state: State) -> list[str]:
+    return list(state["comp"]["goods"])
+
+
+def _grouped(head: str, pairs: list[tuple[str, str, Order]]) -> list[MenuLine]:
+    """`head: a TO x or y; b TO z` for (first, second, order) triples, in their order."""
+    if not pairs:
+        return []
+    firsts = list(dict.fromkeys(a for a, _, _ in pairs))
+    text = "; ".join(f"{a} TO {alternatives([b for x, b, _ in pairs if x == a])}" for a in firsts)
+    return [MenuLine(f"{head}: {text}", tuple(o for _, _, o in pairs))]
+
+
+# --------------------------------------------------------------------------- setup and arrival
+
+
+def _compulsory(state: State, judge: Judge) -> list[MenuLine]:
+    docks = _docks(state)
+    goods = list(dict.fromkeys(state["market"]))
+    if not goods:
+        return _family("OCCUPY <dock>", [(n, Order("occupy", {"dock": n})) for n in docks], judge)
+    ok = [(n, g) for n in docks for g in goods if judge(Order("occupy", {"dock": n, "good": g}))]
+    if not ok:
+        return []
+    free = list(dict.fromkeys(n for n, _ in ok))
+    takes = list(dict.fromkeys(g for _, g in ok))
+    orders = tuple(Order("occupy", {"dock": n, "good": g}) for n, g in ok)
+    if len(ok) == len(free) * len(takes):
+        text = f"any of {', '.join(free)} with one of {', '.join(takes)}"
+    else:
+        text = "; ".join(f"{n} TAKE {alternatives([g for x, g in ok if x == n])}" for n in free)
+    return [MenuLine(f"OCCUPY <dock> TAKE <good>: {text}", orders)]
+
+
+def _lighthouse(state: State, judge: Judge) -> list[MenuLine]:
+    ships = list(state["row1"])
+    out = _family("DOCK <ship> (dock I if free, else II; both taken: it departs)",
+                  [(s, Order("dock", {"ship": s, "at": None})) for s in ships], judge)
+    named = [(s, at, Order("dock", {"ship": s, "at": at})) for s in ships for at in ("I", "II")
+             if judge(Order("dock", {"ship": s, "at": at}))]
+    if named:
+        text = ", ".join(f"{s} {alternatives([at for x, at, _ in named if x == s])}"
+                         for s in dict.fromkeys(s for s, _, _ in named))
+        out.append(MenuLine(f"DOCK <ship> <I|II>: {text}", tuple(o for _, _, o in named)))
+    out += _family("REJECT <ship> (it goes under the deck and you dock none)",
+                   [(s, Order("reject", {"ship": s})) for s in ships], judge)
+    return out
+
+
+# --------------------------------------------------------------------------- the action turn
+
+
+def _slots(state: State, kind: str) -> list[int]:
+    return [i + 1 for i, c in enumerate(state["slots"]) if c == kind]
+
+
+def _main(state: State, seat: int, judge: Judge) -> list[MenuLine]:
+    out = _singles(judge, [Order("talents"), Order("refill")])
+    out += _family("CAPTAIN <slot>", [(str(s), Order("captain", {"slot": s})) for s in _slots(state, "captain")], judge)
+    for slot in _slots(state, "aristocrat"):
+        out += _aristocrat(state, seat, slot, judge)
+    for slot in _slots(state, "loadmaster"):
+        out += _loadmaster(state, seat, slot, judge)
+    out += _merged("MERCHANT", [(slot, _family(f"MERCHANT {slot} <good>", [
+        (g, Order("merchant", {"slot": slot, "good": g})) for g in _goods(state)], judge))
+        for slot in _slots(state, "merchant")])
+    out += _merged("PORTER", [(slot, _porter(state, seat, slot, judge)) for slot in _slots(state, "porter")])
+    out += _family("SIDE <slot> (the slot only for its side action)",
+                   [(str(s), Order("side", {"slot": s})) for s in range(1, 7)], judge)
+    return out
+
+
+def _merged(word: str, per_slot: list[tuple[int, list[MenuLine]]]) -> list[MenuLine]:
+    """Two cards of one action (the sixth card repeats one) offering the same: one line."""
+    lines = [(slot, found[0]) for slot, found in per_slot if found]
+    if len(lines) == 2:
+        (a, one), (b, two) = lines
+        rest_one = one.text.split(":", 1)[1]
+        if rest_one == two.text.split(":", 1)[1]:
+            head = one.text.split(":", 1)[0].replace(f"{word} {a} ", f"{word} <slot> ", 1)
+            return [MenuLine(f"{head}: slot {a} or {b};{rest_one}", one.orders + two.orders)]
+    return [line for _, line in lines]
+
+
+def _aristocrat(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLine]:
+    light, temple, supply = state["light"][seat], state["temple"][seat], state["supply"][seat]
+    orders = []
+    for dl, dt in product(range(-light, 6), range(-temple, 6)):
+        args = {"slot": slot, **({"lighthouse": dl} if dl else {}), **({"temple": dt} if dt else {})}
+        o = Order("aristocrat", args)
+        if judge(o):
+            orders.append(o)
+    if not orders:
+        return []
+    cost = state["comp"]["action_slots"][slot - 1]["cost"]
+    return [MenuLine(f"ARISTOCRAT {slot} LIGHTHOUSE <+n|-n> TEMPLE <+n|-n>: move 1 to 5 of your servants between your "
+                     f"supply ({supply - cost} after the slot's cost), the lighthouse ({light}) and the temple "
+                     f"({temple}); leave out a place that does not change", tuple(orders))]
+
+
+def _loadmaster(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLine]:
+    docks = _docks(state)
+    mine = [dock_name(state, d) for d in own_docks(state, seat)]
+    out = _family(f"LOADMASTER {slot} OCCUPY <dock>",
+                  [(n, Order("loadmaster", {"slot": slot, "mode": "occupy", "dock": n})) for n in docks], judge)
+    switches = [(a, b, Order("loadmaster", {"slot": slot, "mode": "switch", "dock": a, "to": b}))
+                for a in mine for b in docks]
+    switches = [(a, b, o) for a, b, o in switches if judge(o)]
+    if switches:
+        froms = list(dict.fromkeys(a for a, _, _ in switches))
+        tos = list(dict.fromkeys(b for _, b, _ in switches))
+        if len(switches) == len(froms) * len(tos):
+            out.append(MenuLine(f"LOADMASTER {slot} SWITCH <dock> TO <dock>: from {alternatives(froms)} to any of "
+                                f"{', '.join(tos)}", tuple(o for _, _, o in switches)))
+        else:
+            out += _grouped(f"LOADMASTER {slot} SWITCH <dock> TO <dock>", switches)
+    out += _family(f"LOADMASTER {slot} DISSOLVE <dock>",
+                   [(n, Order("loadmaster", {"slot": slot, "mode": "dissolve", "dock": n})) for n in mine], judge)
+    return out
+
+
+def _porter(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLine]:
+    mine = [dock_name(state, d) for d in own_docks(state, seat)]
+    targets = mine + ["storage", "charter"]
+    moves = []
+    for g in dict.fromkeys(state["store"][seat]):
+        for t in targets:
+            moves.append((f"STORAGE {g}", t.upper() if t in ("storage", "charter") else t,
+                          Order("porter", {"slot": slot, "from": "storage", "good": g, "to": t})))
+    for src in mine:
+        for t in targets:
+            moves.append((src, t.upper() if t in ("storage", "charter") else t,
+                          Order("porter", {"slot": slot, "from": src, "to": t})))
+    return _grouped(f"PORTER {slot} <from> TO <to>", [m for m in moves if judge(m[2])])
+
+
+def _uses(state: State, seat: int, judge: Judge) -> list[MenuLine]:
+    """Kept privileges (P2, P3, P4, P7, P8) usable now."""
+    out: list[MenuLine] = []
+    for cid in dict.fromkeys(state["held"][seat]):
+        p = card(state, cid)["privilege"]
+        if p in ("P2", "P7"):
+            out += _singles(judge, [Order("use", {"card": cid})])
+        elif p == "P3":
+            out += _family(f"USE {cid} <dock> (load whatever good lies there)",
+                           [(n, Order("use", {"card": cid, "dock": n})) for n in _docks(state)], judge)
+        elif p == "P8":
+            out += _family(f"USE {cid} <ship> (it enters now)",
+                           [(s, Order("use", {"card": cid, "ship": s})) for s in state["row1"]], judge)
+        elif p == "P4":
+            out += _p4(state, cid, judge)
+    return out
+
+
+def _p4(state: State, cid: str, judge: Judge) -> list[MenuLine]:
+    players = state["players"]
+    ranges = [range(-min(3, state["light"][s]), min(3, state["temple"][s]) + 1) for s in range(len(players))]
+    orders = []
+    for nets in product(*ranges):
+        if not 1 <= sum(abs(n) for n in nets) <= 3:
+            continue
+        o = Order("use", {"card": cid, "moves": [[p, n] for p, n in zip(players, nets) if n]})
+        if judge(o):
+            orders.append(o)
+    if not orders:
+        return []
+    temple = [f"{p} {state['temple'][s]}" for s, p in enumerate(players) if state["temple"][s]]
+    light = [f"{p} {state['light'][s]}" for s, p in enumerate(players) if state["light"][s]]
+    return [MenuLine(f"USE {cid} <player> LIGHTHOUSE <n> <player> TEMPLE <n> ...: move 1 to 3 servants of any "
+                     f"colours, LIGHTHOUSE from the temple (now {', '.join(temple) or 'nobody'}), TEMPLE from the "
+                     f"lighthouse (now {', '.join(light) or 'nobody'})", tuple(orders))]
+
+
+def judge_for(validate: Callable[[State, Decision, Order], None], state: State, d: Decision) -> Judge:
+    return passes(lambda o: validate(state, d, o))
