@@ -1,4 +1,9 @@
-"""Phase 1: the public-office auction, with the raise-or-pass exchange and advance limits.
+"""Phase 1, the Auction Public Office: each player in turn stays, takes a vacant office or bids
+for an occupied one; the holder and the challenger raise or pass until one gives up. At the
+end the Comes Thesaurorum gets his gold and the Praefectus Pretorio chooses his free good.
+
+Rulebook: "The Auction Public Office Phase", "Resolving Auctions for Public Offices" and
+"Public Offices" (page 25); the guard wall (City Walls, page 28).
 
 Advance orders cut mail round trips without changing the game: a holder's `defend N` and a
 challenger's `bid ... up to M` are answered by the engine exactly as the player would answer
@@ -7,332 +12,369 @@ live, one minimum raise at a time.
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.contract import Event, Order, Prompt
 
 from .components import GOODS, OFFICES
-from .state import (GOOD_VALUE, bump, comp, gain_goods, illegal, menu_order, office_of, pl, producible, prompt, turn_order,
-                    w, wp)
+from .draft import writable, writable_sheet
+from .production import producible
+from .state import (GOOD_VALUE, GameState, components_of, gain_goods, illegal, menu_order, new_phase_key, office_of,
+                    shared_prompt, sheet_of, turn_order)
 
 
-def start(st: dict[str, Any]) -> None:
-    st["phase"] = "auction"
-    order = [n for n in turn_order(st) if office_of(st, n) is not None and not st["p"][n]["dropped"]]
-    st["auction"] = {"start": order, "been": [], "active": None, "free": None, "coins": {}, "paid": 0,
-                     "duel": None}
-    bump(st)
+def start(state: GameState) -> None:
+    state["phase"] = "auction"
+    order = [n for n in turn_order(state) if office_of(state, n) is not None and not state["p"][n]["dropped"]]
+    state["auction"] = {"start": order, "been": [], "active": None, "free": None, "coins": {}, "paid": 0,
+                        "duel": None}
+    new_phase_key(state)
 
 
-def _name(st: dict[str, Any], office: str) -> str:
-    return comp(st)["office_names"].get(office, office)
+def office_name(state: GameState, office: str) -> str:
+    """The office as the component set names it (Magister Officiorum, Consul, ...)."""
+    return components_of(state)["office_names"].get(office, office)
 
 
-def guarded(st: dict[str, Any], office: str) -> bool:
+def guarded(state: GameState, office: str) -> bool:
     """The guard wall: bids by challengers on its owner's office rise by at least 3."""
-    h = st["offices"][office]
-    return h is not None and "guard" in st["p"][h]["walls"]
+    holder = state["offices"][office]
+    return holder is not None and "guard" in state["p"][holder]["walls"]
 
 
-def min_bid(st: dict[str, Any], office: str) -> int:
-    return st["auction"]["coins"].get(office, 0) + (3 if guarded(st, office) else 1)
+def min_bid(state: GameState, office: str) -> int:
+    """A bid must beat all the coins on the office (by 3 against the guard wall)."""
+    return state["auction"]["coins"].get(office, 0) + (3 if guarded(state, office) else 1)
 
 
-def settle(st: dict[str, Any], ev: list[Event]) -> bool:
-    """Resolve automatic steps; True when the phase moved on."""
-    a = st["auction"]
-    if a["duel"] is not None:
-        _auto_duel(st, ev)
+def settle(state: GameState, events: list[Event]) -> bool:
+    """Make the next player active, answer for advance limits; True when the phase is over."""
+    auction = state["auction"]
+    if auction["duel"] is not None:
+        _answer_by_limits(state, events)
         return False
-    if a["active"] is not None:
+    if auction["active"] is not None:
         return False
-    nxt = [n for n in a["start"] if n not in a["been"] and not st["p"][n]["dropped"]]
-    if nxt:
-        a = w(st, "auction")
-        a["active"] = nxt[0]
-        a["been"].append(nxt[0])
-        a["free"] = None
-        bump(st)
+    waiting = [n for n in auction["start"] if n not in auction["been"] and not state["p"][n]["dropped"]]
+    if waiting:
+        auction = writable(state, "auction")
+        auction["active"] = waiting[0]
+        auction["been"].append(waiting[0])
+        auction["free"] = None
+        new_phase_key(state)
         return False
-    _finish(st, ev)
+    _end_auction(state, events)
     return True
 
 
-def _finish(st: dict[str, Any], ev: list[Event]) -> None:
-    a = st["auction"]
-    data = comp(st)
-    ev.append(Event("auction.end", f"The auction is over; {a['paid']} gold on the office board goes back to the bank.",
-                    {"discarded": a["paid"], "offices": dict(st["offices"])}))
-    st["last_auction_discard"] = a["paid"]
-    st["defend"] = {}  # limits hold for one auction
-    st["order"] = turn_order(st)
-    comes = st["offices"]["comes"]
+def _end_auction(state: GameState, events: list[Event]) -> None:
+    """The coins go back to the bank, turn order follows the offices, the Comes gets his gold
+    and the Praefectus Pretorio his good (asked only when he has a choice)."""
+    auction = state["auction"]
+    components = components_of(state)
+    events.append(Event("auction.end", f"The auction is over; {auction['paid']} gold on the office board goes back to "
+                        "the bank.", {"discarded": auction["paid"], "offices": dict(state["offices"])}))
+    state["last_auction_discard"] = auction["paid"]
+    state["defend"] = {}  # limits hold for one auction
+    state["order"] = turn_order(state)
+    comes = state["offices"]["comes"]
     if comes is not None:
-        wp(st, comes)["gold"] += data["comes_gold"]
-        ev.append(Event("office.comes", f"{comes} receives {data['comes_gold']} gold as Comes Thesaurorum.",
-                        {"player": comes, "gold": data["comes_gold"]}))
-    st["auction"] = None
-    pret = st["offices"]["pretorio"]
-    st["phase"] = "pretorio"
-    st["pretorio"] = pret
-    bump(st)
-    if pret is not None:
-        types = producible(pl(st, pret), data)
-        if len(types) == 1 or st["p"][pret]["dropped"]:
-            give_good(st, pret, best_good(types), ev)
+        writable_sheet(state, comes)["gold"] += components["comes_gold"]
+        events.append(Event("office.comes", f"{comes} receives {components['comes_gold']} gold as Comes Thesaurorum.",
+                            {"player": comes, "gold": components["comes_gold"]}))
+    state["auction"] = None
+    pretorio = state["offices"]["pretorio"]
+    state["phase"] = "pretorio"
+    state["pretorio"] = pretorio
+    new_phase_key(state)
+    if pretorio is not None:
+        types = producible(sheet_of(state, pretorio), components)
+        if len(types) == 1 or state["p"][pretorio]["dropped"]:
+            give_pretorio_good(state, pretorio, best_good(types), events)
 
 
 def best_good(types: set[str] | list[str]) -> str:
     return max(types, key=lambda g: GOOD_VALUE[g])
 
 
-def give_good(st: dict[str, Any], player: str, good: str, ev: list[Event]) -> None:
-    gain_goods(st, wp(st, player), good, 1)
-    ev.append(Event("office.pretorio", f"{player} takes one {good} good as Praefectus Pretorio.",
-                    {"player": player, "good": good}))
-    st["pretorio"] = None
+def give_pretorio_good(state: GameState, player: str, good: str, events: list[Event]) -> None:
+    """The Praefectus Pretorio's free good, of a type he can produce."""
+    gain_goods(state, writable_sheet(state, player), good, 1)
+    events.append(Event("office.pretorio", f"{player} takes one {good} good as Praefectus Pretorio.",
+                        {"player": player, "good": good}))
+    state["pretorio"] = None
 
 
-def prompts(st: dict[str, Any]) -> list[Prompt]:
-    if st["phase"] == "pretorio":
-        p = st["pretorio"]
-        return [prompt(p, "auction.good", False, ("good",), "choose the free good of a type you can produce")] if p else []
-    a = st["auction"]
-    d = a["duel"]
-    if d is not None:
-        who = d[d["turn"]]
-        if d["turn"] == "holder":
-            text = f"{d['challenger']} bids {d['bid']} on your office {_name(st, d['office'])}: raise or pass"
+def prompts(state: GameState) -> list[Prompt]:
+    if state["phase"] == "pretorio":
+        pretorio = state["pretorio"]
+        return [shared_prompt(pretorio, "auction.good", False, ("good",),
+                              "choose the free good of a type you can produce")] if pretorio else []
+    auction = state["auction"]
+    duel = auction["duel"]
+    if duel is not None:
+        who = duel[duel["turn"]]
+        name = office_name(state, duel["office"])
+        if duel["turn"] == "holder":
+            text = f"{duel['challenger']} bids {duel['bid']} on your office {name}: raise or pass"
         else:
-            text = f"{d['holder']} raised to {d['bid']} for {_name(st, d['office'])}: raise or pass"
+            text = f"{duel['holder']} raised to {duel['bid']} for {name}: raise or pass"
         return [Prompt(who, "auction.duel", False, ("raise", "pass", "defend"), text)]
-    if a["active"] is not None:
-        return [prompt(a["active"], "auction.choose", False, ("stay", "take", "bid", "defend"),
-                       "stay, take a vacant office or bid on an occupied one")]
+    if auction["active"] is not None:
+        return [shared_prompt(auction["active"], "auction.choose", False, ("stay", "take", "bid", "defend"),
+                              "stay, take a vacant office or bid on an occupied one")]
     return []
 
 
-def _win(st: dict[str, Any], ev: list[Event], winner: str, loser: str, office: str, bid: int, challenger_won: bool) -> None:
-    a = w(st, "auction")
-    offices = w(st, "offices")
-    wp(st, winner)["gold"] -= bid
-    a["coins"][office] = a["coins"].get(office, 0) + bid
-    a["paid"] += bid
-    a["duel"] = None
+def _duel_won(state: GameState, events: list[Event], winner: str, loser: str, office: str, bid: int,
+              challenger_won: bool) -> None:
+    """The winner puts his bid on the office; the loser pays nothing and chooses again, and a
+    holder who lost his office may take the challenger's old one without paying."""
+    auction = writable(state, "auction")
+    offices = writable(state, "offices")
+    writable_sheet(state, winner)["gold"] -= bid
+    auction["coins"][office] = auction["coins"].get(office, 0) + bid
+    auction["paid"] += bid
+    auction["duel"] = None
+    name = office_name(state, office)
     if challenger_won:
-        old = office_of(st, winner)
+        old = office_of(state, winner)
         if old is not None:
             offices[old] = None
         offices[office] = winner
-        a["active"] = loser
-        a["free"] = old
-        ev.append(Event("auction.won", f"{winner} takes {_name(st, office)} from {loser} for {bid} gold; {loser} must choose again.",
-                        {"winner": winner, "loser": loser, "office": office, "gold": bid}))
+        auction["active"] = loser
+        auction["free"] = old
+        events.append(Event("auction.won", f"{winner} takes {name} from {loser} for {bid} gold; {loser} must choose "
+                            "again.", {"winner": winner, "loser": loser, "office": office, "gold": bid}))
     else:
-        a["active"] = loser
-        a["free"] = None
-        ev.append(Event("auction.kept", f"{winner} keeps {_name(st, office)} for {bid} gold; {loser} must choose again.",
-                        {"winner": winner, "loser": loser, "office": office, "gold": bid}))
-    if loser not in a["been"]:
-        a["been"].append(loser)
-    bump(st)
+        auction["active"] = loser
+        auction["free"] = None
+        events.append(Event("auction.kept", f"{winner} keeps {name} for {bid} gold; {loser} must choose again.",
+                            {"winner": winner, "loser": loser, "office": office, "gold": bid}))
+    if loser not in auction["been"]:
+        auction["been"].append(loser)
+    new_phase_key(state)
 
 
-def _pass(st: dict[str, Any], ev: list[Event], who: str) -> None:
-    d = st["auction"]["duel"]
-    if who == d["holder"]:
-        ev.append(Event("auction.pass", f"{who} passes.", {"player": who}))
-        _win(st, ev, d["challenger"], d["holder"], d["office"], d["bid"], True)
+def _pass(state: GameState, events: list[Event], who: str) -> None:
+    duel = state["auction"]["duel"]
+    events.append(Event("auction.pass", f"{who} passes.", {"player": who}))
+    if who == duel["holder"]:
+        _duel_won(state, events, duel["challenger"], duel["holder"], duel["office"], duel["bid"], True)
     else:
-        ev.append(Event("auction.pass", f"{who} passes.", {"player": who}))
-        _win(st, ev, d["holder"], d["challenger"], d["office"], d["bid"], False)
+        _duel_won(state, events, duel["holder"], duel["challenger"], duel["office"], duel["bid"], False)
 
 
-def _raise(st: dict[str, Any], ev: list[Event], who: str, gold: int) -> None:
-    d = w(st, "auction")["duel"]
-    d["bid"] = gold
-    d["turn"] = "challenger" if d["turn"] == "holder" else "holder"
-    ev.append(Event("auction.raise", f"{who} raises to {gold}.", {"player": who, "gold": gold}))
-    bump(st)
+def _raise(state: GameState, events: list[Event], who: str, gold: int) -> None:
+    duel = writable(state, "auction")["duel"]
+    duel["bid"] = gold
+    duel["turn"] = "challenger" if duel["turn"] == "holder" else "holder"
+    events.append(Event("auction.raise", f"{who} raises to {gold}.", {"player": who, "gold": gold}))
+    new_phase_key(state)
 
 
-def min_raise(st: dict[str, Any]) -> int:
-    d = st["auction"]["duel"]
-    step = 3 if d["turn"] == "challenger" and guarded(st, d["office"]) else 1
-    return d["bid"] + step
+def min_raise(state: GameState) -> int:
+    duel = state["auction"]["duel"]
+    step = 3 if duel["turn"] == "challenger" and guarded(state, duel["office"]) else 1
+    return duel["bid"] + step
 
 
-def _auto_duel(st: dict[str, Any], ev: list[Event]) -> None:
+def _answer_by_limits(state: GameState, events: list[Event]) -> None:
     """Answer for sides that gave a limit in advance (or have left the game)."""
-    while st["auction"]["duel"] is not None:
-        d = st["auction"]["duel"]
-        who = d[d["turn"]]
-        if st["p"][who]["dropped"]:
-            _pass(st, ev, who)
+    while state["auction"]["duel"] is not None:
+        duel = state["auction"]["duel"]
+        who = duel[duel["turn"]]
+        if state["p"][who]["dropped"]:
+            _pass(state, events, who)
             return
-        limit = st["defend"].get(who) if d["turn"] == "holder" else d.get("limit")
+        limit = state["defend"].get(who) if duel["turn"] == "holder" else duel.get("limit")
         if limit is None:
             return
-        need = min_raise(st)
-        if need <= min(limit, st["p"][who]["gold"]):
-            _raise(st, ev, who, need)
+        need = min_raise(state)
+        if need <= min(limit, state["p"][who]["gold"]):
+            _raise(state, events, who, need)
         else:
-            _pass(st, ev, who)
+            _pass(state, events, who)
             return
 
 
-def check(st: dict[str, Any], player: str, o: Order) -> None:
+# --------------------------------------------------------------------------- orders
+
+
+def check_order(state: GameState, player: str, order: Order) -> None:
     """Raise IllegalOrder unless the order fits now; never changes the state."""
-    k, g = o.kind, o.args
-    if k == "defend":
-        if st["phase"] not in ("auction", "accept"):
+    if order.kind == "defend":
+        if state["phase"] not in ("auction", "accept"):
             raise illegal("defend limits are given during the auction or in the accept phase before it")
         return
-    if st["phase"] == "pretorio":
-        if k != "good" or st["pretorio"] != player:
-            raise illegal("only the Praefectus Pretorio chooses a good now", "good <type>")
-        if g["good"] not in producible(pl(st, player), comp(st)):
-            types = ", ".join(sorted(producible(pl(st, player), comp(st)), key=GOOD_VALUE.get))
-            raise illegal(f"you cannot produce {g['good']}", f"choose one of {types}")
+    if state["phase"] == "pretorio":
+        _check_pretorio_good(state, player, order)
+    elif state["auction"]["duel"] is not None:
+        _check_duel_answer(state, player, order)
+    else:
+        _check_choice(state, player, order)
+
+
+def _check_pretorio_good(state: GameState, player: str, order: Order) -> None:
+    if order.kind != "good" or state["pretorio"] != player:
+        raise illegal("only the Praefectus Pretorio chooses a good now", "good <type>")
+    types = producible(sheet_of(state, player), components_of(state))
+    if order.args["good"] not in types:
+        raise illegal(f"you cannot produce {order.args['good']}",
+                      f"choose one of {', '.join(sorted(types, key=GOOD_VALUE.get))}")
+
+
+def _check_duel_answer(state: GameState, player: str, order: Order) -> None:
+    duel = state["auction"]["duel"]
+    if duel[duel["turn"]] != player:
+        raise illegal("it is not your turn in the bidding")
+    if order.kind == "pass":
         return
-    a = st["auction"]
-    d = a["duel"]
-    if d is not None:
-        if d[d["turn"]] != player:
-            raise illegal("it is not your turn in the bidding")
-        if k == "pass":
-            return
-        if k != "raise":
-            raise illegal("answer the bid with raise or pass")
-        need = min_raise(st)
-        if g["gold"] < need:
-            raise illegal(f"a raise must be at least {need}", f"raise {need}")
-        if g["gold"] > st["p"][player]["gold"]:
-            raise illegal(f"you have only {st['p'][player]['gold']} gold")
-        return
-    if a["active"] != player:
+    if order.kind != "raise":
+        raise illegal("answer the bid with raise or pass")
+    need = min_raise(state)
+    if order.args["gold"] < need:
+        raise illegal(f"a raise must be at least {need}", f"raise {need}")
+    if order.args["gold"] > state["p"][player]["gold"]:
+        raise illegal(f"you have only {state['p'][player]['gold']} gold")
+
+
+def _check_choice(state: GameState, player: str, order: Order) -> None:
+    """The active player's choice: the same office, a vacant one, or a bid on an occupied one."""
+    if state["auction"]["active"] != player:
         raise illegal("you are not the active player in the auction")
-    mine = office_of(st, player)
-    if k == "stay":
-        if mine is None:
+    kind, args = order.kind, order.args
+    if kind == "stay":
+        if office_of(state, player) is None:
             raise illegal("you hold no office to stay in", "take a vacant office or bid")
-    elif k == "take":
-        if st["offices"][g["office"]] is not None:
-            raise illegal(f"{_name(st, g['office'])} is not vacant", f"bid {g['office']} {min_bid(st, g['office'])}")
-    elif k == "bid":
-        h = st["offices"][g["office"]]
-        if h is None:
-            raise illegal(f"{_name(st, g['office'])} is vacant", f"take {g['office']}")
-        if h == player:
+    elif kind == "take":
+        if state["offices"][args["office"]] is not None:
+            raise illegal(f"{office_name(state, args['office'])} is not vacant",
+                          f"bid {args['office']} {min_bid(state, args['office'])}")
+    elif kind == "bid":
+        holder = state["offices"][args["office"]]
+        name = office_name(state, args["office"])
+        if holder is None:
+            raise illegal(f"{name} is vacant", f"take {args['office']}")
+        if holder == player:
             raise illegal("you already hold that office", "stay")
-        need = min_bid(st, g["office"])
-        if g["gold"] < need:
-            raise illegal(f"a bid on {_name(st, g['office'])} must be at least {need}", f"bid {g['office']} {need}")
-        if g["gold"] > st["p"][player]["gold"]:
-            raise illegal(f"you have only {st['p'][player]['gold']} gold")
-        if "limit" in g and g["limit"] < g["gold"]:
+        need = min_bid(state, args["office"])
+        if args["gold"] < need:
+            raise illegal(f"a bid on {name} must be at least {need}", f"bid {args['office']} {need}")
+        if args["gold"] > state["p"][player]["gold"]:
+            raise illegal(f"you have only {state['p'][player]['gold']} gold")
+        if "limit" in args and args["limit"] < args["gold"]:
             raise illegal("the 'up to' limit is below the bid")
     else:
-        raise illegal(f"'{k}' is not an auction order", "stay, take <office>, bid <office> <gold>")
+        raise illegal(f"'{kind}' is not an auction order", "stay, take <office>, bid <office> <gold>")
 
 
-def do(st: dict[str, Any], player: str, o: Order, ev: list[Event]) -> None:
-    check(st, player, o)
-    k, g = o.kind, o.args
-    if k == "defend":
-        w(st, "defend")[player] = g["gold"]
-        ev.append(Event("auction.defend", f"You will defend your office up to {g['gold']} gold.", {"gold": g["gold"]},
-                        to=(player,)))
+def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
+    check_order(state, player, order)
+    kind, args = order.kind, order.args
+    if kind == "defend":
+        writable(state, "defend")[player] = args["gold"]
+        events.append(Event("auction.defend", f"You will defend your office up to {args['gold']} gold.",
+                            {"gold": args["gold"]}, to=(player,)))
         return
-    if k == "good":
-        give_good(st, player, g["good"], ev)
-        bump(st)
+    if kind == "good":
+        give_pretorio_good(state, player, args["good"], events)
+        new_phase_key(state)
         return
-    if st["auction"]["duel"] is not None:
-        if k == "pass":
-            _pass(st, ev, player)
+    if state["auction"]["duel"] is not None:
+        if kind == "pass":
+            _pass(state, events, player)
         else:
-            _raise(st, ev, player, g["gold"])
+            _raise(state, events, player, args["gold"])
         return
-    a = w(st, "auction")
-    if k == "stay":
-        ev.append(Event("auction.stay", f"{player} stays in {_name(st, office_of(st, player))}.", {"player": player}))
-        a["active"] = None
-    elif k == "take":
-        office = g["office"]
-        price = 0 if office == a["free"] else comp(st)["vacant_price"]
-        price = min(price, st["p"][player]["gold"])
-        old = office_of(st, player)
-        offices = w(st, "offices")
-        if old is not None:
-            offices[old] = None
-        offices[office] = player
-        wp(st, player)["gold"] -= price
-        a["coins"][office] = a["coins"].get(office, 0) + price
-        a["paid"] += price
-        ev.append(Event("auction.take", f"{player} takes the vacant {_name(st, office)} for {price} gold.",
-                        {"player": player, "office": office, "gold": price}))
-        a["active"] = None
+    auction = writable(state, "auction")
+    if kind == "stay":
+        events.append(Event("auction.stay", f"{player} stays in {office_name(state, office_of(state, player))}.",
+                            {"player": player}))
+        auction["active"] = None
+    elif kind == "take":
+        _take_vacant(state, player, args["office"], events)
+        auction["active"] = None
     else:
-        h = st["offices"][g["office"]]
-        a["duel"] = {"office": g["office"], "challenger": player, "holder": h, "bid": g["gold"], "turn": "holder",
-                     "limit": g.get("limit")}
-        ev.append(Event("auction.bid", f"{player} bids {g['gold']} on {_name(st, g['office'])}, held by {h}.",
-                        {"player": player, "office": g["office"], "gold": g["gold"]}))
-    bump(st)
+        holder = state["offices"][args["office"]]
+        auction["duel"] = {"office": args["office"], "challenger": player, "holder": holder, "bid": args["gold"],
+                           "turn": "holder", "limit": args.get("limit")}
+        events.append(Event("auction.bid", f"{player} bids {args['gold']} on {office_name(state, args['office'])}, "
+                            f"held by {holder}.", {"player": player, "office": args["office"], "gold": args["gold"]}))
+    new_phase_key(state)
 
 
-def legal(st: dict[str, Any], player: str) -> list[Order]:
-    if st["phase"] == "pretorio":
-        if st["pretorio"] != player:
+def _take_vacant(state: GameState, player: str, office: str, events: list[Event]) -> None:
+    """A vacant office costs 2 gold (what the player has, when less); the one a player was
+    just pushed out of by the challenger's old office is free."""
+    auction = writable(state, "auction")
+    price = 0 if office == auction["free"] else components_of(state)["vacant_price"]
+    price = min(price, state["p"][player]["gold"])
+    old = office_of(state, player)
+    offices = writable(state, "offices")
+    if old is not None:
+        offices[old] = None
+    offices[office] = player
+    writable_sheet(state, player)["gold"] -= price
+    auction["coins"][office] = auction["coins"].get(office, 0) + price
+    auction["paid"] += price
+    events.append(Event("auction.take", f"{player} takes the vacant {office_name(state, office)} for {price} gold.",
+                        {"player": player, "office": office, "gold": price}))
+
+
+def legal_orders(state: GameState, player: str) -> list[Order]:
+    if state["phase"] == "pretorio":
+        if state["pretorio"] != player:
             return []
-        types = producible(pl(st, player), comp(st))
+        types = producible(sheet_of(state, player), components_of(state))
         return [menu_order("good", ("good", t)) for t in GOODS if t in types]
-    a = st["auction"]
-    d = a["duel"]
-    gold = st["p"][player]["gold"]
-    if d is not None:
-        if d[d["turn"]] != player:
+    auction = state["auction"]
+    duel = auction["duel"]
+    gold = state["p"][player]["gold"]
+    if duel is not None:
+        if duel[duel["turn"]] != player:
             return []
         out = [menu_order("pass")]
-        need = min_raise(st)
+        need = min_raise(state)
         if need <= gold:
             out.append(menu_order("raise", ("gold", need)))
         return out
-    if a["active"] != player:
+    if auction["active"] != player:
         return []
     out = []
-    mine = office_of(st, player)
+    mine = office_of(state, player)
     if mine is not None:
         out.append(menu_order("stay"))
-    offices = st["offices"]
+    offices = state["offices"]
     for office in OFFICES:
-        h = offices[office]
-        if h is None:
+        holder = offices[office]
+        if holder is None:
             out.append(menu_order("take", ("office", office)))
-        elif h != player:
-            need = min_bid(st, office)
+        elif holder != player:
+            need = min_bid(state, office)
             if need <= gold:
                 out.append(menu_order("bid", ("office", office), ("gold", need)))
                 if need + 2 <= gold:
                     out.append(menu_order("bid", ("office", office), ("gold", need), ("limit", need + 2)))
-    if player not in st["defend"] and mine is not None:
+    if player not in state["defend"] and mine is not None:
         out.append(menu_order("defend", ("gold", min(gold, 2))))
     return out
 
 
-def default(st: dict[str, Any], player: str) -> list[Order]:
-    if st["phase"] == "pretorio":
-        return [Order("good", {"good": best_good(producible(pl(st, player), comp(st)))})] if st["pretorio"] == player else []
-    a = st["auction"]
-    d = a["duel"]
-    if d is not None:
-        return [Order("pass")] if d[d["turn"]] == player else []
-    if a["active"] != player:
+def default_orders(state: GameState, player: str) -> list[Order]:
+    """A silent player keeps his office, or takes the office he may take for free, or the
+    highest-numbered vacant one; a silent bidder passes; a silent Pretorio takes his best good."""
+    if state["phase"] == "pretorio":
+        if state["pretorio"] != player:
+            return []
+        return [Order("good", {"good": best_good(producible(sheet_of(state, player), components_of(state)))})]
+    auction = state["auction"]
+    duel = auction["duel"]
+    if duel is not None:
+        return [Order("pass")] if duel[duel["turn"]] == player else []
+    if auction["active"] != player:
         return []
-    if office_of(st, player) is not None:
+    if office_of(state, player) is not None:
         return [Order("stay")]
-    if a["free"] is not None and st["offices"][a["free"]] is None:
-        return [Order("take", {"office": a["free"]})]
-    vacant = [o for o in OFFICES if st["offices"][o] is None]
+    if auction["free"] is not None and state["offices"][auction["free"]] is None:
+        return [Order("take", {"office": auction["free"]})]
+    vacant = [o for o in OFFICES if state["offices"][o] is None]
     return [Order("take", {"office": vacant[-1]})]

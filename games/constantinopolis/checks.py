@@ -1,4 +1,7 @@
-"""Invariants of a sound position, checked after every step of the random playthroughs."""
+"""Invariants of a sound position, checked after every step of the random playthroughs and on
+replay: no debts, no overloaded ship, and every good, contract card, building tile, wall
+segment and ship accounted for exactly once.
+"""
 
 from __future__ import annotations
 
@@ -6,75 +9,95 @@ from collections import Counter
 from typing import Any
 
 from .components import GOODS, SIZES
-from .state import comp, contract
+from .state import GameState, PlayerSheet, components_of, contract_card
 
 
-def check(st: dict[str, Any]) -> list[str]:
-    data = comp(st)
+def check(state: GameState) -> list[str]:
+    components = components_of(state)
     out: list[str] = []
-    for n in st["players"]:
-        p = st["p"][n]
-        if p["gold"] < 0:
-            out.append(f"{n} has negative gold {p['gold']}")
-        for g in GOODS:
-            if p["goods"][g] < 0:
-                out.append(f"{n} has negative {g}")
-        if len(set(p["buildings"])) != len(p["buildings"]):
-            out.append(f"{n} owns two buildings with the same name")
-        for s in p["ships"]:
-            cargo = sum(contract(data, c)["amount"] for c in s["cargo"])
-            if cargo > data["ships"][s["size"]]["capacity"]:
-                out.append(f"{n}'s ship {s['id']} is overloaded")
-        if p["posts"] - len(p["saved"]) < 0:
-            out.append(f"{n} saves more contracts than trading posts")
-    # goods: what is in play equals what was created minus what was destroyed
-    in_play = Counter()
-    for n in st["players"]:
-        p = st["p"][n]
-        for g in GOODS:
-            in_play[g] += p["goods"][g]
-        for s in p["ships"]:
-            for c in s["cargo"]:
-                card = contract(data, c)
-                if card["cargo"] != "passenger":
-                    in_play[card["cargo"]] += card["amount"]
-    for g in GOODS:
-        if in_play[g] != st["flow"][g]:
-            out.append(f"{g} goods not conserved: {in_play[g]} in play, {st['flow'][g]} accounted")
-    # contract cards: each exactly once
-    cards = list(st["deck"]) + list(st["discard"])
-    for n in st["players"]:
-        p = st["p"][n]
-        cards += p["hand"] + p["saved"]
-        for s in p["ships"]:
-            cards += s["cargo"]
-    if sorted(cards) != list(range(1, len(data["contracts"]) + 1)):
-        dup = [c for c, k in Counter(cards).items() if k > 1]
-        out.append(f"contract cards not conserved: {len(cards)} found, duplicates {dup[:5]}")
-    # buildings owned never exceed the tiles put in play
-    owned = Counter(b for n in st["players"] for b in st["p"][n]["buildings"])
-    n = len(st["players"])
-    for b, info in data["buildings"].items():
-        tiles = info["tiles"] if n == 5 else min(info["tiles"], 1 if n == 2 else 2)
-        if st["supply"][b] < 0:
-            out.append(f"negative supply of {b}")
-        if owned[b] + st["supply"][b] + st["gone"].get(b, 0) != tiles:
-            out.append(f"{b}: {owned[b]} owned + {st['supply'][b]} in supply != {tiles} tiles")
-    pubs = sum(len(st["p"][n]["public"]) for n in st["players"])
-    if pubs + len(st["publics"]) + st["gone_public"] != len(data["public"]):
-        out.append("public building tiles not conserved")
-    walls = sum(len(st["p"][n]["walls"]) for n in st["players"])
-    if walls + len(st["walls"]) + st["gone_walls"] != len(data["walls"]):
-        out.append("wall segments not conserved")
-    for size in SIZES:
-        mine = sum(1 for n in st["players"] for s in st["p"][n]["ships"] if s["size"] == size)
-        if st["ships"][size] < 0 or mine + st["ships"][size] > data["ships"][size]["count"]:
-            out.append(f"{size} ships: {mine} owned + {st['ships'][size]} in supply exceed the box")
-    holders = [h for h in st["offices"].values() if h is not None]
+    for name in state["players"]:
+        out += _sheet_problems(name, state["p"][name], components)
+    out += _goods_conserved(state, components)
+    out += _contracts_conserved(state, components)
+    out += _pieces_conserved(state, components)
+    holders = [h for h in state["offices"].values() if h is not None]
     if len(set(holders)) != len(holders):
         out.append("a player holds two offices")
-    if st["phase"] not in ("auction",):
-        for n in st["players"]:
-            if not st["p"][n]["dropped"] and n not in holders:
-                out.append(f"{n} holds no office after the auction")
+    if state["phase"] not in ("auction",):
+        for name in state["players"]:
+            if not state["p"][name]["dropped"] and name not in holders:
+                out.append(f"{name} holds no office after the auction")
+    return out
+
+
+def _sheet_problems(name: str, sheet: PlayerSheet, components: dict[str, Any]) -> list[str]:
+    out = []
+    if sheet["gold"] < 0:
+        out.append(f"{name} has negative gold {sheet['gold']}")
+    for good in GOODS:
+        if sheet["goods"][good] < 0:
+            out.append(f"{name} has negative {good}")
+    if len(set(sheet["buildings"])) != len(sheet["buildings"]):
+        out.append(f"{name} owns two buildings with the same name")
+    for ship in sheet["ships"]:
+        cargo = sum(contract_card(components, c)["amount"] for c in ship["cargo"])
+        if cargo > components["ships"][ship["size"]]["capacity"]:
+            out.append(f"{name}'s ship {ship['id']} is overloaded")
+    if sheet["posts"] - len(sheet["saved"]) < 0:
+        out.append(f"{name} saves more contracts than trading posts")
+    return out
+
+
+def _goods_conserved(state: GameState, components: dict[str, Any]) -> list[str]:
+    """What is in play (in storage and on ships) equals what was created minus what was destroyed."""
+    in_play: Counter[str] = Counter()
+    for name in state["players"]:
+        sheet = state["p"][name]
+        for good in GOODS:
+            in_play[good] += sheet["goods"][good]
+        for ship in sheet["ships"]:
+            for number in ship["cargo"]:
+                card = contract_card(components, number)
+                if card["cargo"] != "passenger":
+                    in_play[card["cargo"]] += card["amount"]
+    return [f"{g} goods not conserved: {in_play[g]} in play, {state['flow'][g]} accounted"
+            for g in GOODS if in_play[g] != state["flow"][g]]
+
+
+def _contracts_conserved(state: GameState, components: dict[str, Any]) -> list[str]:
+    """Each contract card exactly once: deck, discards, hands, trading posts, ships."""
+    cards = list(state["deck"]) + list(state["discard"])
+    for name in state["players"]:
+        sheet = state["p"][name]
+        cards += sheet["hand"] + sheet["saved"]
+        for ship in sheet["ships"]:
+            cards += ship["cargo"]
+    if sorted(cards) != list(range(1, len(components["contracts"]) + 1)):
+        duplicates = [c for c, k in Counter(cards).items() if k > 1]
+        return [f"contract cards not conserved: {len(cards)} found, duplicates {duplicates[:5]}"]
+    return []
+
+
+def _pieces_conserved(state: GameState, components: dict[str, Any]) -> list[str]:
+    """Buildings owned never exceed the tiles put in play; public tiles, wall segments and
+    ships are all somewhere."""
+    out = []
+    owned = Counter(b for n in state["players"] for b in state["p"][n]["buildings"])
+    count = len(state["players"])
+    for building, info in components["buildings"].items():
+        tiles = info["tiles"] if count == 5 else min(info["tiles"], 1 if count == 2 else 2)
+        if state["supply"][building] < 0:
+            out.append(f"negative supply of {building}")
+        if owned[building] + state["supply"][building] + state["gone"].get(building, 0) != tiles:
+            out.append(f"{building}: {owned[building]} owned + {state['supply'][building]} in supply != {tiles} tiles")
+    publics = sum(len(state["p"][n]["public"]) for n in state["players"])
+    if publics + len(state["publics"]) + state["gone_public"] != len(components["public"]):
+        out.append("public building tiles not conserved")
+    walls = sum(len(state["p"][n]["walls"]) for n in state["players"])
+    if walls + len(state["walls"]) + state["gone_walls"] != len(components["walls"]):
+        out.append("wall segments not conserved")
+    for size in SIZES:
+        mine = sum(1 for n in state["players"] for s in state["p"][n]["ships"] if s["size"] == size)
+        if state["ships"][size] < 0 or mine + state["ships"][size] > components["ships"][size]["count"]:
+            out.append(f"{size} ships: {mine} owned + {state['ships'][size]} in supply exceed the box")
     return out

@@ -73,187 +73,238 @@ class _Reader:
 
 
 def flatten(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate a raw tagged data set and return the plain form the rules use."""
+    """Validate a raw tagged data set and return the plain form the rules use; every problem
+    found is listed in one ComponentError."""
     if not isinstance(raw, Mapping):
         raise ComponentError(["the component data must be a JSON object"])
-    r = _Reader()
-    p = r.problems
+    reader = _Reader()
+    problems = reader.problems
     out: dict[str, Any] = {}
     for key in ("name", "version"):
         if not isinstance(raw.get(key), str) or not raw.get(key):
-            p.append(f"{key}: a non-empty string is required")
+            problems.append(f"{key}: a non-empty string is required")
     out["name"] = str(raw.get("name", ""))
     out["version"] = str(raw.get("version", ""))
     for section in ("goods", "start", "ships", "production", "commercial", "utility", "public", "walls",
                     "markets", "contracts"):
         if section not in raw:
-            p.append(f"{section}: section missing")
-    if p:
-        raise ComponentError(p)
-    types = r.val(raw["goods"].get("types"), "goods.types", list)
+            problems.append(f"{section}: section missing")
+    if problems:
+        raise ComponentError(problems)
+    _read_figures(raw, reader, out)
+    out["ships"] = _read_ships(raw["ships"], reader)
+    out["buildings"] = _read_buildings(raw, reader)
+    out["public"] = _read_public(raw["public"], reader)
+    out["walls"] = _read_walls(raw["walls"], reader)
+    out["markets"] = _read_markets(raw["markets"], reader)
+    out["contracts"] = _read_contracts(raw["contracts"], reader)
+    if problems:
+        raise ComponentError(problems)
+    out["sha256"] = hashlib.sha256(canonical_json(raw).encode("utf-8")).hexdigest()
+    return out
+
+
+def _read_figures(raw: Mapping[str, Any], reader: _Reader, out: dict[str, Any]) -> None:
+    """The goods types, the start, the offices and the numbers printed on the board."""
+    problems = reader.problems
+    types = reader.val(raw["goods"].get("types"), "goods.types", list)
     if types is not None and list(types) != list(GOODS):
-        p.append(f"goods.types: must be {list(GOODS)} in value order, got {types}")
-    out["start_gold"] = r.count(raw["start"].get("gold"), "start.gold")
-    out["ager"] = r.goods(raw["start"].get("ager"), "start.ager")
-    offices = r.val(raw.get("offices"), "offices", list)
+        problems.append(f"goods.types: must be {list(GOODS)} in value order, got {types}")
+    out["start_gold"] = reader.count(raw["start"].get("gold"), "start.gold")
+    out["ager"] = reader.goods(raw["start"].get("ager"), "start.ager")
+    offices = reader.val(raw.get("offices"), "offices", list)
     if offices is not None and sorted(offices) != sorted(OFFICES):
-        p.append(f"offices: must name each of {', '.join(OFFICES)} once")
+        problems.append(f"offices: must name each of {', '.join(OFFICES)} once")
     out["offices"] = list(offices or OFFICES)
-    out["office_names"] = r.val(raw.get("office_names"), "office_names", dict) or {}
-    out["vacant_price"] = r.count(raw.get("vacant_office_price"), "vacant_office_price")
-    out["comes_gold"] = r.count(raw.get("comes_gold"), "comes_gold")
-    out["magister_draw"] = r.count(raw.get("magister_draw"), "magister_draw")
-    draw = r.val(raw.get("draw_by_level"), "draw_by_level", list) or []
+    out["office_names"] = reader.val(raw.get("office_names"), "office_names", dict) or {}
+    out["vacant_price"] = reader.count(raw.get("vacant_office_price"), "vacant_office_price")
+    out["comes_gold"] = reader.count(raw.get("comes_gold"), "comes_gold")
+    out["magister_draw"] = reader.count(raw.get("magister_draw"), "magister_draw")
+    draw = reader.val(raw.get("draw_by_level"), "draw_by_level", list) or []
     if len(draw) != 7 or not all(isinstance(x, int) and x >= 0 for x in draw):
-        p.append("draw_by_level: seven whole numbers (levels 1 to 7+) are required")
+        problems.append("draw_by_level: seven whole numbers (levels 1 to 7+) are required")
     out["draw_by_level"] = list(draw)
-    posts = r.val(raw.get("trading_post_prices"), "trading_post_prices", list) or []
+    posts = reader.val(raw.get("trading_post_prices"), "trading_post_prices", list) or []
     if len(posts) != 4 or not all(isinstance(x, int) and x >= 0 for x in posts):
-        p.append("trading_post_prices: four whole numbers are required")
+        problems.append("trading_post_prices: four whole numbers are required")
     out["post_prices"] = list(posts)
-    out["fame_per_gold"] = r.count(raw.get("fame_per_gold"), "fame_per_gold", 1)
-    wall_fame = r.val(raw.get("wall_fame"), "wall_fame", list) or []
+    out["fame_per_gold"] = reader.count(raw.get("fame_per_gold"), "fame_per_gold", 1)
+    wall_fame = reader.val(raw.get("wall_fame"), "wall_fame", list) or []
     if len(wall_fame) != 6:
-        p.append("wall_fame: six values (1 to 6 segments) are required")
+        problems.append("wall_fame: six values (1 to 6 segments) are required")
     out["wall_fame"] = list(wall_fame)
-    out["store_limit"] = r.count(raw.get("store_limit"), "store_limit")
-    out["horreum_limit"] = r.count(raw.get("horreum_store_limit"), "horreum_store_limit")
+    out["store_limit"] = reader.count(raw.get("store_limit"), "store_limit")
+    out["horreum_limit"] = reader.count(raw.get("horreum_store_limit"), "horreum_store_limit")
+
+
+def _read_ships(node: Mapping[str, Any], reader: _Reader) -> dict[str, dict[str, int]]:
     ships = {}
     for size in SIZES:
-        node = raw["ships"].get(size)
-        if not isinstance(node, Mapping):
-            p.append(f"ships.{size}: missing")
+        entry = node.get(size)
+        if not isinstance(entry, Mapping):
+            reader.problems.append(f"ships.{size}: missing")
             continue
-        ships[size] = {k: r.count(node.get(k), f"ships.{size}.{k}") for k in ("count", "cost", "capacity", "passengers")}
+        ships[size] = {k: reader.count(entry.get(k), f"ships.{size}.{k}")
+                       for k in ("count", "cost", "capacity", "passengers")}
         if ships[size]["passengers"] > ships[size]["capacity"]:
-            p.append(f"ships.{size}: more passenger places than capacity")
-    out["ships"] = ships
+            reader.problems.append(f"ships.{size}: more passenger places than capacity")
+    return ships
+
+
+def _read_buildings(raw: Mapping[str, Any], reader: _Reader) -> dict[str, dict[str, Any]]:
+    """Production (with licence and output), commercial (input, gold, fame) and utility
+    buildings, by name."""
+    problems = reader.problems
     buildings: dict[str, dict[str, Any]] = {}
 
     def add(name: Any, entry: dict[str, Any], where: str) -> None:
         if not isinstance(name, str) or not name:
-            p.append(f"{where}.name: missing")
+            problems.append(f"{where}.name: missing")
         elif name in buildings:
-            p.append(f"{where}: building name {name!r} appears twice")
+            problems.append(f"{where}: building name {name!r} appears twice")
         else:
             buildings[name] = entry
 
     for i, node in enumerate(raw["production"]):
-        w = f"production[{i}]"
-        lic = r.val(node.get("licence"), f"{w}.licence", str)
-        if lic is not None and lic not in LICENCES:
-            p.append(f"{w}.licence: {lic!r} is not one of A-D")
-        add(r.val(node.get("name"), f"{w}.name", str),
-            {"kind": "production", "cost": r.count(node.get("cost"), f"{w}.cost"), "licence": lic or "A",
-             "tiles": r.count(node.get("tiles"), f"{w}.tiles", 1), "output": r.goods(node.get("output"), f"{w}.output")}, w)
+        where = f"production[{i}]"
+        licence = reader.val(node.get("licence"), f"{where}.licence", str)
+        if licence is not None and licence not in LICENCES:
+            problems.append(f"{where}.licence: {licence!r} is not one of A-D")
+        add(reader.val(node.get("name"), f"{where}.name", str),
+            {"kind": "production", "cost": reader.count(node.get("cost"), f"{where}.cost"), "licence": licence or "A",
+             "tiles": reader.count(node.get("tiles"), f"{where}.tiles", 1),
+             "output": reader.goods(node.get("output"), f"{where}.output")}, where)
     if len(raw["production"]) != 12:
-        p.append(f"production: 12 buildings expected, found {len(raw['production'])}")
+        problems.append(f"production: 12 buildings expected, found {len(raw['production'])}")
     for i, node in enumerate(raw["commercial"]):
-        w = f"commercial[{i}]"
-        add(r.val(node.get("name"), f"{w}.name", str),
-            {"kind": "commercial", "cost": r.count(node.get("cost"), f"{w}.cost"),
-             "tiles": r.count(node.get("tiles"), f"{w}.tiles", 1), "input": r.goods(node.get("input"), f"{w}.input"),
-             "gold": r.count(node.get("gold"), f"{w}.gold"), "fame": r.count(node.get("fame"), f"{w}.fame")}, w)
+        where = f"commercial[{i}]"
+        add(reader.val(node.get("name"), f"{where}.name", str),
+            {"kind": "commercial", "cost": reader.count(node.get("cost"), f"{where}.cost"),
+             "tiles": reader.count(node.get("tiles"), f"{where}.tiles", 1),
+             "input": reader.goods(node.get("input"), f"{where}.input"),
+             "gold": reader.count(node.get("gold"), f"{where}.gold"),
+             "fame": reader.count(node.get("fame"), f"{where}.fame")}, where)
     for i, node in enumerate(raw["utility"]):
-        w = f"utility[{i}]"
-        name = r.val(node.get("name"), f"{w}.name", str)
+        where = f"utility[{i}]"
+        name = reader.val(node.get("name"), f"{where}.name", str)
         if name is not None and name not in UTILITY_ABILITIES:
-            p.append(f"{w}.name: {name!r} is not a utility building the rules know")
-        add(name, {"kind": "utility", "cost": r.count(node.get("cost"), f"{w}.cost"),
-                   "tiles": r.count(node.get("tiles"), f"{w}.tiles", 1)}, w)
-    out["buildings"] = buildings
+            problems.append(f"{where}.name: {name!r} is not a utility building the rules know")
+        add(name, {"kind": "utility", "cost": reader.count(node.get("cost"), f"{where}.cost"),
+                   "tiles": reader.count(node.get("tiles"), f"{where}.tiles", 1)}, where)
+    return buildings
+
+
+def _read_public(nodes: list[Any], reader: _Reader) -> list[dict[str, Any]]:
+    """Public buildings, identified by their cost (two tiles share each fame value)."""
     public = []
-    for i, node in enumerate(raw["public"]):
-        w = f"public[{i}]"
-        cost = r.count(node.get("cost"), f"{w}.cost")
-        public.append({"id": f"public-{cost}", "name": r.val(node.get("name"), f"{w}.name", str),
-                       "cost": cost, "fame": r.count(node.get("fame"), f"{w}.fame", 1)})
+    for i, node in enumerate(nodes):
+        where = f"public[{i}]"
+        cost = reader.count(node.get("cost"), f"{where}.cost")
+        public.append({"id": f"public-{cost}", "name": reader.val(node.get("name"), f"{where}.name", str),
+                       "cost": cost, "fame": reader.count(node.get("fame"), f"{where}.fame", 1)})
     if len({x["id"] for x in public}) != len(public):
-        p.append("public: two public buildings share a cost; costs identify the tiles")
-    out["public"] = public
+        reader.problems.append("public: two public buildings share a cost; costs identify the tiles")
+    return public
+
+
+def _read_walls(nodes: list[Any], reader: _Reader) -> list[dict[str, Any]]:
+    """City wall segments, identified by their ability."""
     walls = []
-    for i, node in enumerate(raw["walls"]):
-        w = f"walls[{i}]"
-        ability = r.val(node.get("ability"), f"{w}.ability", str)
+    for i, node in enumerate(nodes):
+        where = f"walls[{i}]"
+        ability = reader.val(node.get("ability"), f"{where}.ability", str)
         if ability not in WALL_ABILITIES:
-            p.append(f"{w}.ability: {ability!r} is not one of {', '.join(WALL_ABILITIES)}")
-        walls.append({"id": ability, "cost": r.count(node.get("cost"), f"{w}.cost"),
-                      "text": r.val(node.get("text"), f"{w}.text", str)})
+            reader.problems.append(f"{where}.ability: {ability!r} is not one of {', '.join(WALL_ABILITIES)}")
+        walls.append({"id": ability, "cost": reader.count(node.get("cost"), f"{where}.cost"),
+                      "text": reader.val(node.get("text"), f"{where}.text", str)})
     if sorted(x["id"] for x in walls) != sorted(WALL_ABILITIES):
-        p.append("walls: exactly one wall segment per ability is required")
-    out["walls"] = walls
+        reader.problems.append("walls: exactly one wall segment per ability is required")
+    return walls
+
+
+def _read_markets(nodes: list[Any], reader: _Reader) -> list[dict[str, Any]]:
+    """Market cards: buy/sell limit and prices of each goods type, and the donation column."""
+    problems = reader.problems
     markets = []
-    for i, node in enumerate(raw["markets"]):
-        w = f"markets[{i}]"
+    for i, node in enumerate(nodes):
+        where = f"markets[{i}]"
         goods = {}
         for good in GOODS:
             row = node.get("goods", {}).get(good)
             if not isinstance(row, Mapping):
-                p.append(f"{w}.goods.{good}: missing")
+                problems.append(f"{where}.goods.{good}: missing")
                 continue
-            entry = {k: r.count(row.get(k), f"{w}.goods.{good}.{k}") for k in ("limit", "buy", "sell")}
+            entry = {k: reader.count(row.get(k), f"{where}.goods.{good}.{k}") for k in ("limit", "buy", "sell")}
             if entry["limit"] and entry["buy"] < 1:
-                p.append(f"{w}.goods.{good}: a tradeable good needs a buy price of at least 1")
+                problems.append(f"{where}.goods.{good}: a tradeable good needs a buy price of at least 1")
             goods[good] = entry
         donations = []
-        for j, d in enumerate(node.get("donations", [])):
-            good = r.val(d.get("good"), f"{w}.donations[{j}].good", str)
+        for j, donation in enumerate(node.get("donations", [])):
+            good = reader.val(donation.get("good"), f"{where}.donations[{j}].good", str)
             if good not in GOODS:
-                p.append(f"{w}.donations[{j}].good: unknown goods type {good!r}")
-            donations.append({"good": good, "count": r.count(d.get("count"), f"{w}.donations[{j}].count", 1),
-                              "fame": r.count(d.get("fame"), f"{w}.donations[{j}].fame")})
+                problems.append(f"{where}.donations[{j}].good: unknown goods type {good!r}")
+            donations.append({"good": good,
+                              "count": reader.count(donation.get("count"), f"{where}.donations[{j}].count", 1),
+                              "fame": reader.count(donation.get("fame"), f"{where}.donations[{j}].fame")})
         if len({d["good"] for d in donations}) != len(donations):
-            p.append(f"{w}.donations: one entry per goods type")
-        markets.append({"name": r.val(node.get("name"), f"{w}.name", str), "goods": goods, "donations": donations})
+            problems.append(f"{where}.donations: one entry per goods type")
+        markets.append({"name": reader.val(node.get("name"), f"{where}.name", str), "goods": goods,
+                        "donations": donations})
     if len(markets) != 5:
-        p.append(f"markets: 5 market cards expected, found {len(markets)}")
-    out["markets"] = markets
-    deck = raw["contracts"]
+        problems.append(f"markets: 5 market cards expected, found {len(markets)}")
+    return markets
+
+
+def _read_contracts(deck: Mapping[str, Any], reader: _Reader) -> list[dict[str, Any]]:
+    """The contract deck: a table whose columns carry the tags, one row a card."""
+    problems = reader.problems
     columns = deck.get("columns")
     want = ["id", "cargo", "amount", "small", "medium", "large", "gold", "fame"]
     tags = deck.get("column_tags", {})
     if columns != want:
-        p.append(f"contracts.columns: must be {want}")
-    for col in want:
-        if tags.get(col) not in TAGS:
-            p.append(f"contracts.column_tags.{col}: a tag (certain/derived/inferred) is required")
-    total = r.count(deck.get("count"), "contracts.count", 1)
-    rows = deck.get("rows", [])
+        problems.append(f"contracts.columns: must be {want}")
+    for column in want:
+        if tags.get(column) not in TAGS:
+            problems.append(f"contracts.column_tags.{column}: a tag (certain/derived/inferred) is required")
+    total = reader.count(deck.get("count"), "contracts.count", 1)
     contracts = []
     seen: set[int] = set()
-    for i, row in enumerate(rows):
-        w = f"contracts.rows[{i}]"
+    for i, row in enumerate(deck.get("rows", [])):
+        where = f"contracts.rows[{i}]"
         if not isinstance(row, list) or len(row) != len(want):
-            p.append(f"{w}: expected {len(want)} columns")
+            problems.append(f"{where}: expected {len(want)} columns")
             continue
-        cid, cargo, amount, small, medium, large, gold, fame = row
-        if not isinstance(cid, int) or cid < 1 or cid in seen:
-            p.append(f"{w}: id {cid!r} must be a unique positive whole number")
+        number, cargo, amount, small, medium, large, gold, fame = row
+        if not isinstance(number, int) or number < 1 or number in seen:
+            problems.append(f"{where}: id {number!r} must be a unique positive whole number")
             continue
-        seen.add(cid)
-        if cargo == "passenger":
-            if amount != 1 or small is not None or fame != 0:
-                p.append(f"{w}: a passenger card has amount 1, no small-ship voyage and no fame")
-        elif cargo in GOODS:
-            if amount not in (1, 2) or small != 1:
-                p.append(f"{w}: a goods card carries 1 or 2 goods and a small ship makes it in 1 round")
-        else:
-            p.append(f"{w}: cargo {cargo!r} is neither a goods type nor 'passenger'")
-        if medium not in (1, 2) or large not in (1, 2):
-            p.append(f"{w}: voyage lengths must be 1 or 2 rounds")
-        if not isinstance(gold, int) or gold < 0 or not isinstance(fame, int) or fame < 0:
-            p.append(f"{w}: gold and fame must be whole numbers")
-        contracts.append({"id": cid, "cargo": cargo, "amount": amount,
+        seen.add(number)
+        _check_contract_row(where, cargo, amount, small, medium, large, gold, fame, problems)
+        contracts.append({"id": number, "cargo": cargo, "amount": amount,
                           "voyage": {"small": small, "medium": medium, "large": large}, "gold": gold, "fame": fame})
     if total and len(contracts) != total:
-        p.append(f"contracts: count says {total} cards but {len(contracts)} rows are given")
+        problems.append(f"contracts: count says {total} cards but {len(contracts)} rows are given")
     if sorted(seen) != list(range(1, len(seen) + 1)):
-        p.append("contracts: ids must run 1..N without gaps")
-    out["contracts"] = sorted(contracts, key=lambda c: c["id"])
-    if p:
-        raise ComponentError(p)
-    out["sha256"] = hashlib.sha256(canonical_json(raw).encode("utf-8")).hexdigest()
-    return out
+        problems.append("contracts: ids must run 1..N without gaps")
+    return sorted(contracts, key=lambda c: c["id"])
+
+
+def _check_contract_row(where: str, cargo: Any, amount: Any, small: Any, medium: Any, large: Any, gold: Any,
+                        fame: Any, problems: list[str]) -> None:
+    """A goods card carries 1 or 2 goods and a small ship makes it in one round; a passenger
+    card carries one passenger, never on a small ship, for no fame (Contract Cards)."""
+    if cargo == "passenger":
+        if amount != 1 or small is not None or fame != 0:
+            problems.append(f"{where}: a passenger card has amount 1, no small-ship voyage and no fame")
+    elif cargo in GOODS:
+        if amount not in (1, 2) or small != 1:
+            problems.append(f"{where}: a goods card carries 1 or 2 goods and a small ship makes it in 1 round")
+    else:
+        problems.append(f"{where}: cargo {cargo!r} is neither a goods type nor 'passenger'")
+    if medium not in (1, 2) or large not in (1, 2):
+        problems.append(f"{where}: voyage lengths must be 1 or 2 rounds")
+    if not isinstance(gold, int) or gold < 0 or not isinstance(fame, int) or fame < 0:
+        problems.append(f"{where}: gold and fame must be whole numbers")
 
 
 BUILTIN_RAW = _builtin_raw()
@@ -297,28 +348,35 @@ _TABLES: dict[str, Tables] = {}
 
 def tables(data: Mapping[str, Any]) -> Tables:
     """Derived lookups of a flattened component set, cached by its hash (a pure function of it)."""
-    t = _TABLES.get(data["sha256"])
-    if t is None:
-        by_fame: dict[int, list[dict[str, Any]]] = {}
-        for tile in data["public"]:
-            by_fame.setdefault(tile["fame"], []).append(tile)
-        t = Tables(tuple(sorted(by_fame)),
-                   {f: tuple(sorted(ts, key=lambda x: -x["cost"])) for f, ts in by_fame.items()},
-                   {w["id"]: w["cost"] for w in data["walls"]},
-                   {b: frozenset(info["output"]) for b, info in data["buildings"].items() if info["kind"] == "production"},
-                   frozenset(data["ager"]),
-                   {b: info["licence"] for b, info in data["buildings"].items() if info["kind"] == "production"},
-                   {lic: tuple(b for b, info in data["buildings"].items()
-                               if info["kind"] == "production" and info["licence"] == lic) for lic in LICENCES},
-                   tuple(tuple((b, info["kind"], info["cost"], info.get("licence")) for b, info in data["buildings"].items()
-                               if info["cost"] <= gold)
-                         for gold in range(max((i["cost"] for i in data["buildings"].values()), default=0) + 1)),
-                   min((tile["cost"] for tile in data["public"]), default=0),
-                   tuple(tuple((g, m["goods"][g]["limit"], m["goods"][g]["buy"]) for g in GOODS if m["goods"][g]["limit"] > 0)
-                         for m in data["markets"]),
-                   {b: tuple(info["input"].items()) for b, info in data["buildings"].items() if info["kind"] == "commercial"})
-        _TABLES[data["sha256"]] = t
-    return t
+    lookups = _TABLES.get(data["sha256"])
+    if lookups is None:
+        lookups = _TABLES[data["sha256"]] = _derive_tables(data)
+    return lookups
+
+
+def _derive_tables(data: Mapping[str, Any]) -> Tables:
+    buildings = data["buildings"]
+    production = {b: info for b, info in buildings.items() if info["kind"] == "production"}
+    by_fame: dict[int, list[dict[str, Any]]] = {}
+    for tile in data["public"]:
+        by_fame.setdefault(tile["fame"], []).append(tile)
+    dearest = max((info["cost"] for info in buildings.values()), default=0)
+    return Tables(
+        public_fames=tuple(sorted(by_fame)),
+        public_by_fame={fame: tuple(sorted(tiles, key=lambda x: -x["cost"])) for fame, tiles in by_fame.items()},
+        wall_cost={wall["id"]: wall["cost"] for wall in data["walls"]},
+        outputs={b: frozenset(info["output"]) for b, info in production.items()},
+        ager=frozenset(data["ager"]),
+        licence_of={b: info["licence"] for b, info in production.items()},
+        by_licence={licence: tuple(b for b, info in production.items() if info["licence"] == licence)
+                    for licence in LICENCES},
+        affordable=tuple(tuple((b, info["kind"], info["cost"], info.get("licence")) for b, info in buildings.items()
+                               if info["cost"] <= gold) for gold in range(dearest + 1)),
+        cheapest_public=min((tile["cost"] for tile in data["public"]), default=0),
+        trades=tuple(tuple((good, card["goods"][good]["limit"], card["goods"][good]["buy"]) for good in GOODS
+                           if card["goods"][good]["limit"] > 0) for card in data["markets"]),
+        inputs={b: tuple(info["input"].items()) for b, info in buildings.items() if info["kind"] == "commercial"},
+    )
 
 
 def for_state(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,17 +1,20 @@
 """Order text: one order per line, keywords in any case, names by unique prefix or alias.
 
-`parse_line` turns one line into an Order (syntax and names only); `fmt` is its inverse and
-gives the canonical spelling echoed in receipts.
+`parse_line` turns one line into an Order (syntax and names only; whether it is allowed now
+is the phase's business); `format_order` is its inverse and gives the canonical spelling
+echoed in receipts. The orders are described in docs/orders-constantinopolis.md.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from referee.contract import InvalidOrder, Order, OrderError
 from referee.orderlines import fold, parse_int
 from referee.orderlines import match_name as _match_name
+
+from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 
 _FOLDED: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 
@@ -28,7 +31,6 @@ def match_name(word: str, names: dict[str, str], what: str) -> str:
     hit = table.get(fold(word))
     return hit if hit is not None else _match_name(word, names, what)
 
-from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 
 KEYWORDS = {
     "stay": "stay", "take": "take", "bid": "bid", "raise": "raise", "pass": "pass", "defend": "defend",
@@ -67,16 +69,17 @@ GLOSSES = {"Pistrinum": ["mill"], "Venatoris Domus": ["hunter's lodge", "hunters
 _BUILDING_NAMES: dict[str, dict[str, str]] = {}
 
 
-def building_names(data: dict[str, Any]) -> dict[str, str]:
-    cached = _BUILDING_NAMES.get(data["sha256"])
+def building_names(components: dict[str, Any]) -> dict[str, str]:
+    """Every building's Latin name and English glosses, to the Latin name."""
+    cached = _BUILDING_NAMES.get(components["sha256"])
     if cached is not None:
         return cached
     out: dict[str, str] = {}
-    for name in data["buildings"]:
+    for name in components["buildings"]:
         out[name] = name
         for alias in GLOSSES.get(name, []):
             out[alias] = name
-    _BUILDING_NAMES[data["sha256"]] = out
+    _BUILDING_NAMES[components["sha256"]] = out
     return out
 
 
@@ -103,7 +106,7 @@ def _goods_list(words: list[str]) -> list[str]:
     return sorted(out, key=GOODS.index)
 
 
-def _items(text: str, data: dict[str, Any]) -> list[str]:
+def _items(text: str) -> list[str]:
     """Trade items: '3 gold, 1 green, contract 17' -> canonical strings."""
     text = text.strip()
     if fold(text) in ("nothing", "none", ""):
@@ -123,205 +126,266 @@ def _items(text: str, data: dict[str, Any]) -> list[str]:
 
 
 _BID = re.compile(r"^(.*?)\s+(\S+)(?:\s+up\s*to\s+(\S+))?$", re.I)
+_OFFER = re.compile(r"^(\S+)\s+give\s+(.*?)\s+for\s+(.*)$", re.I)
 
 
-def _building(rest: str, data: dict[str, Any]) -> dict[str, Any]:
+def _purchase(rest: str, components: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of a `build` order: a building, `public <fame>` or `wall <ability>`,
+    with `with redemptor` at the end for the discount."""
     words = rest.split()
-    g: dict[str, Any] = {}
-    if len(words) >= 2 and fold(words[-1]) == "redemptor" and fold(words[-2]) in ("with", "using"):
-        g_red = True
+    args: dict[str, Any] = {}
+    redemptor = len(words) >= 2 and fold(words[-1]) == "redemptor" and fold(words[-2]) in ("with", "using")
+    if redemptor:
         words = words[:-2]
-    else:
-        g_red = False
     if not words:
         raise InvalidOrder("which building?", suggestion="build <name>, build public <fame>, build wall <ability>")
     head = fold(words[0])
     if head == "public":
         if len(words) != 2:
             raise InvalidOrder("build public <fame 3-6>")
-        g["public"] = parse_int(words[1], "the fame value", minimum=1)
+        args["public"] = parse_int(words[1], "the fame value", minimum=1)
     elif head in ("wall", "moenia"):
         if len(words) != 2:
             raise InvalidOrder("build wall <ability>", suggestion=f"abilities: {', '.join(WALL_ABILITIES)}")
-        g["wall"] = match_name(words[1], WALL_NAMES, "wall segment")
+        args["wall"] = match_name(words[1], WALL_NAMES, "wall segment")
     else:
-        g["building"] = match_name(" ".join(words), building_names(data), "building")
-    if g_red:
-        g["redemptor"] = True
-    return g
+        args["building"] = match_name(" ".join(words), building_names(components), "building")
+    if redemptor:
+        args["redemptor"] = True
+    return args
 
 
-def _preempt_entry(text: str, data: dict[str, Any]) -> str:
+def _preempt_entry(text: str, components: dict[str, Any]) -> str:
     words = text.split()
     if words and fold(words[0]) == "public":
         if len(words) != 2:
             raise InvalidOrder("name public buildings as 'public <fame>'")
         return f"public {parse_int(words[1], 'the fame value', minimum=1)}"
-    return match_name(text, building_names(data), "building")
+    return match_name(text, building_names(components), "building")
 
 
-def _int(word: str, what: str) -> int:
-    return parse_int(word.lstrip("#").lstrip("cC") if word[:1] in "#cC" and word[1:].isdigit() else word, what, minimum=1)
+def _number(word: str, what: str) -> int:
+    """A contract, ship or offer number, also written #17 or c17."""
+    return parse_int(word.lstrip("#").lstrip("cC") if word[:1] in "#cC" and word[1:].isdigit() else word, what,
+                     minimum=1)
 
 
-def parse_line(line: str, data: dict[str, Any], players: list[str]) -> Order:
+def _need(keyword: str, words: list[str], n: int, form: str) -> None:
+    if len(words) != n:
+        raise InvalidOrder(f"'{keyword}' is written '{form}'", suggestion=form)
+
+
+# --------------------------------------------------------------------------- one parser a keyword
+# Each takes the keyword, the words after it, the component set and the players' names.
+
+Parser = Callable[[str, list[str], dict[str, Any], list[str]], Order]
+
+
+def _bare(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    _need(keyword, words, 0, keyword)
+    return Order(keyword)
+
+
+def _take(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    if not words:
+        raise InvalidOrder("take which office?", suggestion="take <office>")
+    return Order("take", {"office": match_name(" ".join(words), OFFICE_NAMES, "office")})
+
+
+def _bid(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    found = _BID.match(" ".join(words))
+    if not found or not found.group(1):
+        raise InvalidOrder("a bid is written 'bid <office> <gold>' or 'bid <office> <gold> up to <gold>'",
+                           suggestion="bid consul 3")
+    args: dict[str, Any] = {"office": match_name(found.group(1), OFFICE_NAMES, "office"),
+                            "gold": parse_int(found.group(2), "the bid", minimum=1)}
+    if found.group(3):
+        args["limit"] = parse_int(found.group(3), "the limit", minimum=1)
+    return Order("bid", args)
+
+
+def _gold(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    """`raise 5`, `defend 6` (also `defend up to 6`)."""
+    if len(words) == 3 and fold(words[0]) == "up" and fold(words[1]) == "to":
+        words = words[2:]
+    if len(words) != 1:
+        raise InvalidOrder(f"'{keyword}' is written '{keyword} <gold>'", suggestion=f"{keyword} 3")
+    return Order(keyword, {"gold": parse_int(words[0], "the amount", minimum=0 if keyword == "defend" else 1)})
+
+
+def _one_good(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    _need(keyword, words, 1, f"{keyword} <good>")
+    return Order(keyword, {"good": good(" ".join(words))})
+
+
+def _goods_count(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    """`buy 2 green`, `sell yellow`, `discard 1 green`; `buy <building>` is a purchase."""
+    if keyword == "buy" and words and not words[0].isdigit():
+        try:
+            return Order("build", _purchase(" ".join(words), components))
+        except OrderError:
+            if len(words) != 1:
+                raise
+    if len(words) == 1:
+        return Order(keyword, {"good": good(words[0]), "count": 1})
+    _need(keyword, words, 2, f"{keyword} <count> <good>")
+    return Order(keyword, {"good": good(words[1]), "count": parse_int(words[0], "the count", minimum=1)})
+
+
+def _build(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    return Order("build", _purchase(" ".join(words), components))
+
+
+def _use(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    if not words:
+        raise InvalidOrder("use which building?", suggestion="use <commercial building>")
+    return Order("use", {"building": match_name(" ".join(words), building_names(components), "building")})
+
+
+def _exchange(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    if len(words) != 3 or fold(words[1]) != "for":
+        raise InvalidOrder("'exchange' is written 'exchange <good> for <good>'", suggestion="exchange green for red")
+    return Order("exchange", {"give": good(words[0]), "get": good(words[2])})
+
+
+def _trade(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    goods = _goods_list(words)
+    if len(goods) != 3:
+        raise InvalidOrder("the trade wall takes exactly three goods", suggestion="trade green green blue")
+    return Order("trade", {"goods": goods})
+
+
+def _preempt(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    """`preempt` (the answer), `preempt list ...`, `preempt never`, `preempt ask`."""
+    if not words:
+        return Order("preempt")
+    head = fold(words[0])
+    if head in ("never", "none", "nothing") and len(words) == 1:
+        return Order("preempt-list", {"buildings": []})
+    if head == "ask" and len(words) == 1:
+        return Order("preempt-ask")
+    if head == "list" and len(words) > 1:
+        text = " ".join(words[1:])
+        return Order("preempt-list", {"buildings": [_preempt_entry(x.strip(), components)
+                                                    for x in text.split(",") if x.strip()]})
+    raise InvalidOrder("write 'preempt', 'preempt list <buildings>', 'preempt never' or 'preempt ask'",
+                       suggestion="preempt list Metallum, public 4")
+
+
+def _redraw(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    if not 1 <= len(words) <= 2:
+        raise InvalidOrder("redraw one or two contracts: 'redraw <n> [<n>]'", suggestion="redraw 12 40")
+    return Order("redraw", {"contracts": [_number(w, "a contract number") for w in words]})
+
+
+def _load(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    numbers = [w for w in words if fold(w) not in ("on", "ship", "onto")]
+    if len(numbers) != 2:
+        raise InvalidOrder("'load' is written 'load <contract> on ship <n>'", suggestion="load 17 on ship 1")
+    return Order("load", {"contract": _number(numbers[0], "the contract number"),
+                          "ship": _number(numbers[1], "the ship number")})
+
+
+def _contract(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    """`unload 17`, `save 17`, `free 17`."""
+    _need(keyword, words, 1, f"{keyword} <contract>")
+    return Order(keyword, {"contract": _number(words[0], "the contract number")})
+
+
+def _ship(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    if not words:
+        raise InvalidOrder("which size?", suggestion="ship small, ship medium or ship large")
+    return Order("ship", {"size": match_name(" ".join(words), SIZE_NAMES, "ship size")})
+
+
+def _answer(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    """`accept 3`, `reject 3`: an answer to a free-trade offer."""
+    _need(keyword, words, 1, f"{keyword} <offer number>")
+    return Order(keyword, {"offer": _number(words[0], "the offer number")})
+
+
+def _offer(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    found = _OFFER.match(" ".join(words))
+    if not found:
+        raise InvalidOrder("an offer is written 'offer <player> give <items> for <items>'",
+                           suggestion="offer anna give 2 gold for 1 green")
+    who = match_name(found.group(1), {n: n for n in players}, "player")
+    return Order("offer", {"to": who, "give": _items(found.group(2)), "get": _items(found.group(3))})
+
+
+def _keep(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    if not words:
+        raise InvalidOrder("keep which goods?", suggestion="keep green, or keep nothing")
+    return Order("keep", {"goods": _goods_list(words)})
+
+
+_PARSERS: dict[str, Parser] = {
+    "stay": _bare, "pass": _bare, "done": _bare, "allow": _bare, "post": _bare,
+    "take": _take, "bid": _bid, "raise": _gold, "defend": _gold, "good": _one_good, "donate": _one_good,
+    "discard": _goods_count, "buy": _goods_count, "sell": _goods_count, "build": _build, "use": _use,
+    "exchange": _exchange, "trade": _trade, "preempt": _preempt, "redraw": _redraw, "load": _load,
+    "unload": _contract, "save": _contract, "free": _contract, "ship": _ship, "accept": _answer, "reject": _answer,
+    "offer": _offer, "keep": _keep,
+}
+
+
+def parse_line(line: str, components: dict[str, Any], players: list[str]) -> Order:
+    """One line of orders text to an Order; InvalidOrder (or AmbiguousOrder) when it is not one."""
     words = line.split()
-    kw = match_name(words[0], KEYWORDS, "order")
-    rest_words = words[1:]
-    rest = " ".join(rest_words)
-
-    def need(n: int, form: str) -> None:
-        if len(rest_words) != n:
-            raise InvalidOrder(f"'{kw}' is written '{form}'", suggestion=form)
-
-    if kw in ("stay", "pass", "done", "allow", "post"):
-        need(0, kw)
-        return Order(kw)
-    if kw == "take":
-        if not rest:
-            raise InvalidOrder("take which office?", suggestion="take <office>")
-        return Order("take", {"office": match_name(rest, OFFICE_NAMES, "office")})
-    if kw == "bid":
-        m = _BID.match(rest)
-        if not m or not m.group(1):
-            raise InvalidOrder("a bid is written 'bid <office> <gold>' or 'bid <office> <gold> up to <gold>'",
-                               suggestion="bid consul 3")
-        args: dict[str, Any] = {"office": match_name(m.group(1), OFFICE_NAMES, "office"),
-                                "gold": parse_int(m.group(2), "the bid", minimum=1)}
-        if m.group(3):
-            args["limit"] = parse_int(m.group(3), "the limit", minimum=1)
-        return Order("bid", args)
-    if kw in ("raise", "defend"):
-        words2 = rest_words
-        if len(words2) == 3 and fold(words2[0]) == "up" and fold(words2[1]) == "to":
-            words2 = words2[2:]
-        if len(words2) != 1:
-            raise InvalidOrder(f"'{kw}' is written '{kw} <gold>'", suggestion=f"{kw} 3")
-        return Order(kw, {"gold": parse_int(words2[0], "the amount", minimum=0 if kw == "defend" else 1)})
-    if kw in ("good", "donate"):
-        need(1, f"{kw} <good>")
-        return Order(kw, {"good": good(rest)})
-    if kw == "discard":
-        if len(rest_words) == 1:
-            return Order(kw, {"good": good(rest_words[0]), "count": 1})
-        need(2, "discard <count> <good>")
-        return Order(kw, {"good": good(rest_words[1]), "count": parse_int(rest_words[0], "the count", minimum=1)})
-    if kw in ("buy", "sell"):
-        if kw == "buy" and rest_words and not rest_words[0].isdigit():
-            try:
-                return Order("build", _building(rest, data))
-            except OrderError:
-                if len(rest_words) != 1:
-                    raise
-        if len(rest_words) == 1:
-            return Order(kw, {"good": good(rest_words[0]), "count": 1})
-        need(2, f"{kw} <count> <good>")
-        return Order(kw, {"good": good(rest_words[1]), "count": parse_int(rest_words[0], "the count", minimum=1)})
-    if kw == "build":
-        return Order("build", _building(rest, data))
-    if kw == "use":
-        if not rest:
-            raise InvalidOrder("use which building?", suggestion="use <commercial building>")
-        return Order("use", {"building": match_name(rest, building_names(data), "building")})
-    if kw == "exchange":
-        if len(rest_words) != 3 or fold(rest_words[1]) != "for":
-            raise InvalidOrder("'exchange' is written 'exchange <good> for <good>'", suggestion="exchange green for red")
-        return Order("exchange", {"give": good(rest_words[0]), "get": good(rest_words[2])})
-    if kw == "trade":
-        goods = _goods_list(rest_words)
-        if len(goods) != 3:
-            raise InvalidOrder("the trade wall takes exactly three goods", suggestion="trade green green blue")
-        return Order("trade", {"goods": goods})
-    if kw == "preempt":
-        if not rest_words:
-            return Order("preempt")
-        head = fold(rest_words[0])
-        if head in ("never", "none", "nothing") and len(rest_words) == 1:
-            return Order("preempt-list", {"buildings": []})
-        if head == "ask" and len(rest_words) == 1:
-            return Order("preempt-ask")
-        if head == "list" and len(rest_words) > 1:
-            text = " ".join(rest_words[1:])
-            return Order("preempt-list", {"buildings": [_preempt_entry(x.strip(), data) for x in text.split(",") if x.strip()]})
-        raise InvalidOrder("write 'preempt', 'preempt list <buildings>', 'preempt never' or 'preempt ask'",
-                           suggestion="preempt list Metallum, public 4")
-    if kw == "redraw":
-        if not 1 <= len(rest_words) <= 2:
-            raise InvalidOrder("redraw one or two contracts: 'redraw <n> [<n>]'", suggestion="redraw 12 40")
-        return Order("redraw", {"contracts": [_int(w, "a contract number") for w in rest_words]})
-    if kw == "load":
-        ws = [w for w in rest_words if fold(w) not in ("on", "ship", "onto")]
-        if len(ws) != 2:
-            raise InvalidOrder("'load' is written 'load <contract> on ship <n>'", suggestion="load 17 on ship 1")
-        return Order("load", {"contract": _int(ws[0], "the contract number"), "ship": _int(ws[1], "the ship number")})
-    if kw in ("unload", "save", "free"):
-        need(1, f"{kw} <contract>")
-        return Order(kw, {"contract": _int(rest_words[0], "the contract number")})
-    if kw == "ship":
-        if not rest:
-            raise InvalidOrder("which size?", suggestion="ship small, ship medium or ship large")
-        return Order("ship", {"size": match_name(rest, SIZE_NAMES, "ship size")})
-    if kw in ("accept", "reject"):
-        need(1, f"{kw} <offer number>")
-        return Order(kw, {"offer": _int(rest_words[0], "the offer number")})
-    if kw == "offer":
-        m = re.match(r"^(\S+)\s+give\s+(.*?)\s+for\s+(.*)$", rest, re.I)
-        if not m:
-            raise InvalidOrder("an offer is written 'offer <player> give <items> for <items>'",
-                               suggestion="offer anna give 2 gold for 1 green")
-        who = match_name(m.group(1), {n: n for n in players}, "player")
-        return Order("offer", {"to": who, "give": _items(m.group(2), data), "get": _items(m.group(3), data)})
-    if kw == "keep":
-        if not rest_words:
-            raise InvalidOrder("keep which goods?", suggestion="keep green, or keep nothing")
-        return Order("keep", {"goods": _goods_list(rest_words)})
-    raise InvalidOrder(f"unknown order {words[0]!r}")
+    keyword = match_name(words[0], KEYWORDS, "order")
+    parser = _PARSERS.get(keyword)
+    if parser is None:
+        raise InvalidOrder(f"unknown order {words[0]!r}")
+    return parser(keyword, words[1:], components, players)
 
 
-def fmt(o: Order) -> str:
-    k, g = o.kind, o.args
-    if k in ("stay", "pass", "done", "allow", "post", "preempt"):
-        return k
-    if k == "take":
-        return f"take {g['office']}"
-    if k == "bid":
-        return f"bid {g['office']} {g['gold']}" + (f" up to {g['limit']}" if g.get("limit") is not None else "")
-    if k in ("raise", "defend"):
-        return f"{k} {g['gold']}"
-    if k in ("good", "donate"):
-        return f"{k} {g['good']}"
-    if k in ("buy", "sell", "discard"):
-        return f"{k} {g['count']} {g['good']}"
-    if k == "build":
-        if "public" in g:
-            text = f"build public {g['public']}"
-        elif "wall" in g:
-            text = f"build wall {g['wall']}"
+def format_order(order: Order) -> str:
+    """The canonical text of an order: `parse_line(format_order(o)) == o`."""
+    kind, args = order.kind, order.args
+    if kind in ("stay", "pass", "done", "allow", "post", "preempt"):
+        return kind
+    if kind == "take":
+        return f"take {args['office']}"
+    if kind == "bid":
+        limit = args.get("limit")
+        return f"bid {args['office']} {args['gold']}" + (f" up to {limit}" if limit is not None else "")
+    if kind in ("raise", "defend"):
+        return f"{kind} {args['gold']}"
+    if kind in ("good", "donate"):
+        return f"{kind} {args['good']}"
+    if kind in ("buy", "sell", "discard"):
+        return f"{kind} {args['count']} {args['good']}"
+    if kind == "build":
+        if "public" in args:
+            text = f"build public {args['public']}"
+        elif "wall" in args:
+            text = f"build wall {args['wall']}"
         else:
-            text = f"build {g['building']}"
-        return text + (" with redemptor" if g.get("redemptor") else "")
-    if k == "use":
-        return f"use {g['building']}"
-    if k == "exchange":
-        return f"exchange {g['give']} for {g['get']}"
-    if k == "trade":
-        return "trade " + " ".join(g["goods"])
-    if k == "preempt-list":
-        return "preempt list " + ", ".join(g["buildings"]) if g["buildings"] else "preempt never"
-    if k == "preempt-ask":
+            text = f"build {args['building']}"
+        return text + (" with redemptor" if args.get("redemptor") else "")
+    if kind == "use":
+        return f"use {args['building']}"
+    if kind == "exchange":
+        return f"exchange {args['give']} for {args['get']}"
+    if kind == "trade":
+        return "trade " + " ".join(args["goods"])
+    if kind == "preempt-list":
+        return "preempt list " + ", ".join(args["buildings"]) if args["buildings"] else "preempt never"
+    if kind == "preempt-ask":
         return "preempt ask"
-    if k == "redraw":
-        return "redraw " + " ".join(map(str, g["contracts"]))
-    if k == "load":
-        return f"load {g['contract']} on ship {g['ship']}"
-    if k in ("unload", "save", "free"):
-        return f"{k} {g['contract']}"
-    if k == "ship":
-        return f"ship {g['size']}"
-    if k in ("accept", "reject"):
-        return f"{k} {g['offer']}"
-    if k == "offer":
-        return f"offer {g['to']} give {', '.join(g['give']) or 'nothing'} for {', '.join(g['get']) or 'nothing'}"
-    if k == "keep":
-        return "keep " + (" ".join(g["goods"]) if g["goods"] else "nothing")
-    raise ValueError(f"no text form for {k}")
+    if kind == "redraw":
+        return "redraw " + " ".join(map(str, args["contracts"]))
+    if kind == "load":
+        return f"load {args['contract']} on ship {args['ship']}"
+    if kind in ("unload", "save", "free"):
+        return f"{kind} {args['contract']}"
+    if kind == "ship":
+        return f"ship {args['size']}"
+    if kind in ("accept", "reject"):
+        return f"{kind} {args['offer']}"
+    if kind == "offer":
+        return (f"offer {args['to']} give {', '.join(args['give']) or 'nothing'} "
+                f"for {', '.join(args['get']) or 'nothing'}")
+    if kind == "keep":
+        return "keep " + (" ".join(args["goods"]) if args["goods"] else "nothing")
+    raise ValueError(f"no text form for {kind}")

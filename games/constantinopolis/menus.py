@@ -12,54 +12,53 @@ words, and the line's `more` recognises them.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from referee.contract import MenuLine, Order, menu_family, passes
 from referee.orderlines import alternatives, spans
 
-from . import accept, auction, construction, rounds
+from . import accept, auction, construction, donations, end_of_round, flow
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
-from .grammar import fmt
-from .state import comp, market_card, pl
+from .grammar import format_order
+from .state import GameState, PlayerSheet, components_of, market_card, sheet_of
 
 Judge = Callable[[Order], bool]
 
 
-def menu(st: dict[str, Any], player: str) -> list[MenuLine]:
+def menu(state: GameState, player: str) -> list[MenuLine]:
     """The player's complete menu, or nothing when nothing is asked of them."""
-    from .engine import _prompts
-
-    mine = [p for p in _prompts(st) if p.player == player]
+    mine = [p for p in flow.prompts(state) if p.player == player]
     if not mine:
         return []
     kinds = set(mine[0].orders)
-    ph = st["phase"]
-    if ph == "pretorio":
-        return _pretorio(st, player)
-    if ph == "auction":
-        return _auction(st, player, kinds)
-    if ph == "construct":
-        return _construct(st, player, kinds)
-    if ph == "accept":
-        return _accept(st, player, kinds)
-    if ph == "donate":
-        judge = _judge(rounds.donate_check, st, player)
+    phase = state["phase"]
+    if phase == "pretorio":
+        return _pretorio(state, player)
+    if phase == "auction":
+        return _auction(state, player, kinds)
+    if phase == "construct":
+        return _construct(state, player, kinds)
+    if phase == "accept":
+        return _accept(state, player, kinds)
+    if phase == "donate":
+        judge = _judge(donations.check_order, state, player)
         return _singles(judge, [Order("pass")]) + _family(
             "donate <good>", [(g, Order("donate", {"good": g})) for g in GOODS], judge)
-    if ph == "store":
-        return _store(st, player)
+    if phase == "store":
+        return _store(state, player)
     return []
 
 
 # --------------------------------------------------------------------------- building blocks
 
 
-def _judge(check: Callable[..., None], st: dict[str, Any], player: str) -> Judge:
-    return passes(lambda o: check(st, player, o))
+def _judge(check: Callable[..., None], state: GameState, player: str) -> Judge:
+    """Whether an order passes the phase's own check for this player now."""
+    return passes(lambda o: check(state, player, o))
 
 
 def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
-    return [MenuLine(fmt(o), (o,)) for o in orders if judge(o)]
+    return [MenuLine(format_order(o), (o,)) for o in orders if judge(o)]
 
 
 def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> list[MenuLine]:
@@ -87,16 +86,16 @@ def submultisets(goods: dict[str, int], least: int, most: int) -> list[list[str]
             if least <= len(chosen):
                 out.append(chosen)
             return
-        g = GOODS[i]
-        for n in range(min(goods[g], most - len(chosen)) + 1):
-            grow(i + 1, chosen + [g] * n)
+        good = GOODS[i]
+        for n in range(min(goods[good], most - len(chosen)) + 1):
+            grow(i + 1, chosen + [good] * n)
 
     grow(0, [])
     return sorted(out, key=len)
 
 
-def _stock(p: dict[str, Any]) -> str:
-    return ", ".join(f"{p['goods'][g]} {g}" for g in GOODS if p["goods"][g])
+def _stock(sheet: PlayerSheet) -> str:
+    return ", ".join(f"{sheet['goods'][g]} {g}" for g in GOODS if sheet["goods"][g])
 
 
 def _defend_line() -> MenuLine:
@@ -108,18 +107,18 @@ def _defend_line() -> MenuLine:
 # --------------------------------------------------------------------------- phase 1
 
 
-def _pretorio(st: dict[str, Any], player: str) -> list[MenuLine]:
-    judge = _judge(auction.check, st, player)
+def _pretorio(state: GameState, player: str) -> list[MenuLine]:
+    judge = _judge(auction.check_order, state, player)
     return _family("good <type>", [(g, Order("good", {"good": g})) for g in GOODS], judge)
 
 
-def _auction(st: dict[str, Any], player: str, kinds: set[str]) -> list[MenuLine]:
-    judge = _judge(auction.check, st, player)
-    gold = pl(st, player)["gold"]
-    duel = st["auction"]["duel"]
+def _auction(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
+    judge = _judge(auction.check_order, state, player)
+    gold = sheet_of(state, player)["gold"]
+    duel = state["auction"]["duel"]
     if duel is not None:
         out = _singles(judge, [Order("pass")])
-        need = auction.min_raise(st)
+        need = auction.min_raise(state)
         raises = [Order("raise", {"gold": n}) for n in range(need, gold + 1)]
         if raises and all(judge(o) for o in raises):
             out.append(MenuLine(f"raise <gold>: {spans(range(need, gold + 1))}", tuple(raises)))
@@ -128,10 +127,10 @@ def _auction(st: dict[str, Any], player: str, kinds: set[str]) -> list[MenuLine]
     out += _family("take <office>", [(o, Order("take", {"office": o})) for o in OFFICES], judge)
     parts, bids = [], []
     for office in OFFICES:
-        holder = st["offices"][office]
+        holder = state["offices"][office]
         if holder is None or holder == player:
             continue
-        ok = [n for n in range(auction.min_bid(st, office), gold + 1)
+        ok = [n for n in range(auction.min_bid(state, office), gold + 1)
               if judge(Order("bid", {"office": office, "gold": n}))]
         if ok:
             parts.append(f"{office} {spans(ok)}")
@@ -141,10 +140,10 @@ def _auction(st: dict[str, Any], player: str, kinds: set[str]) -> list[MenuLine]
         orders = tuple(Order("bid", {"office": o, "gold": n}) for o, n in bids) + tuple(
             Order("bid", {"office": o, "gold": n, "limit": n}) for o, n in bids)
 
-        def limited(o: Order, offered: set = offered) -> bool:
-            a = o.args
-            return (o.kind == "bid" and (a.get("office"), a.get("gold")) in offered and isinstance(a.get("limit"), int)
-                    and a["limit"] >= a["gold"])
+        def limited(order: Order, offered: set = offered) -> bool:
+            args = order.args
+            return (order.kind == "bid" and (args.get("office"), args.get("gold")) in offered
+                    and isinstance(args.get("limit"), int) and args["limit"] >= args["gold"])
         out.append(MenuLine(f"bid <office> <gold> [up to <gold>]: {', '.join(parts)}; with 'up to' (any amount from "
                             "the bid on) your raises in the exchange are made for you", orders, limited))
     if "defend" in kinds:
@@ -155,14 +154,14 @@ def _auction(st: dict[str, Any], player: str, kinds: set[str]) -> list[MenuLine]
 # --------------------------------------------------------------------------- phase 4 and the dealings
 
 
-def _builds(st: dict[str, Any], player: str, judge: Judge) -> list[MenuLine]:
-    data = comp(st)
+def _builds(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
+    components = components_of(state)
     out = []
     for red, tail in ((False, ""), (True, " with redemptor")):
         extra = {"redemptor": True} if red else {}
         out += _family(f"build <building>{tail}", [(b, Order("build", {"building": b, **extra}))
-                                                   for b in data["buildings"]], judge)
-        fames = sorted({t["fame"] for t in data["public"]})
+                                                   for b in components["buildings"]], judge)
+        fames = sorted({t["fame"] for t in components["public"]})
         out += _family(f"build public <fame>{tail}", [(str(f), Order("build", {"public": f, **extra})) for f in fames],
                        judge)
         out += _family(f"build wall <segment>{tail}", [(w, Order("build", {"wall": w, **extra}))
@@ -170,14 +169,14 @@ def _builds(st: dict[str, Any], player: str, judge: Judge) -> list[MenuLine]:
     return out
 
 
-def _dealings(st: dict[str, Any], player: str, judge: Judge) -> list[MenuLine]:
+def _dealings(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
     """The market, commercial buildings, the exchange and trade walls, discarding."""
-    data = comp(st)
-    p = pl(st, player)
-    limits = {g: range(1, row["limit"] + 1) for g, row in market_card(st)["goods"].items() if row["limit"] > 0}
+    components = components_of(state)
+    sheet = sheet_of(state, player)
+    limits = {g: range(1, row["limit"] + 1) for g, row in market_card(state)["goods"].items() if row["limit"] > 0}
     out = _counted("buy <count> <good>", "buy", limits, judge)
     out += _counted("sell <count> <good>", "sell", limits, judge)
-    out += _family("use <building>", [(b, Order("use", {"building": b})) for b, info in data["buildings"].items()
+    out += _family("use <building>", [(b, Order("use", {"building": b})) for b, info in components["buildings"].items()
                                       if info["kind"] == "commercial"], judge)
     pairs = [(a, b) for a in GOODS for b in GOODS if judge(Order("exchange", {"give": a, "get": b}))]
     if pairs:
@@ -190,14 +189,15 @@ def _dealings(st: dict[str, Any], player: str, judge: Judge) -> list[MenuLine]:
             text = "; ".join(f"{a} for {alternatives([b for x, b in pairs if x == a])}" for a in gives)
         out.append(MenuLine(f"exchange <good> for <good> (exchange wall): {text}",
                             tuple(Order("exchange", {"give": a, "get": b}) for a, b in pairs)))
-    threes = [o for o in (Order("trade", {"goods": c}) for c in submultisets(p["goods"], 3, 3)) if judge(o)]
+    threes = [o for o in (Order("trade", {"goods": c}) for c in submultisets(sheet["goods"], 3, 3)) if judge(o)]
     if threes:
-        out.append(MenuLine(f"trade <three goods> (trade wall, 10 gold): any three of your {_stock(p)}", tuple(threes)))
-    out += _counted("discard <count> <good>", "discard", {g: range(1, p["goods"][g] + 1) for g in GOODS}, judge)
+        out.append(MenuLine(f"trade <three goods> (trade wall, 10 gold): any three of your {_stock(sheet)}",
+                            tuple(threes)))
+    out += _counted("discard <count> <good>", "discard", {g: range(1, sheet["goods"][g] + 1) for g in GOODS}, judge)
     return out
 
 
-def _preempt_lines(st: dict[str, Any], judge: Judge) -> list[MenuLine]:
+def _preempt_lines(state: GameState, judge: Judge) -> list[MenuLine]:
     listing = Order("preempt-list", {"buildings": []})
     if not judge(listing):
         return []
@@ -207,74 +207,79 @@ def _preempt_lines(st: dict[str, Any], judge: Judge) -> list[MenuLine]:
             MenuLine("preempt ask", (Order("preempt-ask"),))]
 
 
-def _construct(st: dict[str, Any], player: str, kinds: set[str]) -> list[MenuLine]:
-    judge = _judge(construction.check, st, player)
-    if st["construct"]["pending"] is not None:
-        return _singles(judge, [Order("allow"), Order("preempt")]) + _preempt_lines(st, judge)
-    out = _singles(judge, [Order("done")]) + _builds(st, player, judge) + _dealings(st, player, judge)
+def _construct(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
+    judge = _judge(construction.check_order, state, player)
+    if state["construct"]["pending"] is not None:
+        return _singles(judge, [Order("allow"), Order("preempt")]) + _preempt_lines(state, judge)
+    out = _singles(judge, [Order("done")]) + _builds(state, player, judge) + _dealings(state, player, judge)
     if "preempt-list" in kinds:
-        out += _preempt_lines(st, judge)
+        out += _preempt_lines(state, judge)
     return out
 
 
 # --------------------------------------------------------------------------- phase 6
 
 
-def _accept(st: dict[str, Any], player: str, kinds: set[str]) -> list[MenuLine]:
-    judge = _judge(accept.check, st, player)
-    p = pl(st, player)
+def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
+    judge = _judge(accept.check_order, state, player)
+    sheet = sheet_of(state, player)
     out = _singles(judge, [Order("done")])
-    hand = list(p["hand"])
-    redraws = [Order("redraw", {"contracts": list(c)}) for k in (1, 2) for c in combinations(hand, k)]
+    hand = list(sheet["hand"])
+    redraws = [Order("redraw", {"contracts": list(pick)}) for k in (1, 2) for pick in combinations(hand, k)]
     redraws = [o for o in redraws if judge(o)]
     if redraws:
         allowed = {c for o in redraws for c in o.args["contracts"]}
+
+        def any_redraw(o: Order) -> bool:
+            numbers = o.args.get("contracts")
+            return (o.kind == "redraw" and isinstance(numbers, list) and 1 <= len(numbers) <= 2
+                    and len(set(numbers)) == len(numbers) and set(numbers) <= allowed)
         out.append(MenuLine(f"redraw <contract> [<contract>]: one or two of {', '.join(map(str, sorted(allowed)))}",
-                            tuple(redraws), lambda o: o.kind == "redraw" and isinstance(o.args.get("contracts"), list)
-                            and 1 <= len(o.args["contracts"]) <= 2 and len(set(o.args["contracts"])) == len(o.args["contracts"])
-                            and set(o.args["contracts"]) <= allowed))
-    ships = [s["id"] for s in p["ships"]]
+                            tuple(redraws), any_redraw))
+    ships = [s["id"] for s in sheet["ships"]]
     fits: dict[tuple[int, ...], list[int]] = {}
-    for c in hand:
-        on = tuple(s for s in ships if judge(Order("load", {"contract": c, "ship": s})))
-        if on:
-            fits.setdefault(on, []).append(c)
+    for number in hand:
+        takers = tuple(s for s in ships if judge(Order("load", {"contract": number, "ship": s})))
+        if takers:
+            fits.setdefault(takers, []).append(number)
     if fits:
-        text = "; ".join(f"{', '.join(map(str, cs))} on ship {alternatives([str(s) for s in on])}" for on, cs in fits.items())
+        text = "; ".join(f"{', '.join(map(str, numbers))} on ship {alternatives([str(s) for s in takers])}"
+                         for takers, numbers in fits.items())
         out.append(MenuLine(f"load <contract> on ship <n>: {text}", tuple(
-            Order("load", {"contract": c, "ship": s}) for on, cs in fits.items() for c in cs for s in on)))
-    loaded = [c for s in p["ships"] for c in s["cargo"]]
+            Order("load", {"contract": c, "ship": s}) for takers, numbers in fits.items() for c in numbers
+            for s in takers)))
+    loaded = [c for s in sheet["ships"] for c in s["cargo"]]
     out += _family("unload <contract>", [(str(c), Order("unload", {"contract": c})) for c in loaded], judge)
     out += _singles(judge, [Order("post")])
     out += _family("save <contract>", [(str(c), Order("save", {"contract": c})) for c in hand], judge)
-    out += _family("free <contract>", [(str(c), Order("free", {"contract": c})) for c in p["saved"]], judge)
+    out += _family("free <contract>", [(str(c), Order("free", {"contract": c})) for c in sheet["saved"]], judge)
     out += _family("ship <size>", [(s, Order("ship", {"size": s})) for s in SIZES], judge)
-    out += _dealings(st, player, judge)
+    out += _dealings(state, player, judge)
     if "offer" in kinds:
-        out += _offers(st, player, judge)
+        out += _offers(state, player, judge)
     out.append(_defend_line())
     return out
 
 
-def _offers(st: dict[str, Any], player: str, judge: Judge) -> list[MenuLine]:
+def _offers(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
     """Free trade: offers to players still accepting (what is asked for is open), answers."""
-    a = st["accept"]
-    p = pl(st, player)
-    to = [q for q in accept.waiting(st) if q != player]
+    acceptance = state["accept"]
+    sheet = sheet_of(state, player)
+    to = [q for q in accept.waiting(state) if q != player]
     out = []
     if to:
         sample = Order("offer", {"to": to[0], "give": [], "get": []})
         if judge(sample):
-            held = [f"{p['gold']} gold"] if p["gold"] else []
-            held += [f"{p['goods'][g]} {g}" for g in GOODS if p["goods"][g]]
-            held += [f"contract {c}" for c in p["hand"]]
+            held = [f"{sheet['gold']} gold"] if sheet["gold"] else []
+            held += [f"{sheet['goods'][g]} {g}" for g in GOODS if sheet["goods"][g]]
+            held += [f"contract {c}" for c in sheet["hand"]]
             out.append(MenuLine(
                 f"offer <player> give <items> for <items>: to {alternatives(to)}; give any of what you hold "
                 f"({', '.join(held) or 'nothing'}) and not yet offered, for anything; items are 'N gold', "
                 "'N <good>', 'contract N' or 'nothing'", (sample,),
                 lambda o: o.kind == "offer" and judge(o)))
     for kind in ("accept", "reject"):
-        out += _family(f"{kind} <offer>", [(str(x["id"]), Order(kind, {"offer": x["id"]})) for x in a["offers"]
+        out += _family(f"{kind} <offer>", [(str(x["id"]), Order(kind, {"offer": x["id"]})) for x in acceptance["offers"]
                                            if x["to"] == player], judge)
     return out
 
@@ -282,12 +287,12 @@ def _offers(st: dict[str, Any], player: str, judge: Judge) -> list[MenuLine]:
 # --------------------------------------------------------------------------- phase 8
 
 
-def _store(st: dict[str, Any], player: str) -> list[MenuLine]:
-    judge = _judge(rounds.store_check, st, player)
-    p = pl(st, player)
-    limit = rounds.store_limit(st, p)
-    orders = tuple(o for o in (Order("keep", {"goods": c}) for c in submultisets(p["goods"], 0, limit)) if judge(o))
+def _store(state: GameState, player: str) -> list[MenuLine]:
+    judge = _judge(end_of_round.check_order, state, player)
+    sheet = sheet_of(state, player)
+    limit = end_of_round.store_limit(state, sheet)
+    orders = tuple(o for o in (Order("keep", {"goods": c}) for c in submultisets(sheet["goods"], 0, limit)) if judge(o))
     if not orders:
         return []
-    return [MenuLine(f"keep <goods>: up to {limit} of your {_stock(p)} ('keep nothing' to keep none); "
+    return [MenuLine(f"keep <goods>: up to {limit} of your {_stock(sheet)} ('keep nothing' to keep none); "
                      "the rest are discarded", orders)]

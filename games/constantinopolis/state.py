@@ -1,165 +1,203 @@
-"""The game position as plain JSON data, and the small helpers every phase shares.
+"""The game position: its typed shape, and the small helpers every phase shares.
 
-`apply` never touches its input. It works on a `Draft`: a shallow copy of the state. A
-top-level value is copied the first time it is changed (`w`); a player is replaced by a
-`_PlayerDraft` the first time it is changed (`wp`), which copies each of the player's lists
-and dicts when first looked up. So an order pays only for the parts it touches. Code that
-changes a part takes it through `w`/`wp`; code that only reads uses the state as it is.
-`finished` turns the draft back into a plain state, which shares the unchanged parts with
-the given one (states are values: nothing changes one in place). `clone` is the full copy,
-for callers that want to change a position by hand. The state holds no history, only the
-position, so a step costs no more late in the game than early.
+A state is plain JSON (stored, hashed and replayed as it is), so the shapes below are
+`TypedDict`s: they name every key and say which piece of the game it stands for, and cost
+nothing at run time. The keys are part of the stored format and never change; what a key
+holds is said next to it in the rulebook's words (player sheet, ledger, harbour, trading
+posts, offices...). How `apply` changes a state without touching the one it was given is in
+`draft`.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from referee.contract import IllegalOrder, Order, Prompt
+from referee.rng import Rng
 
-from .components import GOODS, OFFICES, for_state, tables
+from .components import GOODS, OFFICES, for_state
+from .draft import clone, writable  # noqa: F401  (clone: the tests that edit positions by hand take it from here)
 
-GOOD_VALUE = {g: i for i, g in enumerate(GOODS)}  # higher index: more valuable
+GOOD_VALUE = {g: i for i, g in enumerate(GOODS)}  # higher index: more valuable (Other Rules: Goods)
 
-
-_NESTED = (dict, list)
-
-
-def deep_copy(v: Any) -> Any:
-    """A deep copy of JSON-native data (dicts, lists, scalars); scalars are shared."""
-    t = type(v)
-    if t is dict:
-        return {k: deep_copy(x) if type(x) in _NESTED else x for k, x in v.items()}
-    if t is list:
-        return [deep_copy(x) if type(x) in _NESTED else x for x in v]
-    return v
+Phase = Literal["auction", "pretorio", "construct", "accept", "donate", "store", "over"]
 
 
-# values of a player that are a flat dict or list of scalars, and the layouts of a ship and
-# of the per-round flags: copied with one C call per container (a ship or flags with another
-# number of keys take the general path)
-_FLAT_PARTS = frozenset(("goods", "buildings", "new", "public", "walls", "hand", "saved", "score"))
-_SHIP_SIZE = 4  # id, size, at, cargo
-_ROUND_SIZE = 11  # built, ledger, used, redemptor, walls_used, ship, ship_paid, post, donated, loaded, redrawn
+# --------------------------------------------------------------------------- the typed shape
 
 
-def _copy_part(key: str, v: Any) -> Any:
-    """A deep copy of one value of a player, taking the short way for the layout it knows."""
-    t = type(v)
-    if t is not dict and t is not list:
-        return v
-    if key in _FLAT_PARTS:
-        return v.copy()
-    if key == "ships":
-        return [{"id": s["id"], "size": s["size"], "at": s["at"], "cargo": s["cargo"].copy()}
-                if len(s) == _SHIP_SIZE else deep_copy(s) for s in v]
-    if key == "r" and len(v) == _ROUND_SIZE:
-        r = v.copy()
-        r["built"] = v["built"].copy()
-        r["ledger"] = v["ledger"].copy()
-        r["used"] = v["used"].copy()
-        r["walls_used"] = v["walls_used"].copy()
-        if v["ship"] is not None:
-            r["ship"] = v["ship"].copy()
-        return r
-    return deep_copy(v)
+class Ship(TypedDict):
+    """A ship on the player sheet: in the Harbor space (`at` 0) or on a voyage, `at` rounds
+    from home (the Short and Long Voyage spaces), with the contracts loaded on it."""
+
+    id: int
+    size: str  # small (parvus dromo), medium, large
+    at: int
+    cargo: list[int]  # contract card numbers
 
 
-def clone(state: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of a state; an embedded component set is shared, never changed."""
-    return {k: {n: {x: _copy_part(x, y) for x, y in p.items()} for n, p in v.items()} if k == "p"
-            else v if k == "component_data" else deep_copy(v)
-            for k, v in state.items()}
+class ShipBought(TypedDict):
+    id: int
+    size: str
 
 
-class Draft(dict):
-    """The position one `apply` (or `drop`) changes; see the module docstring. A value put
-    in whole (`st[key] = ...`) is new, so it counts as this draft's own."""
+class RoundFlags(TypedDict):
+    """What a player did this round (sheet key "r"); cleared when a new round begins."""
 
-    __slots__ = ("own", "own_players")
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        super().__init__(state)
-        self.own: set[str] = set()
-        self.own_players: set[str] = set()
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        dict.__setitem__(self, key, value)
-        self.own.add(key)
-
-
-class _PlayerDraft(dict):
-    """A player being changed. It starts with the scalars only: every other value is taken
-    from the original the first time it is looked up (`__missing__`), lists and dicts as
-    copies. So code that changes a player uses subscripts (never `get`, `in`, `del` or
-    iteration), and `finished` lays what was looked up over the original, in its key order."""
-
-    __slots__ = ("src",)
-
-    def __missing__(self, key: str) -> Any:
-        v = _copy_part(key, self.src[key])
-        dict.__setitem__(self, key, v)
-        return v
-
-    def settled(self) -> dict[str, Any]:
-        out = self.src.copy()
-        out.update(self)
-        return out
+    built: list[str]  # the kinds of building bought (one of each kind a round)
+    ledger: dict[str, int]  # the Ledger area: goods bought (+) or sold (-) at the market
+    used: list[str]  # commercial buildings used (once a round each)
+    redemptor: bool  # the Redemptor's discount used
+    walls_used: list[str]  # once-a-round wall abilities used: "exchange", "trade"
+    ship: ShipBought | None  # the ship bought in the accept phase (one a round)
+    ship_paid: int  # what it cost, refunded if an earlier player takes it
+    post: bool  # a trading post bought
+    donated: bool
+    loaded: bool  # a contract loaded this phase (the office redraw must come before)
+    redrawn: bool
 
 
-def draft(state: dict[str, Any]) -> Draft:
-    return Draft(state)
+class FinalScore(TypedDict):
+    """Fame and gold of the final scoring steps, kept for the result."""
+
+    ships_gold: int
+    ships_fame: int
+    walls_fame: int
+    gold_fame: int
 
 
-def finished(st: dict[str, Any]) -> dict[str, Any]:
-    """The plain state a draft has become."""
-    if type(st) is not Draft:
-        return st
-    players = st["p"]
-    for name in st.own_players:
-        if type(players[name]) is _PlayerDraft:
-            players[name] = players[name].settled()
-    return dict(st)
+class PlayerSheet(TypedDict):
+    """One player's sheet (state key "p" maps each player to one)."""
+
+    gold: int  # the Treasury area; secret unless the public-gold option is on
+    fame: int  # the player's marker on the Fame Point track
+    goods: dict[str, int]  # the Storage area, by goods type
+    buildings: list[str]  # production, commercial and utility buildings owned (names)
+    new: list[str]  # of those, the ones bought this round
+    public: list[str]  # public building tiles (ids "public-<cost>")
+    walls: list[str]  # city wall segments, by ability
+    ships: list[Ship]
+    next_ship: int  # the id the next ship bought gets
+    hand: list[int]  # contract cards drawn and not yet accepted
+    saved: list[int]  # contracts kept on trading posts for a later round
+    posts: int  # trading posts owned
+    dropped: bool  # left the game (Italian drop-out variant)
+    removed: bool  # and their pieces have left the board
+    r: RoundFlags
+    score: FinalScore
 
 
-# top-level values that are scalars or flat dicts/lists of scalars ("p" maps names to players,
-# which `wp` copies one by one)
-_FLAT_VALUES = frozenset(("options", "components", "players", "offices", "order", "supply", "gone", "publics", "walls",
-                          "ships", "deck", "discard", "flow", "ability", "defend", "rng", "donate", "store", "preempt",
-                          "p"))
+class Duel(TypedDict):
+    """An auction for an occupied office: the challenger and the holder raise or pass."""
+
+    office: str
+    challenger: str
+    holder: str
+    bid: int
+    turn: Literal["holder", "challenger"]
+    limit: int | None  # the challenger's `bid ... up to` limit
 
 
-def w(st: dict[str, Any], key: str) -> Any:
-    """The value at `key`, ready to be changed: a draft copies it on first use."""
-    if type(st) is Draft and key not in st.own:
-        v = st[key]
-        v = (v.copy() if v is not None else None) if key in _FLAT_VALUES else deep_copy(v)
-        dict.__setitem__(st, key, v)
-        st.own.add(key)
-        return v
-    return st[key]
+class Auction(TypedDict):
+    """Phase 1, the Auction Public Office."""
+
+    start: list[str]  # turn order at the start of the auction
+    been: list[str]  # players who have been the active player
+    active: str | None
+    free: str | None  # the office a player who just lost his may take without paying
+    coins: dict[str, int]  # gold on each office's coin area
+    paid: int  # all gold paid this auction (discarded at its end)
+    duel: Duel | None
 
 
-def wp(st: dict[str, Any], name: str) -> dict[str, Any]:
-    """Player `name`, ready to be changed: in a draft, a `_PlayerDraft` over the original."""
-    if type(st) is Draft and name not in st.own_players:
-        players = w(st, "p")
-        src = players[name]
-        try:  # the scalars every player has, so that reading them costs nothing more
-            p = _PlayerDraft(gold=src["gold"], fame=src["fame"], posts=src["posts"], next_ship=src["next_ship"],
-                             dropped=src["dropped"], removed=src["removed"])
-        except KeyError:
-            p = _PlayerDraft()
-        p.src = src
-        players[name] = p
-        st.own_players.add(name)
-        return p
-    return st["p"][name]
+class PendingPurchase(TypedDict):
+    """A purchase the Consul is asked to pre-empt."""
+
+    buyer: str
+    args: dict[str, Any]  # the `build` order's arguments
+
+
+class Construction(TypedDict):
+    """Phase 4, Construct Buildings, taken in turn order."""
+
+    turn: int  # index into the turn order
+    pending: PendingPurchase | None
+    queue: list[dict[str, Any]]  # the buyer's orders waiting for the Consul's answer
+
+
+Offer = TypedDict("Offer", {"id": int, "from": str, "to": str, "give": list[str], "get": list[str]})
+Offer.__doc__ = "A free-trade offer; items are 'N gold', 'N <good>' or 'contract N'."
+
+
+class Acceptance(TypedDict):
+    """Phase 6, Accept Contracts, played by everyone at once."""
+
+    done: list[str]  # players who have finished the phase
+    offers: list[Offer]  # open free-trade offers
+    next: int  # the number the next offer gets
+
+
+class MarketPiles(TypedDict):
+    """The market cards: the Current Market pile (open card last) and the Future Market pile."""
+
+    current: list[int]
+    future: list[int]  # the next card to open is the last
+    empties: int  # how often the Future Market area has run empty
+    hidden: bool  # the reshuffled pile lies face down (Italian option)
+
+
+class GameState(TypedDict):
+    """A whole position."""
+
+    game: str
+    rules_version: str
+    components: dict[str, str]  # name, version and SHA-256 of the component set
+    component_data: NotRequired[dict[str, Any]]  # the set itself, when it is not the built-in one
+    options: dict[str, Any]
+    players: list[str]  # in seat order
+    round: int
+    phase: Phase
+    seq: int  # counts decisions opened, so that each phase key is new
+    offices: dict[str, str | None]  # the Public Office area: office -> holder
+    order: list[str]  # this round's turn order (by office number, I first)
+    p: dict[str, PlayerSheet]
+    supply: dict[str, int]  # building tiles left, by name
+    gone: dict[str, int]  # tiles out of the game (drop-out variant)
+    gone_public: int
+    gone_walls: int
+    publics: list[str]  # public building tiles still for sale
+    walls: list[str]  # wall segments still to build
+    ships: dict[str, int]  # ships left in the Available Ships area, by size
+    deck: list[int]  # the contract deck (drawn from the end)
+    discard: list[int]
+    market: MarketPiles
+    flow: dict[str, int]  # goods in play by type (an invariant's bookkeeping)
+    ability: dict[str, str | None]  # consul / urbi: how the office ability was used this round
+    preempt: list[str] | None  # the Consul's standing pre-emption list (None: ask him)
+    last_public: bool  # the last public building was bought: this round is the last
+    auction: Auction | None
+    pretorio: str | None  # the Praefectus Pretorio, while his free good is to be chosen
+    construct: Construction | None
+    accept: Acceptance | None
+    donate: list[str] | None  # players still to decide in phase 7
+    store: list[str] | None  # players still to choose what to store in phase 8
+    last_auction_discard: int
+    reshuffles: int  # times the contract discards were reshuffled into a deck
+    defend: dict[str, int]  # office holders' standing `defend` limits for the next auction
+    rng: dict[str, Any]  # the seeded random stream (contract and market shuffles)
+
+
+# --------------------------------------------------------------------------- shared helpers
+
+
+def new_phase_key(state: GameState) -> None:
+    """A new decision opened: the phase key changes, so orders aimed at the last one are stale."""
+    state["seq"] += 1
 
 
 @functools.lru_cache(maxsize=4096)
-def prompt(player: str, decision: str, simultaneous: bool, orders: tuple[str, ...], text: str) -> Prompt:
+def shared_prompt(player: str, decision: str, simultaneous: bool, orders: tuple[str, ...], text: str) -> Prompt:
     """A shared `Prompt` (it is immutable) for the prompts that repeat with the same words."""
     return Prompt(player, decision, simultaneous, orders, text)
 
@@ -173,13 +211,13 @@ def menu_order(kind: str, *args: tuple[str, Any]) -> Order:
     the engine or the service, so a menu need not build the same one again and again. The
     cache is bounded by the component data (names, ids and small numbers)."""
     key = (kind, args)
-    o = _MENU_ORDERS.get(key)
-    if o is None:
-        o = _MENU_ORDERS[key] = Order(kind, dict(args))
-    return o
+    order = _MENU_ORDERS.get(key)
+    if order is None:
+        order = _MENU_ORDERS[key] = Order(kind, dict(args))
+    return order
 
 
-comp = for_state  # the component set of a state (a plain alias: it is called very often)
+components_of = for_state  # the component set of a state (a plain alias: it is called very often)
 
 
 def illegal(message: str, suggestion: str | None = None) -> IllegalOrder:
@@ -191,110 +229,77 @@ def counted(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def pl(st: dict[str, Any], name: str) -> dict[str, Any]:
-    return st["p"][name]
+def sheet_of(state: GameState, name: str) -> PlayerSheet:
+    """Player `name`'s sheet, to read (to change it, take it through `writable_sheet`)."""
+    return state["p"][name]
 
 
-def active_players(st: dict[str, Any]) -> list[str]:
+def active_players(state: GameState) -> list[str]:
     """Players still in the game (the drop-out variant removes some)."""
-    return [n for n in st["players"] if not st["p"][n]["dropped"]]
+    return [n for n in state["players"] if not state["p"][n]["dropped"]]
 
 
-def office_of(st: dict[str, Any], name: str) -> str | None:
-    for office, holder in st["offices"].items():
+def office_of(state: GameState, name: str) -> str | None:
+    for office, holder in state["offices"].items():
         if holder == name:
             return office
     return None
 
 
-def holder(st: dict[str, Any], office: str) -> str | None:
-    return st["offices"].get(office)
-
-
-def turn_order(st: dict[str, Any]) -> list[str]:
-    """Players by the number of the office they hold (I first); officeless players last."""
-    out = [st["offices"][o] for o in OFFICES if st["offices"][o] is not None]
-    out += [n for n in st["players"] if n not in out]
+def turn_order(state: GameState) -> list[str]:
+    """Players by the number of the office they hold (I first); officeless players last
+    (The Auction Public Office Phase: the offices' numbers are the turn order)."""
+    out = [state["offices"][o] for o in OFFICES if state["offices"][o] is not None]
+    out += [n for n in state["players"] if n not in out]
     return out
 
 
-def level(p: dict[str, Any], data: dict[str, Any]) -> int:
-    """Production level: Ager plus every production building owned."""
-    return 1 + sum(1 for b in p["buildings"] if data["buildings"][b]["kind"] == "production")
+def goods_total(sheet: PlayerSheet) -> int:
+    return sum(sheet["goods"].values())
 
 
-def producible(p: dict[str, Any], data: dict[str, Any], *, old_only: bool = False) -> set[str]:
-    """Types the player can produce; `old_only` ignores buildings bought this round (they
-    neither produce nor block market purchases until the next round)."""
-    t = tables(data)
-    outputs = t.outputs
-    types = set(t.ager)
-    new = p["new"] if old_only else ()
-    for b in p["buildings"]:
-        out = outputs.get(b)
-        if out is not None and b not in new:
-            types |= out
-    return types
+def gain_goods(state: GameState, sheet: PlayerSheet, good: str, n: int) -> None:
+    """`sheet` must come from `writable_sheet`."""
+    sheet["goods"][good] += n
+    writable(state, "flow")[good] += n
 
 
-def can_produce(st: dict[str, Any], p: dict[str, Any]) -> set[str]:
-    """Types that count as 'able to produce' for commercial buildings, donations, the
-    Redemptor and the exchange wall. The Italian option counts only buildings owned since
-    the start of the round."""
-    return producible(p, comp(st), old_only=bool(st["options"].get("produce_since_round_start")))
+def lose_goods(state: GameState, sheet: PlayerSheet, good: str, n: int) -> None:
+    """`sheet` must come from `writable_sheet`."""
+    if sheet["goods"][good] < n:
+        raise illegal(f"you have only {sheet['goods'][good]} {good}, not {n}")
+    sheet["goods"][good] -= n
+    writable(state, "flow")[good] -= n
 
 
-def goods_total(p: dict[str, Any]) -> int:
-    return sum(p["goods"].values())
+def contract_card(components: dict[str, Any], number: int) -> dict[str, Any]:
+    """The printed contract card with this number."""
+    return components["contracts"][number - 1]
 
 
-def gain_goods(st: dict[str, Any], p: dict[str, Any], good: str, n: int) -> None:
-    """`p` must come from `wp`."""
-    p["goods"][good] += n
-    w(st, "flow")[good] += n
+def market_card(state: GameState) -> dict[str, Any]:
+    """The open Current Market card, whose limits and prices hold this round."""
+    return components_of(state)["markets"][state["market"]["current"][-1]]
 
 
-def lose_goods(st: dict[str, Any], p: dict[str, Any], good: str, n: int) -> None:
-    """`p` must come from `wp`."""
-    if p["goods"][good] < n:
-        raise illegal(f"you have only {p['goods'][good]} {good}, not {n}")
-    p["goods"][good] -= n
-    w(st, "flow")[good] -= n
-
-
-def contract(data: dict[str, Any], cid: int) -> dict[str, Any]:
-    return data["contracts"][cid - 1]
-
-
-def market_card(st: dict[str, Any]) -> dict[str, Any]:
-    return comp(st)["markets"][st["market"]["current"][-1]]
-
-
-def draw_cards(st: dict[str, Any], n: int) -> list[int]:
-    """Draw n contracts, reshuffling the discards when the deck runs out."""
-    from referee.rng import Rng
-
+def draw_contracts(state: GameState, n: int) -> list[int]:
+    """Draw n contract cards, reshuffling the discards when the deck runs out."""
     out: list[int] = []
-    deck = w(st, "deck")
+    deck = writable(state, "deck")
     for _ in range(n):
         if not deck:
-            if not st["discard"]:
+            if not state["discard"]:
                 break
-            rng = Rng.from_json(st["rng"])
-            deck = st["deck"] = rng.shuffled(st["discard"])
-            st["rng"] = rng.to_json()
-            st["discard"] = []
-            st["reshuffles"] += 1
+            rng = Rng.from_json(state["rng"])
+            deck = state["deck"] = rng.shuffled(state["discard"])
+            state["rng"] = rng.to_json()
+            state["discard"] = []
+            state["reshuffles"] += 1
         out.append(deck.pop())
     return out
 
 
-def new_round_flags() -> dict[str, Any]:
+def new_round_flags() -> RoundFlags:
     return {"built": [], "ledger": {}, "used": [], "redemptor": False, "walls_used": [],
             "ship": None, "ship_paid": 0, "post": False, "donated": False, "loaded": False,
             "redrawn": False}
-
-
-def bump(st: dict[str, Any]) -> None:
-    """A new decision opened: a fresh phase key."""
-    st["seq"] += 1

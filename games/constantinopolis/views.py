@@ -1,4 +1,5 @@
-"""What each player may see. Hidden: others' gold (unless the public-gold option is on),
+"""What each player may see (the FAQ on hidden information, and the rulebook's Accept
+Contracts phase, page 18). Hidden: others' gold (unless the public-gold option is on),
 contracts loaded on others' ships, the deck order, others' advance limits, the future market
 pile once it lies face down (Italian option), and, while the accept phase runs, which
 contracts the others are accepting: players decide in secret and reveal together when the
@@ -9,100 +10,106 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import clone, comp, contract, level, office_of
+from .draft import clone
+from .production import production_level
+from .state import GameState, PlayerSheet, Ship, components_of, contract_card, office_of
 
 
-def _ship(data: dict[str, Any], ship: dict[str, Any], mine: bool) -> dict[str, Any]:
-    out = {"id": ship["id"], "size": ship["size"], "at": ship["at"]}
+def _ship(components: dict[str, Any], ship: Ship, mine: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": ship["id"], "size": ship["size"], "at": ship["at"]}
     if mine:
-        out["cargo"] = [dict(contract(data, c)) for c in ship["cargo"]]
+        out["cargo"] = [dict(contract_card(components, c)) for c in ship["cargo"]]
     else:
         out["cargo"] = "hidden" if ship["cargo"] else []
     return out
 
 
-def before_loading(data: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
-    """Player `p` as the others see them during the accept phase: every contract on a ship
+def before_loading(components: dict[str, Any], sheet: PlayerSheet) -> PlayerSheet:
+    """A player sheet as the others see it during the accept phase: every contract on a ship
     in harbour back in hand (by number, so the order tells nothing either), its goods back in
     stock, the ships empty. A ship in harbour carries nothing when the phase opens (arriving
     ships are unloaded), so this undoes exactly the secret loads of this phase."""
-    harbour = [c for s in p["ships"] if s["at"] == 0 for c in s["cargo"]]
-    goods = dict(p["goods"])
-    for c in harbour:
-        card = contract(data, c)
+    harbour = [c for s in sheet["ships"] if s["at"] == 0 for c in s["cargo"]]
+    goods = dict(sheet["goods"])
+    for number in harbour:
+        card = contract_card(components, number)
         if card["cargo"] != "passenger":
             goods[card["cargo"]] += card["amount"]
-    return {**p, "hand": sorted(p["hand"] + harbour), "goods": goods,
-            "ships": [dict(s, cargo=[]) if s["at"] == 0 else s for s in p["ships"]]}
+    return {**sheet, "hand": sorted(sheet["hand"] + harbour), "goods": goods,
+            "ships": [dict(s, cargo=[]) if s["at"] == 0 else s for s in sheet["ships"]]}
 
 
-def catalogue(data: dict[str, Any]) -> dict[str, Any]:
+def catalogue(components: dict[str, Any]) -> dict[str, Any]:
     """Printed facts a report shows next to what is for sale: costs, kinds, licences, outputs,
     the public buildings' names and fame, office names. Open to all; no position in it."""
     return {
-        "buildings": {n: {k: v for k, v in b.items() if k != "tiles"} for n, b in data["buildings"].items()},
-        "public": {x["id"]: {"name": x["name"], "cost": x["cost"], "fame": x["fame"]} for x in data["public"]},
-        "walls": {w["id"]: w["cost"] for w in data["walls"]},
-        "ships": {size: {k: v for k, v in s.items() if k != "count"} for size, s in data["ships"].items()},
-        "offices": dict(data["office_names"]),
+        "buildings": {n: {k: v for k, v in b.items() if k != "tiles"} for n, b in components["buildings"].items()},
+        "public": {x["id"]: {"name": x["name"], "cost": x["cost"], "fame": x["fame"]} for x in components["public"]},
+        "walls": {w["id"]: w["cost"] for w in components["walls"]},
+        "ships": {size: {k: v for k, v in s.items() if k != "count"} for size, s in components["ships"].items()},
+        "offices": dict(components["office_names"]),
     }
 
 
-def view(state: dict[str, Any], player: str | None) -> dict[str, Any]:
+def view(state: GameState, player: str | None) -> dict[str, Any]:
+    """The position as `player` may see it; None is the moderator, who sees everything."""
     if player is None:
         full = clone(state)
         full.pop("component_data", None)
         return full
-    data = comp(state)
+    components = components_of(state)
     public_gold = state["options"]["public_gold"]
-    m = state["market"]
+    market = state["market"]
     out: dict[str, Any] = {
         "you": player, "round": state["round"], "phase": state["phase"], "options": dict(state["options"]),
         "components": dict(state["components"]), "offices": dict(state["offices"]), "order": list(state["order"]),
-        "market": {"current": data["markets"][m["current"][-1]]["name"],
-                   "current_card": data["markets"][m["current"][-1]],
-                   "future": (["hidden"] * len(m["future"]) if m["hidden"]
-                              else [data["markets"][i]["name"] for i in reversed(m["future"])]),
-                   "empties": m["empties"]},
+        "market": {"current": components["markets"][market["current"][-1]]["name"],
+                   "current_card": components["markets"][market["current"][-1]],
+                   "future": (["hidden"] * len(market["future"]) if market["hidden"]
+                              else [components["markets"][i]["name"] for i in reversed(market["future"])]),
+                   "empties": market["empties"]},
         "supply": dict(state["supply"]), "public_buildings": list(state["publics"]), "walls": list(state["walls"]),
         "ships": dict(state["ships"]), "deck": len(state["deck"]), "discard": len(state["discard"]),
-        "ability": dict(state["ability"]), "last_public": state["last_public"], "catalogue": catalogue(data),
+        "ability": dict(state["ability"]), "last_public": state["last_public"], "catalogue": catalogue(components),
     }
-    a = state["auction"]
-    if a is not None:
-        out["auction"] = {"active": a["active"], "coins": dict(a["coins"]), "been_active": list(a["been"]),
-                          "duel": None if a["duel"] is None else {k: v for k, v in a["duel"].items() if k != "limit"}}
-        if a["duel"] is not None and a["duel"]["challenger"] == player:
-            out["auction"]["duel"]["limit"] = a["duel"]["limit"]
+    auction = state["auction"]
+    if auction is not None:
+        duel = auction["duel"]
+        out["auction"] = {"active": auction["active"], "coins": dict(auction["coins"]),
+                          "been_active": list(auction["been"]),
+                          "duel": None if duel is None else {k: v for k, v in duel.items() if k != "limit"}}
+        if duel is not None and duel["challenger"] == player:
+            out["auction"]["duel"]["limit"] = duel["limit"]
     if player in state["defend"]:
         out["your_defend_limit"] = state["defend"][player]
     if state["construct"] is not None:
-        c = state["construct"]
-        out["construct"] = {"turn": state["order"][c["turn"]] if c["turn"] < len(state["order"]) else None,
-                            "pending": c["pending"]}
+        construct = state["construct"]
+        turn = construct["turn"]
+        out["construct"] = {"turn": state["order"][turn] if turn < len(state["order"]) else None,
+                            "pending": construct["pending"]}
         if state["offices"]["consul"] == player:
             out["construct"]["your_preempt_list"] = state["preempt"]
     if state["accept"] is not None:
-        acc = state["accept"]
-        out["accept"] = {"done": list(acc["done"]),
-                         "offers": [x for x in acc["offers"] if player in (x["from"], x["to"])],
+        acceptance = state["accept"]
+        out["accept"] = {"done": list(acceptance["done"]),
+                         "offers": [x for x in acceptance["offers"] if player in (x["from"], x["to"])],
                          "others_before_loading": True}
     players = {}
-    for n in state["players"]:
-        p = state["p"][n]
-        mine = n == player
+    for name in state["players"]:
+        sheet = state["p"][name]
+        mine = name == player
         if not mine and state["accept"] is not None:
-            p = before_loading(data, p)
-        entry = {
-            "fame": p["fame"], "gold": p["gold"] if (mine or public_gold) else "hidden",
-            "goods": dict(p["goods"]), "buildings": list(p["buildings"]), "public": list(p["public"]),
-            "walls": list(p["walls"]), "level": level(p, data), "office": office_of(state, n),
-            "ships": [_ship(data, s, mine) for s in p["ships"]],
-            "hand": [dict(contract(data, c)) for c in p["hand"]],
-            "saved": [dict(contract(data, c)) for c in p["saved"]],
-            "posts": p["posts"], "dropped": p["dropped"], "ledger": dict(p["r"]["ledger"]),
-            "used": list(p["r"]["used"]),
+            sheet = before_loading(components, sheet)
+        players[name] = {
+            "fame": sheet["fame"], "gold": sheet["gold"] if (mine or public_gold) else "hidden",
+            "goods": dict(sheet["goods"]), "buildings": list(sheet["buildings"]), "public": list(sheet["public"]),
+            "walls": list(sheet["walls"]), "level": production_level(sheet, components),
+            "office": office_of(state, name),
+            "ships": [_ship(components, s, mine) for s in sheet["ships"]],
+            "hand": [dict(contract_card(components, c)) for c in sheet["hand"]],
+            "saved": [dict(contract_card(components, c)) for c in sheet["saved"]],
+            "posts": sheet["posts"], "dropped": sheet["dropped"], "ledger": dict(sheet["r"]["ledger"]),
+            "used": list(sheet["r"]["used"]),
         }
-        players[n] = entry
     out["players"] = players
     return out

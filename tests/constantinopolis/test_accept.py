@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.constantinopolis import GAME, rounds
+from games.constantinopolis import GAME, end_of_round, scoring, ships
 from referee.contract import IllegalOrder
 
 from .util import at_accept, at_donate, card, do, give_cards, give_goods, new, own, seat
@@ -170,7 +170,7 @@ def test_ships_move_and_pay_and_can_load_again():
     put_on_ship(st, "a", sid, [c2])
     st["order"] = ["a", "b"]
     ev = []
-    rounds.move_ships(st, ev)
+    ships.move_ships(st, ev)
     assert st["p"]["a"]["gold"] == 40 and st["p"]["a"]["fame"] == 1
     assert st["p"]["a"]["ships"][0]["at"] == 0 and st["p"]["a"]["ships"][0]["cargo"] == []
     assert st["p"]["a"]["ships"][1]["at"] == 1
@@ -219,7 +219,7 @@ def test_store_example_greg_jen_kay():
     own(st, "kay", "Horreum")
     st["phase"] = "donate"
     st["auction"] = None
-    rounds.end_of_round(st, [])
+    end_of_round.end_of_round(st, [])
     assert st["store"] == ["greg"]
     assert illegal(st, "greg", "keep blue blue").message
     st, _ = do(st, "greg", "keep blue")
@@ -258,7 +258,7 @@ def test_final_scoring_example_51_52_55():
     st["p"]["greg"]["walls"] = ["exchange", "trade"]
     st["p"]["jen"]["walls"] = ["draw"]
     st["walls"] = ["market", "guard", "dock"]
-    rounds.finish(st, [])
+    scoring.final_scoring(st, [])
     res = GAME.result(st)
     assert {n: s["fame"] for n, s in res.scores.items()} == {"greg": 51, "jen": 52, "kay": 55}
     assert {n: s["gold"] for n, s in res.scores.items()} == {"greg": 17, "jen": 27, "kay": 32}
@@ -330,7 +330,7 @@ def test_arrived_ship_loads_again_the_same_round():
     st = accepting()
     st["p"]["greg"]["ships"][0]["at"] = 1
     put_on_ship(st, "greg", 1, [card("yellow", 1)])
-    rounds.move_ships(st, [])
+    ships.move_ships(st, [])
     c = card("green", 1)
     give_cards(st, "greg", [c])
     give_goods(st, "greg", green=1)

@@ -4,9 +4,8 @@ buildings and utility buildings, with the rulebook's examples."""
 import pytest
 
 from games.constantinopolis import GAME
-from games.constantinopolis import rounds
-from games.constantinopolis.rounds import draw_count
-from games.constantinopolis.state import level
+from games.constantinopolis import production
+from games.constantinopolis.production import draw_count, production_level
 from referee.contract import IllegalOrder
 
 from .util import DATA, at_construct, do, give_goods, new, own, seat
@@ -20,7 +19,7 @@ def construct(offices=None, players=("greg", "jen", "kay"), market=FORUM, **opts
     st["market"]["current"] = [market]
     st["market"]["future"] = [i for i in range(5) if i != market]
     st = at_construct(st)
-    rounds.produce(st, [])  # round one's production: two green from each Ager
+    production.produce(st, [])  # round one's production: two green from each Ager
     return st
 
 
@@ -39,7 +38,7 @@ def test_greg_and_jen_round_one_example():
     assert st["p"]["jen"]["gold"] == 30 - 20
     # a second Textrinum: one production building a round, and no two of one name
     assert illegal(st, "jen", "build textrinum")
-    assert level(st["p"]["greg"], DATA) == 2
+    assert production_level(st["p"]["greg"], DATA) == 2
 
 
 def test_one_building_of_each_kind_per_round():
@@ -306,7 +305,7 @@ def test_production_and_new_buildings_produce_next_round():
     assert st["p"]["a"]["goods"]["green"] == 2  # the Ager's two green
     st, ev = do(st, "a", "build textrinum\ndone")
     assert st["p"]["a"]["goods"]["blue"] == 0
-    rounds.produce(st, [])
+    production.produce(st, [])
     assert st["p"]["a"]["goods"]["blue"] == 2 and st["p"]["a"]["goods"]["green"] == 4
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.constantinopolis import GAME, rounds
+from games.constantinopolis import GAME, end_of_round, production
 from games.constantinopolis.components import OFFICES
 
 from .util import DATA, at_construct, do, give_goods, new, seat
@@ -62,7 +62,7 @@ def test_draw_reshuffles_the_discards_when_the_deck_is_empty():
     st["discard"], st["deck"] = st["deck"][:-1], st["deck"][-1:]
     st["order"] = ["a", "b"]
     st["offices"]["magister"] = None
-    rounds.draw_phase(st, [])
+    production.draw_phase(st, [])
     assert len(st["p"]["a"]["hand"]) == 1 and len(st["p"]["b"]["hand"]) == 1
     assert st["reshuffles"] == 1 and GAME.check(st) == []
 
@@ -75,9 +75,9 @@ def test_change_markets_example():
     st["market"]["current"] = [domus, portus, forum]
     st["market"]["future"] = [opif, aurea]  # Porta Aurea on top
     st["phase"] = "donate"
-    rounds.end_of_round(st, [])
+    end_of_round.end_of_round(st, [])
     assert st["market"]["current"][-1] == aurea and st["market"]["future"] == [opif]
     st["phase"] = "donate"
-    rounds.end_of_round(st, [])
+    end_of_round.end_of_round(st, [])
     assert st["market"]["current"] == [opif] and sorted(st["market"]["future"]) == sorted([domus, portus, forum, aurea])
     assert st["market"]["empties"] == 1

@@ -97,11 +97,11 @@ def test_random_games_with_all_other_options(seed):
 
 def _construct(**opts):
     from .util import at_construct
-    from games.constantinopolis import rounds
+    from games.constantinopolis import production
     st = seat(new(("a", "b"), **opts), {"magister": "a", "pretorio": "b"})
     st["market"]["current"] = [0]
     st = at_construct(st)
-    rounds.produce(st, [])
+    production.produce(st, [])
     return st
 
 

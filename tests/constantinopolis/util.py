@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.constantinopolis import GAME
-from games.constantinopolis import accept, auction, construction, engine, rounds
+from games.constantinopolis import accept, auction, construction, donations, flow
 from games.constantinopolis.components import BUILTIN, OFFICES
 from games.constantinopolis.state import clone
 
@@ -32,7 +32,7 @@ def seat(st: dict, offices: dict[str, str | None]) -> dict:
 def at_auction(st: dict) -> dict:
     st = clone(st)
     auction.start(st)
-    engine._settle(st, [])
+    flow.advance(st, [])
     return st
 
 
@@ -41,7 +41,7 @@ def at_construct(st: dict) -> dict:
     st["auction"] = None
     st["pretorio"] = None
     construction.start(st)
-    engine._settle(st, [])
+    flow.advance(st, [])
     return st
 
 
@@ -56,8 +56,8 @@ def at_accept(st: dict) -> dict:
 def at_donate(st: dict) -> dict:
     st = clone(st)
     st["auction"] = None
-    rounds.start_donate(st)
-    engine._settle(st, [])
+    donations.start(st)
+    flow.advance(st, [])
     return st
 
 

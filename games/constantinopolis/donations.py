@@ -1,0 +1,74 @@
+"""Phase 7, Donate Goods: everyone at once may give one batch of goods shown in the Current
+Market card's donation column, of a type they are able to produce, for its fame.
+
+Rulebook: "The Donate Goods Phase" (page 20). Only players who could donate something are
+asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.contract import Event, Order, Prompt
+
+from .draft import writable, writable_sheet
+from .production import able_to_produce
+from .state import GameState, illegal, lose_goods, market_card, menu_order, new_phase_key, shared_prompt, sheet_of
+
+
+def donations_open_to(state: GameState, name: str) -> list[dict[str, Any]]:
+    """The donation column's entries this player could give now."""
+    sheet = sheet_of(state, name)
+    able = able_to_produce(state, sheet)
+    return [d for d in market_card(state)["donations"] if d["good"] in able and sheet["goods"][d["good"]] >= d["count"]]
+
+
+def start(state: GameState) -> None:
+    state["phase"] = "donate"
+    state["donate"] = [n for n in state["order"] if not state["p"][n]["dropped"] and donations_open_to(state, n)]
+    new_phase_key(state)
+
+
+def prompts(state: GameState) -> list[Prompt]:
+    return [shared_prompt(n, "donate", True, ("donate", "pass"), "donate goods shown on the market card, or pass")
+            for n in state["donate"]]
+
+
+def check_order(state: GameState, player: str, order: Order) -> None:
+    if player not in state["donate"]:
+        raise illegal("you have nothing to decide in the donation phase")
+    if order.kind == "pass":
+        return
+    if order.kind != "donate":
+        raise illegal("donate <good> or pass")
+    good = order.args["good"]
+    entry = next((d for d in market_card(state)["donations"] if d["good"] == good), None)
+    if entry is None:
+        raise illegal(f"the current market takes no {good} donation")
+    if good not in able_to_produce(state, sheet_of(state, player)):
+        raise illegal(f"you cannot produce {good}")
+    if sheet_of(state, player)["goods"][entry["good"]] < entry["count"]:
+        raise illegal(f"a donation of {entry['good']} needs {entry['count']} goods")
+
+
+def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
+    check_order(state, player, order)
+    writable(state, "donate").remove(player)
+    if order.kind == "donate":
+        entry = next(d for d in market_card(state)["donations"] if d["good"] == order.args["good"])
+        sheet = writable_sheet(state, player)
+        lose_goods(state, sheet, entry["good"], entry["count"])
+        sheet["fame"] += entry["fame"]
+        sheet["r"]["donated"] = True
+        events.append(Event("donate", f"{player} donates {entry['count']} {entry['good']} for {entry['fame']} fame.",
+                            {"player": player, "good": entry["good"], "fame": entry["fame"]}))
+
+
+def legal_orders(state: GameState, player: str) -> list[Order]:
+    if player not in state["donate"]:
+        return []
+    return [menu_order("pass")] + [menu_order("donate", ("good", d["good"])) for d in donations_open_to(state, player)]
+
+
+def default_orders(state: GameState, player: str) -> list[Order]:
+    return [Order("pass")] if player in state["donate"] else []

@@ -1,0 +1,119 @@
+"""The phase driver: which phase module answers for the open phase, and the automatic steps
+run between decisions until somebody has to decide something.
+
+Rulebook: "The Game Round": 1 Auction Public Office, 2 Move Ships, 3 Produce Goods,
+4 Construct Buildings, 5 Draw Contracts, 6 Accept Contracts, 7 Donate Goods, 8 End of Round.
+Phases 2, 3 and 5 need no decision and run here between the others; the state's "phase" is
+one of the deciding phases ("pretorio" is the Praefectus Pretorio's good at the end of
+phase 1), or "over".
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from referee.contract import Event, IllegalOrder, Order, Prompt
+
+from . import accept, auction, construction, donations, end_of_round, production, ships
+from .state import GameState
+
+PHASE_NAMES = {"auction": ("Auction of public offices", "auction"),
+               "pretorio": ("Auction of public offices", "auction"),
+               "construct": ("Construct buildings", "construct"), "accept": ("Accept contracts", "accept"),
+               "donate": ("Donate goods", "donate"), "store": ("End of round: store goods", "store"),
+               "over": ("Game over", "over")}
+
+# the module that takes the orders of each deciding phase: each has `prompts`, `apply_order`,
+# `legal_orders` and `default_orders`
+PHASES: dict[str, ModuleType] = {"auction": auction, "pretorio": auction, "construct": construction,
+                                 "accept": accept, "donate": donations, "store": end_of_round}
+
+
+def prompts(state: GameState) -> list[Prompt]:
+    phase = PHASES.get(state["phase"])
+    return phase.prompts(state) if phase is not None else []
+
+
+def allowed_kinds(state: GameState, player: str) -> set[str]:
+    """The order keywords `player` may give now: those of their prompt, plus the standing
+    orders that come ahead of time (a defend limit, the Consul's pre-emption list)."""
+    kinds: set[str] = set()
+    for prompt in prompts(state):
+        if prompt.player == player:
+            kinds.update(prompt.orders)
+    if state["phase"] == "auction":
+        kinds.add("defend")
+    if state["phase"] == "construct" and state["offices"]["consul"] == player:
+        kinds.update(("preempt-list", "preempt-ask"))
+    return kinds
+
+
+def legal_orders(state: GameState, player: str) -> list[Order]:
+    phase = PHASES.get(state["phase"])
+    return phase.legal_orders(state, player) if phase is not None else []
+
+
+def default_orders(state: GameState, player: str) -> list[Order]:
+    phase = PHASES.get(state["phase"])
+    return phase.default_orders(state, player) if phase is not None else []
+
+
+def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
+    phase = PHASES.get(state["phase"])
+    if phase is None:
+        raise IllegalOrder("no orders are taken now")
+    phase.apply_order(state, player, order, events)
+
+
+def advance(state: GameState, events: list[Event]) -> None:
+    """Run automatic steps until a player must decide (or the game is over)."""
+    for _ in range(10_000):
+        phase = state["phase"]
+        if phase == "auction":
+            if auction.settle(state, events):
+                continue
+        elif phase == "pretorio":
+            if state["pretorio"] is None:
+                if state["round"] > 1:
+                    ships.move_ships(state, events)  # phase 2, skipped in the first round
+                production.produce(state, events)  # phase 3
+                construction.start(state)
+                continue
+        elif phase == "construct":
+            if construction.settle(state, events):
+                production.draw_phase(state, events)  # phase 5
+                accept.start(state)
+                continue
+        elif phase == "accept":
+            if accept.settle(state, events):
+                donations.start(state)
+                continue
+        elif phase == "donate":
+            if not state["donate"]:
+                state["donate"] = None
+                end_of_round.end_of_round(state, events)
+                continue
+        elif phase == "store":
+            if not state["store"]:
+                end_of_round.new_round(state, events)
+                continue
+        if phase == "over":
+            return
+        if _answer_for_leavers(state, events):
+            continue
+        return
+    raise RuntimeError("the phase driver did not settle")
+
+
+def _answer_for_leavers(state: GameState, events: list[Event]) -> bool:
+    """A player who has left answers with the default orders (players leave only under the
+    drop-out option, see `drop`); True when one did."""
+    sheets = state["p"]
+    if not state["options"]["dropout"] or not any(sheets[n]["dropped"] for n in state["players"]):
+        return False
+    gone = [p for p in prompts(state) if sheets[p.player]["dropped"]]
+    if not gone:
+        return False
+    for order in default_orders(state, gone[0].player):
+        apply_order(state, gone[0].player, order, events)
+    return True

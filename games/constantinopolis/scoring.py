@@ -1,0 +1,58 @@
+"""Winning the Game: the final scoring steps and the ranking with its tie-breaks.
+
+Rulebook: "Winning the Game" (page 23). Traveling ships arrive, then the city walls give
+fame by the number of segments, then one fame per full 15 gold; the most fame wins, ties go
+to the most gold and then the most goods, and players still tied all win. Players who left
+(drop-out variant) are scored but not ranked.
+"""
+
+from __future__ import annotations
+
+from referee.contract import Event, Result
+
+from .draft import writable_sheet
+from .ships import move_ships
+from .state import GameState, components_of, goods_total, new_phase_key
+
+
+def final_scoring(state: GameState, events: list[Event]) -> None:
+    components = components_of(state)
+    move_ships(state, events, final=True)
+    for name in state["players"]:
+        sheet = writable_sheet(state, name)
+        walls = len(sheet["walls"])
+        walls_fame = components["wall_fame"][walls - 1] if walls else 0
+        sheet["fame"] += walls_fame
+        gold_fame = sheet["gold"] // components["fame_per_gold"]
+        sheet["fame"] += gold_fame
+        sheet["score"]["walls_fame"] = walls_fame
+        sheet["score"]["gold_fame"] = gold_fame
+        events.append(Event("score", f"{name}: {walls_fame} fame for walls and {gold_fame} for gold; "
+                            f"{sheet['fame']} fame in all.",
+                            {"player": name, "fame": sheet["fame"], "gold": sheet["gold"]}))
+    state["phase"] = "over"
+    new_phase_key(state)
+
+
+def result(state: GameState) -> Result | None:
+    """Scores of everyone, places of the players still in the game, the winners."""
+    if state["phase"] != "over":
+        return None
+    sheets = state["p"]
+    scores = {}
+    for name in state["players"]:
+        sheet = sheets[name]
+        scores[name] = {"fame": sheet["fame"], "gold": sheet["gold"], "goods": goods_total(sheet),
+                        "dropped": sheet["dropped"], **sheet["score"]}
+    live = [n for n in state["players"] if not sheets[n]["dropped"]]
+
+    def standing(name: str) -> tuple[int, int, int]:
+        return sheets[name]["fame"], sheets[name]["gold"], goods_total(sheets[name])
+
+    places: list[list[str]] = []
+    for name in sorted(live, key=standing, reverse=True):
+        if places and standing(places[-1][0]) == standing(name):
+            places[-1].append(name)
+        else:
+            places.append([name])
+    return Result(scores, tuple(tuple(x) for x in places), tuple(places[0]))
