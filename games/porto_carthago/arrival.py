@@ -1,39 +1,51 @@
-"""Ships entering the harbour: lighthouse choices, automatic docking and the loading check."""
+"""Ships entering the harbour (phase 1, "Schiffe fahren in den Hafen ein"): the lighthouse
+(Leuchtturm) players choose ships of row 1 and dock them, the rest enter by themselves top to
+bottom, and then every dock holding the good its ship wants is loaded.
+
+Reference: §5.3, with A4 (lighthouse ties from the current start player), A5 (how many each
+chooser docks, dock I or II), A6 (departing ships go under the deck), A7 (the order of the
+loadings), A25 (privilege P8 lets one ship enter at once) and A42 (a leader who sends a ship
+away docks none).
+"""
 
 from __future__ import annotations
 
 from referee.contract import Event, IllegalOrder
 
-from .board import State, card, civ_docks, clockwise, dock_name
+from .board import DOCKS, civilization_docks, clockwise, dock_name, ship_card
 from .loading import load_if_wanted
+from .state import State
 
 
 def choosers(state: State) -> list[int]:
     """Lighthouse players by count, ties to the card holder and then clockwise (A4)."""
-    n = len(state["players"])
+    count = len(state["players"])
     start = state["start"]
-    seats = [s for s in range(n) if state["light"][s] > 0]
-    return sorted(seats, key=lambda s: (-state["light"][s], (s - start) % n))
+    seats = [s for s in range(count) if state["light"][s] > 0]
+    return sorted(seats, key=lambda s: (-state["light"][s], (s - start) % count))
 
 
 def quota(state: State, rank: int) -> int:
+    """Ships the chooser of this rank docks: two for the first two, then one each (A5)."""
     return min(2 if rank < 2 else 1, len(state["row1"]))
 
 
 def begin(state: State, automatic: bool) -> None:
-    ch = [] if automatic else choosers(state)
-    state["arr"] = {"ch": ch, "i": 0, "left": quota(state, 0) if ch else 0, "fresh": True}
+    """Open an arrival; with `automatic` nobody chooses (decade 1, the final arrival)."""
+    seats = [] if automatic else choosers(state)
+    state["arr"] = {"ch": seats, "i": 0, "left": quota(state, 0) if seats else 0, "fresh": True}
 
 
 def current_chooser(state: State) -> int | None:
-    arr = state["arr"]
-    if arr is None or arr["i"] >= len(arr["ch"]) or not state["row1"]:
+    arrival = state["arr"]
+    if arrival is None or arrival["i"] >= len(arrival["ch"]) or not state["row1"]:
         return None
-    return arr["ch"][arr["i"]]
+    return arrival["ch"][arrival["i"]]
 
 
 def free_docks(state: State, ship: str) -> list[int]:
-    return [d for d in civ_docks(state, card(state, ship)["civilization"]) if state["dock_s"][d] is None]
+    """The docks of the ship's civilization without a ship ("free" for docking, A18)."""
+    return [d for d in civilization_docks(state, ship_card(state, ship)["civilization"]) if state["dock_s"][d] is None]
 
 
 def dock_ship(state: State, ship: str, at: int | None, events: list[Event], who: str) -> int | None:
@@ -47,13 +59,15 @@ def dock_ship(state: State, ship: str, at: int | None, events: list[Event], who:
                             f"under the deck ({who}).", {"ship": ship}))
         return None
     state["dock_s"][at] = ship
-    events.append(Event("docking", f"Ship {ship} ({card(state, ship)['civilization']}, wants "
-                        f"{card(state, ship)['good']}) docks at {dock_name(state, at)} ({who}).",
-                        {"ship": ship, "dock": dock_name(state, at)}))
+    card = ship_card(state, ship)
+    events.append(Event("docking", f"Ship {ship} ({card['civilization']}, wants {card['good']}) docks at "
+                        f"{dock_name(state, at)} ({who}).", {"ship": ship, "dock": dock_name(state, at)}))
     return at
 
 
 def validate_choice(state: State, seat: int, kind: str, ship: str, at: str | None) -> int | None:
+    """IllegalOrder unless the chooser may dock (at dock I or II) or reject this ship; the
+    dock index chosen, if any."""
     if ship not in state["row1"]:
         raise IllegalOrder(f"ship {ship} is not in row 1", suggestion=f"row 1 holds {', '.join(state['row1'])}")
     if kind == "reject":
@@ -62,42 +76,45 @@ def validate_choice(state: State, seat: int, kind: str, ship: str, at: str | Non
         return None
     if at is None:
         return None
-    lo, hi = civ_docks(state, card(state, ship)["civilization"])
-    d = lo if at == "I" else hi
-    if state["dock_s"][d] is not None:
-        raise IllegalOrder(f"dock {dock_name(state, d)} already has a ship", suggestion=f"write DOCK {ship} without a numeral")
-    return d
+    first, second = civilization_docks(state, ship_card(state, ship)["civilization"])
+    dock = first if at == "I" else second
+    if state["dock_s"][dock] is not None:
+        raise IllegalOrder(f"dock {dock_name(state, dock)} already has a ship",
+                           suggestion=f"write DOCK {ship} without a numeral")
+    return dock
 
 
 def choose(state: State, seat: int, kind: str, ship: str, at: str | None, events: list[Event]) -> None:
-    d = validate_choice(state, seat, kind, ship, at)
-    arr = state["arr"]
-    who = f"chosen by {state['players'][seat]}"
+    """DOCK or REJECT: the ship leaves row 1; the next chooser follows when this one is done."""
+    dock = validate_choice(state, seat, kind, ship, at)
+    arrival = state["arr"]
     state["row1"].remove(ship)
     if kind == "reject":
         state["deck"].append(ship)
-        events.append(Event("rejection", f"{state['players'][seat]} sends ship {ship} away under the deck.", {"ship": ship}))
-        arr["i"] += 1
-        arr["fresh"] = True
-        arr["left"] = quota(state, arr["i"])
+        events.append(Event("rejection", f"{state['players'][seat]} sends ship {ship} away under the deck.",
+                            {"ship": ship}))
+        arrival["i"] += 1
+        arrival["fresh"] = True
+        arrival["left"] = quota(state, arrival["i"])
         return
-    dock_ship(state, ship, d, events, who)
-    arr["fresh"] = False
-    arr["left"] -= 1
-    if arr["left"] <= 0 or not state["row1"]:
-        arr["i"] += 1
-        arr["fresh"] = True
-        arr["left"] = quota(state, arr["i"])
+    dock_ship(state, ship, dock, events, f"chosen by {state['players'][seat]}")
+    arrival["fresh"] = False
+    arrival["left"] -= 1
+    if arrival["left"] <= 0 or not state["row1"]:
+        arrival["i"] += 1
+        arrival["fresh"] = True
+        arrival["left"] = quota(state, arrival["i"])
 
 
 def choice_menu(state: State) -> list[tuple[str, str, str | None]]:
+    """(kind, ship, dock numeral) for each choice the chooser has."""
     out: list[tuple[str, str, str | None]] = []
-    arr = state["arr"]
+    arrival = state["arr"]
     for ship in state["row1"]:
         out.append(("dock", ship, None))
         if len(free_docks(state, ship)) == 2:
             out.append(("dock", ship, "II"))
-        if arr["i"] == 0 and arr["fresh"]:
+        if arrival["i"] == 0 and arrival["fresh"]:
             out.append(("reject", ship, None))
     return out
 
@@ -109,22 +126,22 @@ def finish(state: State, events: list[Event]) -> None:
     state["row1"] = []
     state["arr"] = None
     for seat in clockwise(state, state["start"]):
-        for d in range(12):
-            if state["dock_o"][d] == seat:
-                load_if_wanted(state, d, events)
+        for dock in range(DOCKS):
+            if state["dock_o"][dock] == seat:
+                load_if_wanted(state, dock, events)
 
 
 def privilege_entry(state: State, ship: str, events: list[Event], who: str) -> None:
     """P8: one row-1 ship enters now; the row-2 ship behind it moves up (A25)."""
-    pos = state["row1"].index(ship)
-    if pos < len(state["row2"]):
-        state["row1"][pos] = state["row2"][pos]
+    position = state["row1"].index(ship)
+    if position < len(state["row2"]):
+        state["row1"][position] = state["row2"][position]
         if state["deck"]:
-            state["row2"][pos] = state["deck"].pop(0)
+            state["row2"][position] = state["deck"].pop(0)
         else:
-            del state["row2"][pos]
+            del state["row2"][position]
     else:
-        del state["row1"][pos]
-    d = dock_ship(state, ship, None, events, who)
-    if d is not None:
-        load_if_wanted(state, d, events)
+        del state["row1"][position]
+    dock = dock_ship(state, ship, None, events, who)
+    if dock is not None:
+        load_if_wanted(state, dock, events)

@@ -1,21 +1,28 @@
-"""Shared helpers over the game state: seats, docks, goods, randomness and copying.
+"""Helpers over the board that every part of the rules shares: seats, dock warehouses,
+storage, the goods bag and the market, the ship deck, and shared menu orders.
 
-The state is plain JSON. Per-player values are lists indexed by seat (clockwise order), and
-the component data sits under "comp" and is shared, never changed, between successive states,
-so copying a state costs only the small moving part.
+The reference's English summary (§2 glossary, §3.2 board, §5.1 setup) names the pieces; the
+German words are Speicher (dock warehouse), Lager (storage), Vorrat (supply), Marktplatz
+(market).
 """
 
 from __future__ import annotations
 
-import marshal
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.contract import IllegalOrder, Order
 from referee.rng import Rng
 
-State = dict[str, Any]
+from .state import State, copy_state  # noqa: F401  (copy_state: the report tests take it from here)
 
-IMMEDIATE = ("P1", "P5", "P6")
+DOCKS = 12  # two dock warehouses for each of the six civilizations
+
+# The privileges (Privileg) printed on the ship cards, by the codes of the component data
+# (reference §3.1). The three immediate ones are settled when the ship is loaded; the others
+# are kept and used once on a later turn of their holder (A23).
+EXTRA_TALENTS, PEEK, ANY_GOOD, MOVE_SERVANTS, EXTRA_POINT, PATH_SERVANT, PALACE_SEAT, SHIP_ENTERS = (
+    "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8")
+IMMEDIATE = (EXTRA_TALENTS, EXTRA_POINT, PATH_SERVANT)
 PRIVILEGE_TEXT = {
     "P1": "3 extra talents on loading",
     "P2": "look at the top 3 ship cards and put them back in any order",
@@ -33,57 +40,24 @@ def counted(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-SHARED = frozenset(("comp", "players", "opts", "components", "action_cards", "game"))
-_FLAT = frozenset(("money", "tp", "supply", "blocked", "light", "temple", "dock_o", "dock_g", "dock_s", "charter",
-                   "slots", "palace", "big", "path", "market", "bag", "row1", "row2", "deck"))
-_NESTED = frozenset(("store", "on_card", "held"))
+_MENU_ORDERS: dict[tuple, Order] = {}
 
 
-_FLAT_KEYS = tuple(sorted(_FLAT))
-_NESTED_KEYS = tuple(sorted(_NESTED))
-
-
-def copy_state(state: State) -> State:
-    """A deep copy of the moving part, written out per field because states are copied on
-    every order; fixed parts (components, players, options) and scalars are shared between
-    successive states because nothing ever writes to them."""
-    out = dict(state)
-    for k in _FLAT_KEYS:
-        out[k] = state[k][:]
-    for k in _NESTED_KEYS:
-        out[k] = [x[:] for x in state[k]]
-    out["rng"] = {p: r.copy() for p, r in state["rng"].items()}
-    if state["act"] is not None:
-        out["act"] = state["act"].copy()
-    if state["arr"] is not None:
-        arr = out["arr"] = state["arr"].copy()
-        arr["ch"] = arr["ch"][:]
-    if state["pending"]:
-        out["pending"] = marshal.loads(marshal.dumps(state["pending"]))
-    else:
-        out["pending"] = []
-    if state["queue"]:
-        out["queue"] = marshal.loads(marshal.dumps(state["queue"]))
-    else:
-        out["queue"] = {}
-    return out
-
-
-_ORDERS: dict[tuple, Order] = {}
-
-
-def order(kind: str, *pairs: tuple[str, Any]) -> Order:
+def menu_order(kind: str, *pairs: tuple[str, Any]) -> Order:
     """A menu order, built once and shared: menus are rebuilt on every step, orders never change."""
     key = (kind, pairs)
-    o = _ORDERS.get(key)
-    if o is None:
-        if len(_ORDERS) > 200_000:
-            _ORDERS.clear()
-        o = _ORDERS[key] = Order(kind, dict(pairs))
-    return o
+    order = _MENU_ORDERS.get(key)
+    if order is None:
+        if len(_MENU_ORDERS) > 200_000:
+            _MENU_ORDERS.clear()
+        order = _MENU_ORDERS[key] = Order(kind, dict(pairs))
+    return order
 
 
-def n_players(state: State) -> int:
+# --------------------------------------------------------------------------- seats
+
+
+def player_count(state: State) -> int:
     return len(state["players"])
 
 
@@ -95,14 +69,16 @@ def seat_of(state: State, player: str) -> int:
 
 
 def clockwise(state: State, first: int) -> list[int]:
-    n = n_players(state)
-    return [(first + k) % n for k in range(n)]
+    """Every seat, clockwise from `first`."""
+    count = player_count(state)
+    return [(first + k) % count for k in range(count)]
 
 
-# --------------------------------------------------------------------------- docks
+# --------------------------------------------------------------------------- docks and storage
 
 
 def dock_name(state: State, index: int) -> str:
+    """Docks are named after their civilization, I and II (`C2-I`)."""
     return state["comp"]["dock_names"][index]
 
 
@@ -110,28 +86,47 @@ def dock_index(state: State, name: str) -> int:
     return state["comp"]["dock_names"].index(name)
 
 
-def civ_docks(state: State, civ: str) -> tuple[int, int]:
-    i = state["comp"]["civilizations"].index(civ) * 2
+def civilization_docks(state: State, civilization: str) -> tuple[int, int]:
+    """The two dock warehouses where ships of a civilization may dock: I and II."""
+    i = state["comp"]["civilizations"].index(civilization) * 2
     return i, i + 1
 
 
-def card(state: State, cid: str) -> dict[str, Any]:
-    return state["comp"]["ship_cards"][cid]
+def ship_card(state: State, card_id: str) -> dict[str, Any]:
+    """The printed ship card: civilization, wanted good, yield, danger, privilege."""
+    return state["comp"]["ship_cards"][card_id]
+
+
+class Dock(NamedTuple):
+    """One dock warehouse read from the state's three lists of docks (for reports and checks;
+    the rules read the lists directly, which is faster)."""
+
+    index: int
+    name: str
+    owner: int | None  # the owner's seat: two of their servants stand on it
+    good: str | None  # the good stored there (one at most)
+    ship: str | None  # the ship card docked there
+
+
+def docks(state: State) -> list[Dock]:
+    return [Dock(i, dock_name(state, i), state["dock_o"][i], state["dock_g"][i], state["dock_s"][i])
+            for i in range(DOCKS)]
 
 
 def own_docks(state: State, seat: int) -> list[int]:
-    return [i for i, o in enumerate(state["dock_o"]) if o == seat]
+    return [i for i, owner in enumerate(state["dock_o"]) if owner == seat]
 
 
 def storage_spaces(state: State, seat: int) -> int:
+    """Spaces on the storage card not blocked by a servant."""
     return state["comp"]["storage"]["spaces"] - state["blocked"][seat]
 
 
-def storage_free(state: State, seat: int) -> int:
+def free_storage(state: State, seat: int) -> int:
     return storage_spaces(state, seat) - len(state["store"][seat])
 
 
-# --------------------------------------------------------------------------- randomness
+# --------------------------------------------------------------------------- bag, market, deck
 
 
 def draw_goods(state: State, count: int) -> list[str]:
@@ -146,6 +141,7 @@ def draw_goods(state: State, count: int) -> list[str]:
 
 
 def shuffle_into(state: State, purpose: str, items: list[Any]) -> list[Any]:
+    """`items` shuffled by the seeded stream kept for `purpose`."""
     rng = Rng.from_json(state["rng"][purpose])
     out = rng.shuffled(items)
     state["rng"][purpose] = rng.to_json()
@@ -153,11 +149,13 @@ def shuffle_into(state: State, purpose: str, items: list[Any]) -> list[Any]:
 
 
 def market_size(state: State) -> int:
-    return state["comp"]["market_size"][str(n_players(state))]
+    """Six goods in the market, four with three players (A40)."""
+    return state["comp"]["market_size"][str(player_count(state))]
 
 
 def refill_market(state: State, everything: bool) -> None:
-    """Fill the market up to its size (or empty it first, for the refill alternative)."""
+    """Fill the market up to its size (or empty it into the bag first, for the refill
+    alternative, A34); the goods price starts again at its highest."""
     if everything:
         state["bag"].extend(state["market"])
         state["market"] = []
@@ -167,11 +165,13 @@ def refill_market(state: State, everything: bool) -> None:
 
 
 def goods_price(state: State) -> int:
+    """The merchant's price for the next good: 4, then 3, then 2 (A8)."""
     prices = state["comp"]["goods_prices"]
     return prices[min(state["bought"], len(prices) - 1)]
 
 
 def draw_ships(state: State, count: int) -> list[str]:
+    """Ship cards from the top of the deck (fewer if it runs dry, A35)."""
     out = state["deck"][:count]
     del state["deck"][:count]
     return out

@@ -40,120 +40,148 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _check_values(v: Mapping[str, Any], problems: list[str]) -> None:
+def _check_values(values: Mapping[str, Any], problems: list[str]) -> None:
     """Structural and cross checks of the untagged values; appends every problem found."""
+    _check_figures(values, problems)
+    _check_ship_cards(values, problems)
+    _check_board(values, problems)
 
-    def need(cond: bool, msg: str) -> None:
-        if not cond:
-            problems.append(msg)
 
-    p = v["players"]
-    need(isinstance(p, dict) and p.get("min") == 3 and p.get("max") == 5,
-         "players must be {min: 3, max: 5}")
-    need(_is_int(v["servants_per_player"]) and v["servants_per_player"] >= 8,
-         "servants_per_player must be a whole number of at least 8")
-    st = v["storage"]
-    need(isinstance(st, dict) and all(_is_int(st.get(k)) for k in ("spaces", "initially_blocked", "expand_cost"))
-         and 0 <= st.get("initially_blocked", -1) < st.get("spaces", 0) and st.get("expand_cost", -1) >= 0,
-         "storage needs whole numbers spaces > initially_blocked >= 0 and expand_cost >= 0")
-    need(_is_int(v["starting_money"]) and v["starting_money"] >= 0, "starting_money must be >= 0")
-    goods = v["goods"]
-    need(isinstance(goods, list) and len(goods) == 5 and len(set(goods)) == 5
-         and all(isinstance(g, str) and g.strip() and " " not in g for g in goods),
-         "goods must be five distinct names without blanks")
-    need(_is_int(v["goods_per_colour"]) and v["goods_per_colour"] >= 2, "goods_per_colour must be >= 2")
-    ms = v["market_size"]
-    need(isinstance(ms, dict) and all(_is_int(ms.get(k)) and 1 <= ms.get(k) <= 6 for k in ("3", "4", "5")),
-         "market_size must give 1..6 goods for 3, 4 and 5 players")
-    gp = v["goods_prices"]
-    need(isinstance(gp, list) and gp and all(_is_int(x) and x >= 0 for x in gp),
-         "goods_prices must be a non-empty list of prices")
+def _need(condition: bool, message: str, problems: list[str]) -> None:
+    if not condition:
+        problems.append(message)
+
+
+def _at_least(values: Mapping[str, Any], key: str, least: int) -> bool:
+    return _is_int(values[key]) and values[key] >= least
+
+
+def _check_figures(values: Mapping[str, Any], problems: list[str]) -> None:
+    """Players, servants, storage, money, goods, market, prices and the game's length."""
+    players = values["players"]
+    _need(isinstance(players, dict) and players.get("min") == 3 and players.get("max") == 5,
+          "players must be {min: 3, max: 5}", problems)
+    _need(_at_least(values, "servants_per_player", 8),
+          "servants_per_player must be a whole number of at least 8", problems)
+    storage = values["storage"]
+    _need(isinstance(storage, dict)
+          and all(_is_int(storage.get(k)) for k in ("spaces", "initially_blocked", "expand_cost"))
+          and 0 <= storage.get("initially_blocked", -1) < storage.get("spaces", 0)
+          and storage.get("expand_cost", -1) >= 0,
+          "storage needs whole numbers spaces > initially_blocked >= 0 and expand_cost >= 0", problems)
+    _need(_at_least(values, "starting_money", 0), "starting_money must be >= 0", problems)
+    goods = values["goods"]
+    _need(isinstance(goods, list) and len(goods) == 5 and len(set(goods)) == 5
+          and all(isinstance(g, str) and g.strip() and " " not in g for g in goods),
+          "goods must be five distinct names without blanks", problems)
+    _need(_at_least(values, "goods_per_colour", 2), "goods_per_colour must be >= 2", problems)
+    sizes = values["market_size"]
+    _need(isinstance(sizes, dict) and all(_is_int(sizes.get(k)) and 1 <= sizes.get(k) <= 6 for k in ("3", "4", "5")),
+          "market_size must give 1..6 goods for 3, 4 and 5 players", problems)
+    prices = values["goods_prices"]
+    _need(isinstance(prices, list) and prices and all(_is_int(x) and x >= 0 for x in prices),
+          "goods_prices must be a non-empty list of prices", problems)
     for key in ("refill_buy_price", "take_money"):
-        need(_is_int(v[key]) and v[key] >= 0, f"{key} must be a whole number >= 0")
-    need(_is_int(v["decades"]) and v["decades"] >= 1, "decades must be >= 1")
-    need(_is_int(v["actions_per_decade"]) and v["actions_per_decade"] >= 1, "actions_per_decade must be >= 1")
-    ee = v["early_end"]
-    need(isinstance(ee, dict) and _is_int(ee.get("decade")) and _is_int(ee.get("trade_points")),
-         "early_end needs decade and trade_points")
-    need(_is_int(v["ship_rows_extra"]) and v["ship_rows_extra"] >= 0, "ship_rows_extra must be >= 0")
-    civs = v["civilizations"]
-    need(isinstance(civs, list) and len(civs) == 6 and len(set(civs)) == 6
-         and all(isinstance(c, str) and c.strip() and " " not in c for c in civs),
-         "civilizations must be six distinct names without blanks")
-    need(list(v["privileges"]) == list(PRIVILEGES), f"privileges must be exactly {list(PRIVILEGES)}")
-    need(v["danger_distribution"] == DANGER, f"danger_distribution must be {DANGER} (printed in the rules)")
-    cards = v["ship_cards"]
+        _need(_at_least(values, key, 0), f"{key} must be a whole number >= 0", problems)
+    _need(_at_least(values, "decades", 1), "decades must be >= 1", problems)
+    _need(_at_least(values, "actions_per_decade", 1), "actions_per_decade must be >= 1", problems)
+    early = values["early_end"]
+    _need(isinstance(early, dict) and _is_int(early.get("decade")) and _is_int(early.get("trade_points")),
+          "early_end needs decade and trade_points", problems)
+    _need(_at_least(values, "ship_rows_extra", 0), "ship_rows_extra must be >= 0", problems)
+    civilizations = values["civilizations"]
+    _need(isinstance(civilizations, list) and len(civilizations) == 6 and len(set(civilizations)) == 6
+          and all(isinstance(c, str) and c.strip() and " " not in c for c in civilizations),
+          "civilizations must be six distinct names without blanks", problems)
+    _need(list(values["privileges"]) == list(PRIVILEGES), f"privileges must be exactly {list(PRIVILEGES)}", problems)
+    _need(values["danger_distribution"] == DANGER, f"danger_distribution must be {DANGER} (printed in the rules)",
+          problems)
+
+
+def _check_ship_cards(values: Mapping[str, Any], problems: list[str]) -> None:
+    """30 cards with unique ids, known civilizations, goods and privileges, and the printed
+    danger distribution; every good wanted by some card."""
+    cards = values["ship_cards"]
     if not isinstance(cards, list) or len(cards) != 30:
         problems.append("ship_cards must be a list of 30 cards")
-    else:
-        ids: set[str] = set()
-        danger: dict[str, int] = {}
-        per_good: dict[str, int] = {}
-        for n, card in enumerate(cards, 1):
-            where = f"ship card {n}"
-            if not isinstance(card, dict):
-                problems.append(f"{where} is not an object")
-                continue
-            cid = card.get("id")
-            if not isinstance(cid, str) or not cid or " " in cid:
-                problems.append(f"{where}: id must be a name without blanks")
-            elif cid in ids:
-                problems.append(f"{where}: id {cid!r} used twice")
-            else:
-                ids.add(cid)
-                where = f"ship card {cid}"
-            if isinstance(civs, list) and card.get("civilization") not in civs:
-                problems.append(f"{where}: unknown civilization {card.get('civilization')!r}")
-            if isinstance(goods, list) and card.get("good") not in goods:
-                problems.append(f"{where}: unknown good {card.get('good')!r}")
-            else:
-                per_good[card["good"]] = per_good.get(card["good"], 0) + 1
-            if not (_is_int(card.get("yield")) and card["yield"] >= 0):
-                problems.append(f"{where}: yield must be a whole number >= 0")
-            d = card.get("danger")
-            if not (_is_int(d) and 1 <= d <= 6):
-                problems.append(f"{where}: danger must be 1..6")
-            else:
-                danger[str(d)] = danger.get(str(d), 0) + 1
-            if card.get("privilege") not in PRIVILEGES:
-                problems.append(f"{where}: unknown privilege {card.get('privilege')!r}")
-        if danger and danger != DANGER:
-            problems.append(f"ship cards have danger counts {dict(sorted(danger.items()))}, the rules print {DANGER}")
-        if isinstance(goods, list) and len(set(goods)) == 5 and per_good and sorted(per_good) != sorted(goods):
-            problems.append("every good must be wanted by at least one ship card")
-    ac = v["action_cards"]
-    need(isinstance(ac, list) and len(ac) == 6 and set(ac) == set(ACTIONS),
-         f"action_cards must be six cards showing all of {list(ACTIONS)}")
-    slots = v["action_slots"]
+        return
+    civilizations, goods = values["civilizations"], values["goods"]
+    ids: set[str] = set()
+    danger: dict[str, int] = {}
+    per_good: dict[str, int] = {}
+    for number, card in enumerate(cards, 1):
+        where = f"ship card {number}"
+        if not isinstance(card, dict):
+            problems.append(f"{where} is not an object")
+            continue
+        card_id = card.get("id")
+        if not isinstance(card_id, str) or not card_id or " " in card_id:
+            problems.append(f"{where}: id must be a name without blanks")
+        elif card_id in ids:
+            problems.append(f"{where}: id {card_id!r} used twice")
+        else:
+            ids.add(card_id)
+            where = f"ship card {card_id}"
+        if isinstance(civilizations, list) and card.get("civilization") not in civilizations:
+            problems.append(f"{where}: unknown civilization {card.get('civilization')!r}")
+        if isinstance(goods, list) and card.get("good") not in goods:
+            problems.append(f"{where}: unknown good {card.get('good')!r}")
+        else:
+            per_good[card["good"]] = per_good.get(card["good"], 0) + 1
+        if not (_is_int(card.get("yield")) and card["yield"] >= 0):
+            problems.append(f"{where}: yield must be a whole number >= 0")
+        level = card.get("danger")
+        if not (_is_int(level) and 1 <= level <= 6):
+            problems.append(f"{where}: danger must be 1..6")
+        else:
+            danger[str(level)] = danger.get(str(level), 0) + 1
+        if card.get("privilege") not in PRIVILEGES:
+            problems.append(f"{where}: unknown privilege {card.get('privilege')!r}")
+    if danger and danger != DANGER:
+        problems.append(f"ship cards have danger counts {dict(sorted(danger.items()))}, the rules print {DANGER}")
+    if isinstance(goods, list) and len(set(goods)) == 5 and per_good and sorted(per_good) != sorted(goods):
+        problems.append("every good must be wanted by at least one ship card")
+
+
+def _check_board(values: Mapping[str, Any], problems: list[str]) -> None:
+    """Action cards and slots, the palace, the intrigue path, loading, shipping, the final seat."""
+    cards = values["action_cards"]
+    _need(isinstance(cards, list) and len(cards) == 6 and set(cards) == set(ACTIONS),
+          f"action_cards must be six cards showing all of {list(ACTIONS)}", problems)
+    slots = values["action_slots"]
     if not isinstance(slots, list) or len(slots) != 6:
         problems.append("action_slots must list six slots")
     else:
-        for n, s in enumerate(slots, 1):
-            if not (isinstance(s, dict) and _is_int(s.get("cost")) and 0 <= s["cost"] <= 3 and s.get("side") in SIDES):
+        for n, slot in enumerate(slots, 1):
+            if not (isinstance(slot, dict) and _is_int(slot.get("cost")) and 0 <= slot["cost"] <= 3
+                    and slot.get("side") in SIDES):
                 problems.append(f"action slot {n} needs cost 0..3 and side one of {list(SIDES)}")
-    pf = v["palace_fields"]
-    if not isinstance(pf, list):
+    fields = values["palace_fields"]
+    if not isinstance(fields, list):
         problems.append("palace_fields must be a list of [price, min_tp]")
     else:
-        for n, f in enumerate(pf, 1):
-            if not (isinstance(f, list) and len(f) == 2 and all(_is_int(x) and x >= 0 for x in f)):
+        for n, field in enumerate(fields, 1):
+            if not (isinstance(field, list) and len(field) == 2 and all(_is_int(x) and x >= 0 for x in field)):
                 problems.append(f"palace field {n} must be [price, min_tp] with whole numbers")
-    bf = v["palace_big_field"]
-    need(isinstance(bf, dict) and _is_int(bf.get("price")) and _is_int(bf.get("min_tp")),
-         "palace_big_field needs price and min_tp")
-    ip = v["intrigue_path"]
-    if not (isinstance(ip, dict) and _is_int(ip.get("length")) and ip["length"] >= 1 and isinstance(ip.get("scoring"), dict)):
+    big = values["palace_big_field"]
+    _need(isinstance(big, dict) and _is_int(big.get("price")) and _is_int(big.get("min_tp")),
+          "palace_big_field needs price and min_tp", problems)
+    path = values["intrigue_path"]
+    if not (isinstance(path, dict) and _is_int(path.get("length")) and path["length"] >= 1
+            and isinstance(path.get("scoring"), dict)):
         problems.append("intrigue_path needs a length >= 1 and a scoring table")
     else:
-        for pos, vals in ip["scoring"].items():
-            if not (pos.isdigit() and 1 <= int(pos) <= ip["length"]):
-                problems.append(f"intrigue scoring field {pos!r} is not on the path (1..{ip['length']})")
-            if not (isinstance(vals, list) and 1 <= len(vals) <= 5 and all(_is_int(x) and x >= 0 for x in vals)):
-                problems.append(f"intrigue scoring field {pos!r} must list 1..5 seat numbers")
-    for key, fields in (("loading", ("trade_points",)), ("shipping", ("success_tp", "fail_tp", "tax_per_temple_servant")),
-                        ("final_seat", ("price", "min_tp"))):
-        need(isinstance(v[key], dict) and all(_is_int(v[key].get(f)) and v[key][f] >= 0 for f in fields),
-             f"{key} needs whole numbers {', '.join(fields)}")
+        for position, seats in path["scoring"].items():
+            if not (position.isdigit() and 1 <= int(position) <= path["length"]):
+                problems.append(f"intrigue scoring field {position!r} is not on the path (1..{path['length']})")
+            if not (isinstance(seats, list) and 1 <= len(seats) <= 5 and all(_is_int(x) and x >= 0 for x in seats)):
+                problems.append(f"intrigue scoring field {position!r} must list 1..5 seat numbers")
+    for key, fields_needed in (("loading", ("trade_points",)),
+                               ("shipping", ("success_tp", "fail_tp", "tax_per_temple_servant")),
+                               ("final_seat", ("price", "min_tp"))):
+        entry = values[key]
+        _need(isinstance(entry, dict) and all(_is_int(entry.get(f)) and entry[f] >= 0 for f in fields_needed),
+              f"{key} needs whole numbers {', '.join(fields_needed)}", problems)
 
 
 def validate(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -12,12 +12,13 @@ Canonical forms (see docs/orders-porto-carthago.md):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from referee.contract import AmbiguousOrder, IllegalOrder, InvalidOrder, Order, OrderError, OrderErrors
 from referee.orderlines import match_name as _match_name, order_lines, parse_int
 
-from .board import State
+from .board import ANY_GOOD, MOVE_SERVANTS, SHIP_ENTERS
+from .state import State
 
 KEYWORDS: dict[str, str] = {k: k for k in (
     "talents", "refill", "buy", "pass", "done", "expand", "palace", "accept", "decline", "captain",
@@ -52,12 +53,12 @@ def _cards(state: State) -> dict[str, str]:
 
 
 def _dock(state: State, word: str) -> str:
-    civ, sep, numeral = word.rpartition("-")
-    if not sep or numeral.upper() not in ("I", "II", "1", "2"):
+    civilization, dash, numeral = word.rpartition("-")
+    if not dash or numeral.upper() not in ("I", "II", "1", "2"):
         raise InvalidOrder(f"{word!r} is not a dock name", suggestion="write a civilization and I or II, e.g. "
                            f"{state['comp']['civilizations'][0]}-I")
-    civ = match_name(civ, {c: c for c in state["comp"]["civilizations"]}, "civilization")
-    return f"{civ}-{'I' if numeral.upper() in ('I', '1') else 'II'}"
+    civilization = match_name(civilization, {c: c for c in state["comp"]["civilizations"]}, "civilization")
+    return f"{civilization}-{'I' if numeral.upper() in ('I', '1') else 'II'}"
 
 
 def _place(word: str) -> str:
@@ -71,6 +72,8 @@ def _need(words: list[str], count: int, form: str) -> None:
 
 
 def parse_line(state: State, line: str) -> Order:
+    """One line of orders text to an Order (syntax and names; whether it is allowed now is
+    the decision's business)."""
     words = line.replace("->", " TO ").split()
     kind = match_name(words[0], KEYWORDS, "order")
     rest = words[1:]
@@ -80,118 +83,164 @@ def parse_line(state: State, line: str) -> Order:
         return Order(kind)
     args: dict[str, Any] = {}
     if kind in SLOTTED:
-        if rest and rest[0].isdigit():
-            args["slot"] = parse_int(rest.pop(0), "the slot", minimum=1)
-            if args["slot"] > 6:
-                raise InvalidOrder("slots are numbered 1 to 6")
-        elif kind == "side":
-            raise InvalidOrder("SIDE needs the slot number", suggestion="e.g. SIDE 4")
-        else:
-            where = [i + 1 for i, c in enumerate(state.get("slots") or []) if c == kind]
-            if len(where) == 1:
-                args["slot"] = where[0]
-            elif where:
-                raise AmbiguousOrder(f"the {kind} lies on slots {where[0]} and {where[1]}",
-                                     suggestion=f"write {kind.upper()} {where[0]} ... or {kind.upper()} {where[1]} ...")
-            else:
-                raise IllegalOrder(f"no {kind} card lies on the slots now",
-                                   suggestion=f"give the slot number, e.g. {kind.upper()} 1")
-    if kind in ("captain", "side"):
-        _need(rest, 0, f"{kind.upper()} <slot>")
-    elif kind == "aristocrat":
-        if not rest or len(rest) % 2:
-            raise InvalidOrder("the aristocrat needs place and number pairs",
-                               suggestion="e.g. ARISTOCRAT 1 LIGHTHOUSE +2 TEMPLE -1")
-        delta = {"lighthouse": 0, "temple": 0}
-        for i in range(0, len(rest), 2):
-            delta[_place(rest[i])] += parse_int(rest[i + 1], "the number of servants")
-        args.update({k: v for k, v in delta.items() if v})
-    elif kind == "merchant":
-        _need(rest, 1, "MERCHANT <slot> <good>")
-        args["good"] = match_name(rest[0], _goods(state), "good")
-    elif kind == "loadmaster":
-        if not rest:
-            raise InvalidOrder("say OCCUPY, SWITCH or DISSOLVE", suggestion="e.g. LOADMASTER 3 OCCUPY C2-I")
-        mode = match_name(rest[0], {"occupy": "occupy", "switch": "switch", "dissolve": "dissolve"}, "loadmaster mode")
-        args["mode"] = mode
-        if mode == "switch":
-            if len(rest) == 4 and rest[2].upper() == "TO":
-                rest = [rest[0], rest[1], rest[3]]
-            _need(rest, 3, "LOADMASTER <slot> SWITCH <dock> TO <dock>")
-            args["dock"], args["to"] = _dock(state, rest[1]), _dock(state, rest[2])
-        else:
-            _need(rest, 2, f"LOADMASTER <slot> {mode.upper()} <dock>")
-            args["dock"] = _dock(state, rest[1])
-    elif kind == "porter":
-        if "TO" not in [w.upper() for w in rest]:
-            raise InvalidOrder("a porter order needs TO", suggestion="e.g. PORTER 5 STORAGE G1 TO C1-I")
-        cut = [w.upper() for w in rest].index("TO")
-        src, dst = rest[:cut], rest[cut + 1:]
-        places = {"storage": "storage", "lager": "storage", "charter": "charter"}
-        if len(src) == 2 and match_name(src[0], places, "place") == "storage":
-            args["from"] = "storage"
-            args["good"] = match_name(src[1], _goods(state), "good")
-        elif len(src) == 1 and "-" in src[0]:
-            args["from"] = _dock(state, src[0])
-        else:
-            raise InvalidOrder("the source is STORAGE <good> or a dock", suggestion="e.g. PORTER 5 STORAGE G1 TO C1-I")
-        if len(dst) != 1:
-            raise InvalidOrder("the target is STORAGE, CHARTER or a dock", suggestion="e.g. ... TO CHARTER")
-        args["to"] = _dock(state, dst[0]) if "-" in dst[0] else match_name(dst[0], places, "place")
-    elif kind == "use":
-        if not rest:
-            raise InvalidOrder("USE needs a ship card", suggestion="e.g. USE S05")
-        cid = match_name(rest[0], _cards(state), "ship card")
-        args["card"] = cid
-        p = state["comp"]["ship_cards"][cid]["privilege"]
-        more = rest[1:]
-        if p == "P3":
-            _need(more, 1, f"USE {cid} <dock>")
-            args["dock"] = _dock(state, more[0])
-        elif p == "P8":
-            _need(more, 1, f"USE {cid} <ship in row 1>")
-            args["ship"] = match_name(more[0], _cards(state), "ship card")
-        elif p == "P4":
-            if not more or len(more) % 3:
-                raise InvalidOrder("name player, place and number for each move",
-                                   suggestion=f"e.g. USE {cid} {state['players'][0]} LIGHTHOUSE 1")
-            net: dict[str, int] = {}
-            for i in range(0, len(more), 3):
-                who = match_name(more[i], {p: p for p in state["players"]}, "player")
-                n = parse_int(more[i + 2], "the number of servants", minimum=1)
-                net[who] = net.get(who, 0) + (n if _place(more[i + 1]) == "lighthouse" else -n)
-            args["moves"] = [[p, net[p]] for p in state["players"] if net.get(p)]
-        else:
-            _need(more, 0, f"USE {cid}")
-    elif kind == "arrange":
-        if not rest:
-            raise InvalidOrder("ARRANGE needs the ship cards, top first", suggestion="e.g. ARRANGE S12 S03 S20")
-        args["cards"] = [match_name(w, _cards(state), "ship card") for w in rest]
-    elif kind == "intrigue":
-        _need(rest, 1, "INTRIGUE <number>")
-        args["count"] = parse_int(rest[0], "the number of servants", minimum=0)
-    elif kind in ("dock", "reject"):
-        if kind == "reject" or len(rest) != 2:
-            _need(rest, 1, f"{kind.upper()} <ship>" + (" [I|II]" if kind == "dock" else ""))
-        args["ship"] = match_name(rest[0], _cards(state), "ship card")
-        if kind == "dock":
-            args["at"] = None
-            if len(rest) == 2:
-                at = rest[1].upper()
-                if at not in ("I", "II", "1", "2"):
-                    raise InvalidOrder(f"{rest[1]!r} is not I or II")
-                args["at"] = "I" if at in ("I", "1") else "II"
-    elif kind == "occupy":
-        if len(rest) == 3 and rest[1].upper() == "TAKE":
-            args["dock"] = _dock(state, rest[0])
-            args["good"] = match_name(rest[2], _goods(state), "good")
-        else:
-            _need(rest, 1, "OCCUPY <dock> [TAKE <good>]")
-            args["dock"] = _dock(state, rest[0])
-    elif kind == "buy":
-        _need(rest, 1, "BUY <good>")
-        args["good"] = match_name(rest[0], _goods(state), "good")
+        args["slot"] = _slot(state, kind, rest)
+    _ARGUMENTS[kind](state, kind, rest, args)
     return Order(kind, args)
+
+
+def _slot(state: State, kind: str, rest: list[str]) -> int:
+    """The slot number written after an action (taken off `rest`), or the only slot where
+    that action card lies."""
+    if rest and rest[0].isdigit():
+        slot = parse_int(rest.pop(0), "the slot", minimum=1)
+        if slot > 6:
+            raise InvalidOrder("slots are numbered 1 to 6")
+        return slot
+    if kind == "side":
+        raise InvalidOrder("SIDE needs the slot number", suggestion="e.g. SIDE 4")
+    where = [i + 1 for i, card in enumerate(state.get("slots") or []) if card == kind]
+    if len(where) == 1:
+        return where[0]
+    if where:
+        raise AmbiguousOrder(f"the {kind} lies on slots {where[0]} and {where[1]}",
+                             suggestion=f"write {kind.upper()} {where[0]} ... or {kind.upper()} {where[1]} ...")
+    raise IllegalOrder(f"no {kind} card lies on the slots now",
+                       suggestion=f"give the slot number, e.g. {kind.upper()} 1")
+
+
+# --------------------------------------------------------------------------- the arguments of each order
+# Each reads the words after the keyword (and the slot) into `args`.
+
+
+def _slot_only(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    """CAPTAIN <slot>, SIDE <slot>."""
+    _need(rest, 0, f"{kind.upper()} <slot>")
+
+
+def _aristocrat(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    """ARISTOCRAT <slot> LIGHTHOUSE +2 TEMPLE -1: net changes of each place."""
+    if not rest or len(rest) % 2:
+        raise InvalidOrder("the aristocrat needs place and number pairs",
+                           suggestion="e.g. ARISTOCRAT 1 LIGHTHOUSE +2 TEMPLE -1")
+    delta = {"lighthouse": 0, "temple": 0}
+    for i in range(0, len(rest), 2):
+        delta[_place(rest[i])] += parse_int(rest[i + 1], "the number of servants")
+    args.update({k: v for k, v in delta.items() if v})
+
+
+def _merchant(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    _need(rest, 1, "MERCHANT <slot> <good>")
+    args["good"] = match_name(rest[0], _goods(state), "good")
+
+
+def _loadmaster(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    """LOADMASTER <slot> OCCUPY|DISSOLVE <dock>, LOADMASTER <slot> SWITCH <dock> TO <dock>."""
+    if not rest:
+        raise InvalidOrder("say OCCUPY, SWITCH or DISSOLVE", suggestion="e.g. LOADMASTER 3 OCCUPY C2-I")
+    mode = match_name(rest[0], {"occupy": "occupy", "switch": "switch", "dissolve": "dissolve"}, "loadmaster mode")
+    args["mode"] = mode
+    if mode == "switch":
+        if len(rest) == 4 and rest[2].upper() == "TO":
+            rest = [rest[0], rest[1], rest[3]]
+        _need(rest, 3, "LOADMASTER <slot> SWITCH <dock> TO <dock>")
+        args["dock"], args["to"] = _dock(state, rest[1]), _dock(state, rest[2])
+    else:
+        _need(rest, 2, f"LOADMASTER <slot> {mode.upper()} <dock>")
+        args["dock"] = _dock(state, rest[1])
+
+
+def _porter(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    """PORTER <slot> STORAGE <good>|<dock> TO STORAGE|CHARTER|<dock>."""
+    if "TO" not in [w.upper() for w in rest]:
+        raise InvalidOrder("a porter order needs TO", suggestion="e.g. PORTER 5 STORAGE G1 TO C1-I")
+    cut = [w.upper() for w in rest].index("TO")
+    source, target = rest[:cut], rest[cut + 1:]
+    places = {"storage": "storage", "lager": "storage", "charter": "charter"}
+    if len(source) == 2 and match_name(source[0], places, "place") == "storage":
+        args["from"] = "storage"
+        args["good"] = match_name(source[1], _goods(state), "good")
+    elif len(source) == 1 and "-" in source[0]:
+        args["from"] = _dock(state, source[0])
+    else:
+        raise InvalidOrder("the source is STORAGE <good> or a dock", suggestion="e.g. PORTER 5 STORAGE G1 TO C1-I")
+    if len(target) != 1:
+        raise InvalidOrder("the target is STORAGE, CHARTER or a dock", suggestion="e.g. ... TO CHARTER")
+    args["to"] = _dock(state, target[0]) if "-" in target[0] else match_name(target[0], places, "place")
+
+
+def _use(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    """USE <card>, with what its privilege needs: a dock (P3), a ship of row 1 (P8), or
+    servant moves (P4: <player> LIGHTHOUSE|TEMPLE <n> ...)."""
+    if not rest:
+        raise InvalidOrder("USE needs a ship card", suggestion="e.g. USE S05")
+    card_id = match_name(rest[0], _cards(state), "ship card")
+    args["card"] = card_id
+    privilege = state["comp"]["ship_cards"][card_id]["privilege"]
+    more = rest[1:]
+    if privilege == ANY_GOOD:
+        _need(more, 1, f"USE {card_id} <dock>")
+        args["dock"] = _dock(state, more[0])
+    elif privilege == SHIP_ENTERS:
+        _need(more, 1, f"USE {card_id} <ship in row 1>")
+        args["ship"] = match_name(more[0], _cards(state), "ship card")
+    elif privilege == MOVE_SERVANTS:
+        if not more or len(more) % 3:
+            raise InvalidOrder("name player, place and number for each move",
+                               suggestion=f"e.g. USE {card_id} {state['players'][0]} LIGHTHOUSE 1")
+        net: dict[str, int] = {}
+        for i in range(0, len(more), 3):
+            who = match_name(more[i], {p: p for p in state["players"]}, "player")
+            n = parse_int(more[i + 2], "the number of servants", minimum=1)
+            net[who] = net.get(who, 0) + (n if _place(more[i + 1]) == "lighthouse" else -n)
+        args["moves"] = [[p, net[p]] for p in state["players"] if net.get(p)]
+    else:
+        _need(more, 0, f"USE {card_id}")
+
+
+def _arrange(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    if not rest:
+        raise InvalidOrder("ARRANGE needs the ship cards, top first", suggestion="e.g. ARRANGE S12 S03 S20")
+    args["cards"] = [match_name(w, _cards(state), "ship card") for w in rest]
+
+
+def _intrigue(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    _need(rest, 1, "INTRIGUE <number>")
+    args["count"] = parse_int(rest[0], "the number of servants", minimum=0)
+
+
+def _ship_choice(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    """DOCK <ship> [I|II], REJECT <ship>."""
+    if kind == "reject" or len(rest) != 2:
+        _need(rest, 1, f"{kind.upper()} <ship>" + (" [I|II]" if kind == "dock" else ""))
+    args["ship"] = match_name(rest[0], _cards(state), "ship card")
+    if kind == "dock":
+        args["at"] = None
+        if len(rest) == 2:
+            at = rest[1].upper()
+            if at not in ("I", "II", "1", "2"):
+                raise InvalidOrder(f"{rest[1]!r} is not I or II")
+            args["at"] = "I" if at in ("I", "1") else "II"
+
+
+def _occupy(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    """OCCUPY <dock> [TAKE <good>] in the setup's dock rounds."""
+    if len(rest) == 3 and rest[1].upper() == "TAKE":
+        args["dock"] = _dock(state, rest[0])
+        args["good"] = match_name(rest[2], _goods(state), "good")
+    else:
+        _need(rest, 1, "OCCUPY <dock> [TAKE <good>]")
+        args["dock"] = _dock(state, rest[0])
+
+
+def _buy(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
+    _need(rest, 1, "BUY <good>")
+    args["good"] = match_name(rest[0], _goods(state), "good")
+
+
+_ARGUMENTS: dict[str, Callable[[State, str, list[str], dict[str, Any]], None]] = {
+    "captain": _slot_only, "side": _slot_only, "aristocrat": _aristocrat, "merchant": _merchant,
+    "loadmaster": _loadmaster, "porter": _porter, "use": _use, "arrange": _arrange, "intrigue": _intrigue,
+    "dock": _ship_choice, "reject": _ship_choice, "occupy": _occupy, "buy": _buy}
 
 
 def parse(state: State, text: str) -> list[Order]:
@@ -209,47 +258,48 @@ def parse(state: State, text: str) -> list[Order]:
     return orders
 
 
-def format_order(o: Order) -> str:
-    k, a = o.kind, o.args
-    head = k.upper()
-    if k in NO_ARGS:
+def format_order(order: Order) -> str:
+    """The canonical text of an order: `parse_line(state, format_order(o)) == o`."""
+    kind, args = order.kind, order.args
+    head = kind.upper()
+    if kind in NO_ARGS:
         return head
-    if k in ("captain", "side"):
-        return f"{head} {a['slot']}"
-    if k == "aristocrat":
-        parts = [f"{head} {a['slot']}"]
+    if kind in ("captain", "side"):
+        return f"{head} {args['slot']}"
+    if kind == "aristocrat":
+        parts = [f"{head} {args['slot']}"]
         for place in ("lighthouse", "temple"):
-            if a.get(place):
-                parts.append(f"{place.upper()} {a[place]:+d}")
+            if args.get(place):
+                parts.append(f"{place.upper()} {args[place]:+d}")
         return " ".join(parts)
-    if k == "merchant":
-        return f"{head} {a['slot']} {a['good']}"
-    if k == "loadmaster":
-        text = f"{head} {a['slot']} {a['mode'].upper()} {a['dock']}"
-        return text + (f" TO {a['to']}" if a["mode"] == "switch" else "")
-    if k == "porter":
-        src = f"STORAGE {a['good']}" if a["from"] == "storage" else a["from"]
-        dst = a["to"].upper() if a["to"] in ("storage", "charter") else a["to"]
-        return f"{head} {a['slot']} {src} TO {dst}"
-    if k == "use":
-        text = f"USE {a['card']}"
-        if "dock" in a:
-            text += f" {a['dock']}"
-        if "ship" in a:
-            text += f" {a['ship']}"
-        for player, n in a.get("moves", []):
+    if kind == "merchant":
+        return f"{head} {args['slot']} {args['good']}"
+    if kind == "loadmaster":
+        text = f"{head} {args['slot']} {args['mode'].upper()} {args['dock']}"
+        return text + (f" TO {args['to']}" if args["mode"] == "switch" else "")
+    if kind == "porter":
+        source = f"STORAGE {args['good']}" if args["from"] == "storage" else args["from"]
+        target = args["to"].upper() if args["to"] in ("storage", "charter") else args["to"]
+        return f"{head} {args['slot']} {source} TO {target}"
+    if kind == "use":
+        text = f"USE {args['card']}"
+        if "dock" in args:
+            text += f" {args['dock']}"
+        if "ship" in args:
+            text += f" {args['ship']}"
+        for player, n in args.get("moves", []):
             text += f" {player} {'LIGHTHOUSE' if n > 0 else 'TEMPLE'} {abs(n)}"
         return text
-    if k == "arrange":
-        return "ARRANGE " + " ".join(a["cards"])
-    if k == "intrigue":
-        return f"INTRIGUE {a['count']}"
-    if k == "dock":
-        return f"DOCK {a['ship']}" + (f" {a['at']}" if a.get("at") else "")
-    if k == "reject":
-        return f"REJECT {a['ship']}"
-    if k == "occupy":
-        return f"OCCUPY {a['dock']}" + (f" TAKE {a['good']}" if "good" in a else "")
-    if k == "buy":
-        return f"BUY {a['good']}"
-    raise ValueError(f"unknown order kind {k!r}")
+    if kind == "arrange":
+        return "ARRANGE " + " ".join(args["cards"])
+    if kind == "intrigue":
+        return f"INTRIGUE {args['count']}"
+    if kind == "dock":
+        return f"DOCK {args['ship']}" + (f" {args['at']}" if args.get("at") else "")
+    if kind == "reject":
+        return f"REJECT {args['ship']}"
+    if kind == "occupy":
+        return f"OCCUPY {args['dock']}" + (f" TAKE {args['good']}" if "good" in args else "")
+    if kind == "buy":
+        return f"BUY {args['good']}"
+    raise ValueError(f"unknown order kind {kind!r}")

@@ -1,13 +1,21 @@
-"""Trade points and the intrigue path: every point gained may become a path servant instead."""
+"""Trade points (Handelspunkte) and the intrigue path (Intrigepfad, "Intrige"): every trade
+point gained may instead put a servant from the supply on the next field of the path, and at
+the end the players with the most path servants gain extra palace seats.
+
+Reference: §5.7, with A28 (a conversion needs a supply servant and a free field; the ranking
+and its ties) and A46 (converted points never count as trade points).
+"""
 
 from __future__ import annotations
 
 from referee.contract import Event
 
-from .board import State, counted
+from .board import counted
+from .state import PendingDecision, State
 
 
 def path_space(state: State) -> int:
+    """Free fields left on the intrigue path."""
     return state["comp"]["intrigue_path"]["length"] - len(state["path"])
 
 
@@ -22,55 +30,56 @@ def gain_points(state: State, seat: int, points: int, why: str, events: list[Eve
         return
     if max_conversion(state, seat, points) == 0:
         state["tp"][seat] += points
-        events.append(Event("trade_points", f"{state['players'][seat]} gains {counted(points, 'trade point')} ({why}).",
-                            {"player": state["players"][seat], "points": points}))
+        events.append(Event("trade_points", f"{state['players'][seat]} gains {counted(points, 'trade point')} "
+                            f"({why}).", {"player": state["players"][seat], "points": points}))
         return
     state["pending"].append({"t": "reward", "p": seat, "n": points, "why": why})
 
 
 def place_on_path(state: State, seat: int, count: int, events: list[Event]) -> None:
+    """Servants from the supply onto the next fields of the intrigue path."""
     for _ in range(count):
         state["path"].append(seat)
     state["supply"][seat] -= count
     if count:
-        events.append(Event("intrigue", f"{state['players'][seat]} places {counted(count, 'servant')} on the intrigue path "
-                            f"(now {counted(len(state['path']), 'field')} taken).",
+        events.append(Event("intrigue", f"{state['players'][seat]} places {counted(count, 'servant')} on the "
+                            f"intrigue path (now {counted(len(state['path']), 'field')} taken).",
                             {"player": state["players"][seat], "count": count}))
 
 
-def resolve_reward(state: State, item: dict, count: int, events: list[Event]) -> None:
-    seat = item["p"]
+def resolve_reward(state: State, reward: PendingDecision, count: int, events: list[Event]) -> None:
+    """The player's answer to a reward: `count` points go onto the path, the rest on the track."""
+    seat = reward["p"]
     place_on_path(state, seat, count, events)
-    kept = item["n"] - count
+    kept = reward["n"] - count
     state["tp"][seat] += kept
     if kept:
-        events.append(Event("trade_points", f"{state['players'][seat]} gains {counted(kept, 'trade point')} ({item['why']}).",
-                            {"player": state["players"][seat], "points": kept}))
+        events.append(Event("trade_points", f"{state['players'][seat]} gains {counted(kept, 'trade point')} "
+                            f"({reward['why']}).", {"player": state["players"][seat], "points": kept}))
 
 
 def reached_field(state: State) -> tuple[int, list[int]] | None:
     """The farthest scoring field holding a servant, with its seat numbers (A28)."""
     scoring = state["comp"]["intrigue_path"]["scoring"]
     best = None
-    for pos, values in scoring.items():
-        if int(pos) <= len(state["path"]) and (best is None or int(pos) > best[0]):
-            best = (int(pos), list(values))
+    for position, values in scoring.items():
+        if int(position) <= len(state["path"]) and (best is None or int(position) > best[0]):
+            best = (int(position), list(values))
     return best
 
 
 def bonus_seats(state: State) -> list[int]:
     """Extra palace seats by servants on the path; ties go to whoever placed first."""
-    n = len(state["players"])
-    out = [0] * n
+    out = [0] * len(state["players"])
     field = reached_field(state)
     if field is None:
         return out
-    count = [0] * n
+    servants = [0] * len(state["players"])
     first: dict[int, int] = {}
     for i, seat in enumerate(state["path"]):
-        count[seat] += 1
+        servants[seat] += 1
         first.setdefault(seat, i)
-    ranked = sorted(first, key=lambda s: (-count[s], first[s]))
+    ranked = sorted(first, key=lambda s: (-servants[s], first[s]))
     for rank, seat in enumerate(ranked):
         if rank < len(field[1]):
             out[seat] = field[1][rank]

@@ -15,16 +15,18 @@ from typing import Callable, Iterable
 from referee.contract import MenuLine, Order, OrderError, menu_family, passes
 from referee.orderlines import alternatives, spans
 
-from .board import State, card, dock_name, own_docks
+from .board import ANY_GOOD, MOVE_SERVANTS, PALACE_SEAT, PEEK, SHIP_ENTERS, dock_name, own_docks, ship_card
 from .flow import MAIN_KINDS, Decision
 from .grammar import format_order, parse_line
+from .state import State
 
 Judge = Callable[[Order], bool]
 
 
-def menu(state: State, d: Decision, judge: Judge) -> list[MenuLine]:
-    """The lines for decision `d`; `judge` says whether one order answers it legally."""
-    name = d.name
+def menu(state: State, decision: Decision, judge: Judge) -> list[MenuLine]:
+    """The lines for the decision; `judge` says whether one order answers it legally."""
+    name = decision.name
+    seat = decision.seat
     if name == "setup.optional_dock":
         return _family("OCCUPY <dock>", [(n, Order("occupy", {"dock": n})) for n in _docks(state)], judge) + \
             _singles(judge, [Order("pass")])
@@ -33,21 +35,21 @@ def menu(state: State, d: Decision, judge: Judge) -> list[MenuLine]:
     if name == "arrival.lighthouse":
         return _lighthouse(state, judge)
     if name == "action.main":
-        return _main(state, d.seat, judge) + _uses(state, d.seat, judge)
+        return _main(state, seat, judge) + _uses(state, seat, judge)
     if name == "action.after":
-        lines = _singles(judge, [Order("expand"), Order("palace")]) + _uses(state, d.seat, judge)
+        lines = _singles(judge, [Order("expand"), Order("palace")]) + _uses(state, seat, judge)
         lines += _singles(judge, [Order("done")])
         return lines + [MenuLine("a main action for your next turn (TALENTS, REFILL, CAPTAIN <slot>, ...): ends this "
                                  "turn and waits in your queue", (Order("talents"),),
                                  lambda o: o.kind in MAIN_KINDS and o.kind != "use" and _well_formed(state, o))]
     if name == "intrigue.reward":
-        ok = [n for n in range(d.item["n"] + 1) if judge(Order("intrigue", {"count": n}))]
+        ok = [n for n in range(decision.item["n"] + 1) if judge(Order("intrigue", {"count": n}))]
         return [MenuLine(f"INTRIGUE <n>: {spans(ok)} of the points onto the intrigue path, the rest on the track",
                          tuple(Order("intrigue", {"count": n}) for n in ok))] if ok else []
     if name == "privilege.immediate":
         return _singles(judge, [Order("accept"), Order("decline")])
     if name == "privilege.arrange":
-        cards = list(d.item["cards"])
+        cards = list(decision.item["cards"])
         orders = tuple(o for o in (Order("arrange", {"cards": list(p)}) for p in permutations(cards)) if judge(o))
         return [MenuLine(f"ARRANGE <cards, top first>: {', '.join(cards)} in any order", orders)] if orders else []
     if name == "market.refill_buy":
@@ -69,10 +71,10 @@ def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> l
     return menu_family(head, list(labelled), judge)
 
 
-def _well_formed(state: State, o: Order) -> bool:
+def _well_formed(state: State, order: Order) -> bool:
     """An order that reads back as itself (a queued action is checked only when it runs)."""
     try:
-        return parse_line(state, format_order(o)) == o
+        return parse_line(state, format_order(order)) == order
     except (OrderError, KeyError, ValueError):
         return False
 
@@ -157,22 +159,23 @@ def _merged(word: str, per_slot: list[tuple[int, list[MenuLine]]]) -> list[MenuL
     """Two cards of one action (the sixth card repeats one) offering the same: one line."""
     lines = [(slot, found[0]) for slot, found in per_slot if found]
     if len(lines) == 2:
-        (a, one), (b, two) = lines
-        rest_one = one.text.split(":", 1)[1]
-        if rest_one == two.text.split(":", 1)[1]:
-            head = one.text.split(":", 1)[0].replace(f"{word} {a} ", f"{word} <slot> ", 1)
-            return [MenuLine(f"{head}: slot {a} or {b};{rest_one}", one.orders + two.orders)]
+        (first_slot, first), (second_slot, second) = lines
+        offered = first.text.split(":", 1)[1]
+        if offered == second.text.split(":", 1)[1]:
+            head = first.text.split(":", 1)[0].replace(f"{word} {first_slot} ", f"{word} <slot> ", 1)
+            return [MenuLine(f"{head}: slot {first_slot} or {second_slot};{offered}", first.orders + second.orders)]
     return [line for _, line in lines]
 
 
 def _aristocrat(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLine]:
     light, temple, supply = state["light"][seat], state["temple"][seat], state["supply"][seat]
     orders = []
-    for dl, dt in product(range(-light, 6), range(-temple, 6)):
-        args = {"slot": slot, **({"lighthouse": dl} if dl else {}), **({"temple": dt} if dt else {})}
-        o = Order("aristocrat", args)
-        if judge(o):
-            orders.append(o)
+    for to_lighthouse, to_temple in product(range(-light, 6), range(-temple, 6)):
+        args = {"slot": slot, **({"lighthouse": to_lighthouse} if to_lighthouse else {}),
+                **({"temple": to_temple} if to_temple else {})}
+        order = Order("aristocrat", args)
+        if judge(order):
+            orders.append(order)
     if not orders:
         return []
     cost = state["comp"]["action_slots"][slot - 1]["cost"]
@@ -206,53 +209,55 @@ def _porter(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLine]:
     mine = [dock_name(state, d) for d in own_docks(state, seat)]
     targets = mine + ["storage", "charter"]
     moves = []
-    for g in dict.fromkeys(state["store"][seat]):
-        for t in targets:
-            moves.append((f"STORAGE {g}", t.upper() if t in ("storage", "charter") else t,
-                          Order("porter", {"slot": slot, "from": "storage", "good": g, "to": t})))
-    for src in mine:
-        for t in targets:
-            moves.append((src, t.upper() if t in ("storage", "charter") else t,
-                          Order("porter", {"slot": slot, "from": src, "to": t})))
+    for good in dict.fromkeys(state["store"][seat]):
+        for target in targets:
+            moves.append((f"STORAGE {good}", target.upper() if target in ("storage", "charter") else target,
+                          Order("porter", {"slot": slot, "from": "storage", "good": good, "to": target})))
+    for source in mine:
+        for target in targets:
+            moves.append((source, target.upper() if target in ("storage", "charter") else target,
+                          Order("porter", {"slot": slot, "from": source, "to": target})))
     return _grouped(f"PORTER {slot} <from> TO <to>", [m for m in moves if judge(m[2])])
 
 
 def _uses(state: State, seat: int, judge: Judge) -> list[MenuLine]:
     """Kept privileges (P2, P3, P4, P7, P8) usable now."""
     out: list[MenuLine] = []
-    for cid in dict.fromkeys(state["held"][seat]):
-        p = card(state, cid)["privilege"]
-        if p in ("P2", "P7"):
-            out += _singles(judge, [Order("use", {"card": cid})])
-        elif p == "P3":
-            out += _family(f"USE {cid} <dock> (load whatever good lies there)",
-                           [(n, Order("use", {"card": cid, "dock": n})) for n in _docks(state)], judge)
-        elif p == "P8":
-            out += _family(f"USE {cid} <ship> (it enters now)",
-                           [(s, Order("use", {"card": cid, "ship": s})) for s in state["row1"]], judge)
-        elif p == "P4":
-            out += _p4(state, cid, judge)
+    for card_id in dict.fromkeys(state["held"][seat]):
+        privilege = ship_card(state, card_id)["privilege"]
+        if privilege in (PEEK, PALACE_SEAT):
+            out += _singles(judge, [Order("use", {"card": card_id})])
+        elif privilege == ANY_GOOD:
+            out += _family(f"USE {card_id} <dock> (load whatever good lies there)",
+                           [(n, Order("use", {"card": card_id, "dock": n})) for n in _docks(state)], judge)
+        elif privilege == SHIP_ENTERS:
+            out += _family(f"USE {card_id} <ship> (it enters now)",
+                           [(s, Order("use", {"card": card_id, "ship": s})) for s in state["row1"]], judge)
+        elif privilege == MOVE_SERVANTS:
+            out += _servant_moves(state, card_id, judge)
     return out
 
 
-def _p4(state: State, cid: str, judge: Judge) -> list[MenuLine]:
+def _servant_moves(state: State, card_id: str, judge: Judge) -> list[MenuLine]:
+    """P4: every mix of 1 to 3 servants moved between temple and lighthouse, of any colours."""
     players = state["players"]
     ranges = [range(-min(3, state["light"][s]), min(3, state["temple"][s]) + 1) for s in range(len(players))]
     orders = []
     for nets in product(*ranges):
         if not 1 <= sum(abs(n) for n in nets) <= 3:
             continue
-        o = Order("use", {"card": cid, "moves": [[p, n] for p, n in zip(players, nets) if n]})
-        if judge(o):
-            orders.append(o)
+        order = Order("use", {"card": card_id, "moves": [[p, n] for p, n in zip(players, nets) if n]})
+        if judge(order):
+            orders.append(order)
     if not orders:
         return []
     temple = [f"{p} {state['temple'][s]}" for s, p in enumerate(players) if state["temple"][s]]
     light = [f"{p} {state['light'][s]}" for s, p in enumerate(players) if state["light"][s]]
-    return [MenuLine(f"USE {cid} <player> LIGHTHOUSE <n> <player> TEMPLE <n> ...: move 1 to 3 servants of any "
+    return [MenuLine(f"USE {card_id} <player> LIGHTHOUSE <n> <player> TEMPLE <n> ...: move 1 to 3 servants of any "
                      f"colours, LIGHTHOUSE from the temple (now {', '.join(temple) or 'nobody'}), TEMPLE from the "
                      f"lighthouse (now {', '.join(light) or 'nobody'})", tuple(orders))]
 
 
-def judge_for(validate: Callable[[State, Decision, Order], None], state: State, d: Decision) -> Judge:
-    return passes(lambda o: validate(state, d, o))
+def judge_for(validate: Callable[[State, Decision, Order], None], state: State, decision: Decision) -> Judge:
+    """Whether an order answers the decision legally, by the same validation `apply` runs."""
+    return passes(lambda o: validate(state, decision, o))

@@ -1,18 +1,23 @@
-"""Palace seats: the buyer always takes the cheapest free field and must meet its minimum."""
+"""Palace seats (Palast): the buyer always takes the cheapest free field and must meet its
+trade-point minimum; after the game end, one more seat may be bought at a fixed price.
+
+Reference: §5.4 (the palace side action), §5.9 (the final seat), A13 (which field), A14 (P7
+ignores the minimum), A33 (money is secret) and A44 (every purchase needs a supply servant).
+"""
 
 from __future__ import annotations
 
 from referee.contract import Event
 
-from .board import State
+from .state import State
 
 
 def cheapest_field(state: State) -> tuple[int | None, int, int]:
     """(small field index or None for the big field, price, trade-point minimum) (A13)."""
     best: tuple[int | None, int, int] | None = None
-    for i, (price, min_tp) in enumerate(state["comp"]["palace_fields"]):
+    for i, (price, minimum) in enumerate(state["comp"]["palace_fields"]):
         if state["palace"][i] is None and (best is None or price < best[1]):
-            best = (i, price, min_tp)
+            best = (i, price, minimum)
     big = state["comp"]["palace_big_field"]
     if best is None or big["price"] < best[1]:
         best = (None, big["price"], big["min_tp"])
@@ -23,17 +28,18 @@ def purchase_problem(state: State, seat: int, ignore_tp: bool = False, public: b
     """Why a palace purchase is impossible now, or None (A13, A14, A44). With `public`, only
     what every player can see is tested: money is secret (A33), so it never decides whether
     a player is asked, only whether the purchase itself goes through."""
-    field, price, min_tp = cheapest_field(state)
+    field, price, minimum = cheapest_field(state)
     if state["supply"][seat] < 1:
         return "a palace seat needs a servant in your supply"
-    if not ignore_tp and state["tp"][seat] < min_tp:
-        return f"the cheapest free palace field needs {min_tp} trade points, you have {state['tp'][seat]}"
+    if not ignore_tp and state["tp"][seat] < minimum:
+        return f"the cheapest free palace field needs {minimum} trade points, you have {state['tp'][seat]}"
     if not public and state["money"][seat] < price:
         return f"the cheapest free palace field costs {price} talents and you have {state['money'][seat]}"
     return None
 
 
 def buy_seat(state: State, seat: int, events: list[Event], why: str) -> None:
+    """A servant onto the cheapest free field, paying its price."""
     field, price, _ = cheapest_field(state)
     state["money"][seat] -= price
     state["supply"][seat] -= 1
@@ -42,20 +48,20 @@ def buy_seat(state: State, seat: int, events: list[Event], why: str) -> None:
     else:
         state["palace"][field] = seat
     where = "the big field" if field is None else f"palace field {field + 1}"
-    events.append(Event("palace", f"{state['players'][seat]} buys a palace seat on {where} for {price} talents ({why}).",
-                        {"player": state["players"][seat], "field": field, "price": price}))
+    events.append(Event("palace", f"{state['players'][seat]} buys a palace seat on {where} for {price} talents "
+                        f"({why}).", {"player": state["players"][seat], "field": field, "price": price}))
 
 
 def final_problem(state: State, seat: int, public: bool = False) -> str | None:
     """Why the final 20-talent seat cannot be bought; with `public`, leaving out the secret
     money, so that whoever might buy is asked (and one who cannot pay answers PASS)."""
-    fs = state["comp"]["final_seat"]
+    final_seat = state["comp"]["final_seat"]
     if state["supply"][seat] < 1:
         return "a palace seat needs a servant in your supply"
-    if state["tp"][seat] < fs["min_tp"]:
-        return f"the final seat needs {fs['min_tp']} trade points"
-    if not public and state["money"][seat] < fs["price"]:
-        return f"the final seat costs {fs['price']} talents and you have {state['money'][seat]}"
+    if state["tp"][seat] < final_seat["min_tp"]:
+        return f"the final seat needs {final_seat['min_tp']} trade points"
+    if not public and state["money"][seat] < final_seat["price"]:
+        return f"the final seat costs {final_seat['price']} talents and you have {state['money'][seat]}"
     return None
 
 

@@ -1,20 +1,23 @@
-"""Final scoring: palace seats (bought plus intrigue bonus), then trade points, then money."""
+"""Final scoring: palace seats (bought plus the intrigue bonus), then trade points, then money.
+
+Reference: §5.10, with A43 (a full tie is a shared win).
+"""
 
 from __future__ import annotations
 
 from referee.contract import Result
 
-from .board import State
 from .intrigue import bonus_seats
+from .state import State
 
 
 def seats_bought(state: State) -> list[int]:
-    n = len(state["players"])
+    """Palace seats each player holds: small fields and the big field."""
     out = list(state["big"])
-    for s in state["palace"]:
-        if s is not None:
-            out[s] += 1
-    return out[:n]
+    for seat in state["palace"]:
+        if seat is not None:
+            out[seat] += 1
+    return out[:len(state["players"])]
 
 
 def result(state: State) -> Result | None:
@@ -23,14 +26,14 @@ def result(state: State) -> Result | None:
     bought = seats_bought(state)
     bonus = bonus_seats(state)
     scores = {}
-    keys = {}
-    for s, p in enumerate(state["players"]):
-        total = bought[s] + bonus[s]
-        scores[p] = {"palace_seats": total, "bought_seats": bought[s], "intrigue_seats": bonus[s],
-                     "trade_points": state["tp"][s], "money": state["money"][s],
-                     "path_servants": state["path"].count(s)}
-        keys[p] = (total, state["tp"][s], state["money"][s])
+    standing = {}
+    for seat, player in enumerate(state["players"]):
+        total = bought[seat] + bonus[seat]
+        scores[player] = {"palace_seats": total, "bought_seats": bought[seat], "intrigue_seats": bonus[seat],
+                          "trade_points": state["tp"][seat], "money": state["money"][seat],
+                          "path_servants": state["path"].count(seat)}
+        standing[player] = (total, state["tp"][seat], state["money"][seat])
     ranking: list[tuple[str, ...]] = []
-    for key in sorted(set(keys.values()), reverse=True):
-        ranking.append(tuple(p for p in state["players"] if keys[p] == key))
+    for place in sorted(set(standing.values()), reverse=True):
+        ranking.append(tuple(p for p in state["players"] if standing[p] == place))
     return Result(scores, tuple(ranking), ranking[0])

@@ -1,4 +1,6 @@
-"""What each player may see: money is secret, the deck order is hidden, peeks are private."""
+"""What each player may see: money is secret (A33), the deck order is hidden, peeks are
+private (reference §5.11); the moderator (None) sees everything.
+"""
 
 from __future__ import annotations
 
@@ -6,63 +8,48 @@ from typing import Any
 
 from referee.contract import Order
 
-from .board import PRIVILEGE_TEXT, State, dock_name
-from .flow import decision, describe
+from .board import PRIVILEGE_TEXT, docks, goods_price, storage_spaces
+from .flow import current_decision, describe
 from .grammar import format_order
 from .scoring import seats_bought
+from .state import State
 
 
 def view(state: State, player: str | None) -> dict[str, Any]:
     seat = state["players"].index(player) if player in state["players"] else None
     moderator = player is None
-    d = decision(state)
-    players = {}
-    for s, p in enumerate(state["players"]):
-        players[p] = {
-            "money": state["money"][s] if moderator or s == seat else None,
-            "trade_points": state["tp"][s],
-            "supply": state["supply"][s],
-            "storage": list(state["store"][s]),
-            "storage_spaces": state["comp"]["storage"]["spaces"] - state["blocked"][s],
-            "lighthouse": state["light"][s],
-            "temple": state["temple"][s],
-            "charter_ships": state["charter"].count(s),
-            "held_cards": list(state["held"][s]),
-            "palace_seats": seats_bought(state)[s],
-            "path_servants": state["path"].count(s),
-        }
-    docks = {}
-    for i in range(12):
-        docks[dock_name(state, i)] = {
-            "owner": None if state["dock_o"][i] is None else state["players"][state["dock_o"][i]],
-            "good": state["dock_g"][i], "ship": state["dock_s"][i]}
+    decision = current_decision(state)
+    components = state["comp"]
+    players = state["players"]
     out: dict[str, Any] = {
         "game": "porto-carthago",
         "components": dict(state["components"]),
         "decade": state["decade"],
         "stage": state["stage"],
-        "start_player": state["players"][state["start"]],
-        "players": players,
-        "docks": docks,
+        "start_player": players[state["start"]],
+        "players": _players(state, seat, moderator),
+        "docks": {d.name: {"owner": None if d.owner is None else players[d.owner], "good": d.good, "ship": d.ship}
+                  for d in docks(state)},
         "market": list(state["market"]),
-        "next_goods_price": state["comp"]["goods_prices"][min(state["bought"], len(state["comp"]["goods_prices"]) - 1)],
+        "next_goods_price": goods_price(state),
         "bag_count": len(state["bag"]),
         "row1": list(state["row1"]),
         "row2": list(state["row2"]),
         "deck_count": len(state["deck"]),
-        "slots": [{"slot": i + 1, "card": c, "cost": state["comp"]["action_slots"][i]["cost"],
-                   "side": state["comp"]["action_slots"][i]["side"],
-                   "servants": {state["players"][s]: k for s, k in enumerate(state["on_card"][i]) if k}}
-                  for i, c in enumerate(state["slots"])],
-        "palace": [None if o is None else state["players"][o] for o in state["palace"]],
-        "palace_big_field": {state["players"][s]: k for s, k in enumerate(state["big"]) if k},
-        "intrigue_path": [state["players"][s] for s in state["path"]],
+        "slots": [{"slot": i + 1, "card": card, "cost": components["action_slots"][i]["cost"],
+                   "side": components["action_slots"][i]["side"],
+                   "servants": {players[s]: k for s, k in enumerate(state["on_card"][i]) if k}}
+                  for i, card in enumerate(state["slots"])],
+        "palace": [None if s is None else players[s] for s in state["palace"]],
+        "palace_big_field": {players[s]: k for s, k in enumerate(state["big"]) if k},
+        "intrigue_path": [players[s] for s in state["path"]],
         "action": dict(state["act"]) if state["act"] else None,
-        "waiting_for": None if d is None else {"player": state["players"][d.seat], "decision": d.name, "text": describe(state, d)},
+        "waiting_for": None if decision is None else {"player": players[decision.seat], "decision": decision.name,
+                                                      "text": describe(state, decision)},
     }
     pending = []
     for item in state["pending"]:
-        shown = {"type": item["t"], "player": state["players"][item["p"]]}
+        shown = {"type": item["t"], "player": players[item["p"]]}
         if item["t"] == "arrange" and (moderator or item["p"] == seat):
             shown["cards"] = list(item["cards"])
         pending.append(shown)
@@ -77,9 +64,29 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         out["my_queue_text"] = [format_order(Order.from_json(o)) for o in out["my_queue"]]
     out["ship_cards"] = _face_up(state, out)
     out["privileges"] = dict(PRIVILEGE_TEXT)
-    out["prices"] = {"palace_fields": [list(f) for f in state["comp"]["palace_fields"]],
-                     "palace_big_field": dict(state["comp"]["palace_big_field"]),
-                     "expand_storage": state["comp"]["storage"]["expand_cost"]}
+    out["prices"] = {"palace_fields": [list(f) for f in components["palace_fields"]],
+                     "palace_big_field": dict(components["palace_big_field"]),
+                     "expand_storage": components["storage"]["expand_cost"]}
+    return out
+
+
+def _players(state: State, seat: int | None, moderator: bool) -> dict[str, Any]:
+    """Each player's pieces; money only to its owner and the moderator."""
+    out = {}
+    for other, player in enumerate(state["players"]):
+        out[player] = {
+            "money": state["money"][other] if moderator or other == seat else None,
+            "trade_points": state["tp"][other],
+            "supply": state["supply"][other],
+            "storage": list(state["store"][other]),
+            "storage_spaces": storage_spaces(state, other),
+            "lighthouse": state["light"][other],
+            "temple": state["temple"][other],
+            "charter_ships": state["charter"].count(other),
+            "held_cards": list(state["held"][other]),
+            "palace_seats": seats_bought(state)[other],
+            "path_servants": state["path"].count(other),
+        }
     return out
 
 
@@ -87,8 +94,8 @@ def _face_up(state: State, out: dict[str, Any]) -> dict[str, Any]:
     """What is printed on every ship card this view already names (rows, docks, held cards, a
     peek shown to its owner), so a report can say which good a ship wants; the deck stays shut."""
     ids = [*out["row1"], *out["row2"], *(d["ship"] for d in out["docks"].values())]
-    for p in out["players"].values():
-        ids += p["held_cards"]
+    for shown in out["players"].values():
+        ids += shown["held_cards"]
     for item in out["pending"]:
         ids += item.get("cards", [])
     cards = state["comp"]["ship_cards"]

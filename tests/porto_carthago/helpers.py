@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from games.porto_carthago import GAME
-from games.porto_carthago.board import copy_state, dock_index
+from games.porto_carthago.board import dock_index
+from games.porto_carthago.state import copy_state
 
 P3 = ["Ann", "Bob", "Cid"]
 P4 = ["Ann", "Bob", "Cid", "Dee"]

@@ -1,0 +1,58 @@
+"""Invariants of a sound position, checked after every step of the random playthroughs and on
+replay: 18 servants of each colour, 30 goods, 30 ship cards, one item a dock, no debt.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .board import DOCKS
+from .state import State
+
+
+def check(state: State) -> list[str]:
+    components = state["comp"]
+    problems = _servants_and_storage(state)
+    goods = Counter(state["bag"]) + Counter(state["market"]) + Counter(g for goods in state["store"] for g in goods) \
+        + Counter(g for g in state["dock_g"] if g is not None)
+    if sum(goods.values()) != len(components["goods"]) * components["goods_per_colour"]:
+        problems.append(f"{sum(goods.values())} goods in play")
+    if any(goods[g] != components["goods_per_colour"] for g in components["goods"]) \
+            or set(goods) - set(components["goods"]):
+        problems.append(f"goods by colour are off: {dict(goods)}")
+    for dock in range(DOCKS):
+        if state["dock_g"][dock] is not None and state["dock_o"][dock] is None:
+            problems.append(f"dock {dock} holds a good but has no owner")
+        for key in ("dock_g", "dock_s"):
+            if state[key][dock] is not None and not isinstance(state[key][dock], str):
+                problems.append(f"dock {dock} holds more than one item in {key}")
+    ships = state["row1"] + state["row2"] + state["deck"] + [c for c in state["dock_s"] if c is not None] \
+        + [c for held in state["held"] for c in held] + [i["card"] for i in state["pending"] if i["t"] == "arrange"]
+    if sorted(ships) != sorted(components["card_order"]):
+        problems.append(f"ship cards are not all accounted for exactly once ({len(ships)})")
+    if len(state["path"]) > components["intrigue_path"]["length"]:
+        problems.append("the intrigue path is overfull")
+    if len(state["market"]) > 6:
+        problems.append("the market is overfull")
+    return problems
+
+
+def _servants_and_storage(state: State) -> list[str]:
+    """Each player's servants all somewhere (supply, storage blockers, lighthouse, temple,
+    docks, charter ships, action cards, palace, intrigue path); nothing negative; storage
+    within its spaces."""
+    components = state["comp"]
+    problems = []
+    for seat, player in enumerate(state["players"]):
+        total = (state["supply"][seat] + state["blocked"][seat] + state["light"][seat] + state["temple"][seat]
+                 + 2 * state["dock_o"].count(seat) + state["charter"].count(seat)
+                 + sum(c[seat] for c in state["on_card"]) + state["palace"].count(seat) + state["big"][seat]
+                 + state["path"].count(seat))
+        if total != components["servants_per_player"]:
+            problems.append(f"{player} has {total} servants, not {components['servants_per_player']}")
+        for key in ("supply", "blocked", "light", "temple", "money", "tp"):
+            if state[key][seat] < 0:
+                problems.append(f"{player} has negative {key}")
+        if len(state["store"][seat]) > components["storage"]["spaces"] - state["blocked"][seat]:
+            problems.append(f"{player} stores more goods than spaces")
+    return problems
