@@ -56,6 +56,12 @@ def _at_least(values: Mapping[str, Any], key: str, least: int) -> bool:
     return _is_int(values[key]) and values[key] >= least
 
 
+def _distinct_names(names: Any, count: int) -> bool:
+    """A list of `count` different one-word names (goods, civilizations: they are typed in orders)."""
+    return (isinstance(names, list) and len(names) == count and len(set(names)) == count
+            and all(isinstance(n, str) and n.strip() and " " not in n for n in names))
+
+
 def _check_figures(values: Mapping[str, Any], problems: list[str]) -> None:
     """Players, servants, storage, money, goods, market, prices and the game's length."""
     players = values["players"]
@@ -70,10 +76,7 @@ def _check_figures(values: Mapping[str, Any], problems: list[str]) -> None:
           and storage.get("expand_cost", -1) >= 0,
           "storage needs whole numbers spaces > initially_blocked >= 0 and expand_cost >= 0", problems)
     _need(_at_least(values, "starting_money", 0), "starting_money must be >= 0", problems)
-    goods = values["goods"]
-    _need(isinstance(goods, list) and len(goods) == 5 and len(set(goods)) == 5
-          and all(isinstance(g, str) and g.strip() and " " not in g for g in goods),
-          "goods must be five distinct names without blanks", problems)
+    _need(_distinct_names(values["goods"], 5), "goods must be five distinct names without blanks", problems)
     _need(_at_least(values, "goods_per_colour", 2), "goods_per_colour must be >= 2", problems)
     sizes = values["market_size"]
     _need(isinstance(sizes, dict) and all(_is_int(sizes.get(k)) and 1 <= sizes.get(k) <= 6 for k in ("3", "4", "5")),
@@ -89,10 +92,8 @@ def _check_figures(values: Mapping[str, Any], problems: list[str]) -> None:
     _need(isinstance(early, dict) and _is_int(early.get("decade")) and _is_int(early.get("trade_points")),
           "early_end needs decade and trade_points", problems)
     _need(_at_least(values, "ship_rows_extra", 0), "ship_rows_extra must be >= 0", problems)
-    civilizations = values["civilizations"]
-    _need(isinstance(civilizations, list) and len(civilizations) == 6 and len(set(civilizations)) == 6
-          and all(isinstance(c, str) and c.strip() and " " not in c for c in civilizations),
-          "civilizations must be six distinct names without blanks", problems)
+    _need(_distinct_names(values["civilizations"], 6), "civilizations must be six distinct names without blanks",
+          problems)
     _need(list(values["privileges"]) == list(PRIVILEGES), f"privileges must be exactly {list(PRIVILEGES)}", problems)
     _need(values["danger_distribution"] == DANGER, f"danger_distribution must be {DANGER} (printed in the rules)",
           problems)
