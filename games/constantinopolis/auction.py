@@ -22,6 +22,7 @@ from .state import (GOOD_VALUE, GameState, components_of, gain_goods, illegal, m
 
 
 def start(state: GameState) -> None:
+    """Open the auction: office holders become active one by one in turn order."""
     state["phase"] = "auction"
     order = [n for n in turn_order(state) if office_of(state, n) is not None and not state["p"][n]["dropped"]]
     state["auction"] = {"start": order, "been": [], "active": None, "free": None, "coins": {}, "paid": 0,
@@ -92,6 +93,7 @@ def _end_auction(state: GameState, events: list[Event]) -> None:
 
 
 def best_good(types: set[str] | list[str]) -> str:
+    """The most valuable of these goods types (Other Rules: Goods)."""
     return max(types, key=lambda g: GOOD_VALUE[g])
 
 
@@ -172,6 +174,8 @@ def _raise(state: GameState, events: list[Event], who: str, gold: int) -> None:
 
 
 def min_raise(state: GameState) -> int:
+    """The least raise in the duel: one more than the bid, three more when the challenger
+    raises against the guard wall's owner."""
     duel = state["auction"]["duel"]
     step = 3 if duel["turn"] == "challenger" and guarded(state, duel["office"]) else 1
     return duel["bid"] + step

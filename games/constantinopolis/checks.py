@@ -13,6 +13,7 @@ from .state import GameState, PlayerSheet, components_of, contract_card
 
 
 def check(state: GameState) -> list[str]:
+    """Every problem found, or nothing for a sound position."""
     components = components_of(state)
     out: list[str] = []
     for name in state["players"]:

@@ -16,6 +16,7 @@ from .state import GameState, components_of, goods_total, new_phase_key
 
 
 def final_scoring(state: GameState, events: list[Event]) -> None:
+    """Traveling ships, city walls and gold, in that order; then the game is over."""
     components = components_of(state)
     move_ships(state, events, final=True)
     for name in state["players"]:

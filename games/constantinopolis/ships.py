@@ -57,6 +57,7 @@ def _arrive(state: GameState, name: str, sheet: PlayerSheet, ship: Ship, compone
 
 
 def ship_of(sheet: PlayerSheet, ship_id: int) -> Ship | None:
+    """The player's ship with this number (ships are numbered as they are bought)."""
     for ship in sheet["ships"]:
         if ship["id"] == ship_id:
             return ship

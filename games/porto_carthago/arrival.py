@@ -37,6 +37,7 @@ def begin(state: State, automatic: bool) -> None:
 
 
 def current_chooser(state: State) -> int | None:
+    """The seat that chooses a ship now, or None when the choosing is over."""
     arrival = state["arr"]
     if arrival is None or arrival["i"] >= len(arrival["ch"]) or not state["row1"]:
         return None

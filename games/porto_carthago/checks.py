@@ -11,6 +11,7 @@ from .state import State
 
 
 def check(state: State) -> list[str]:
+    """Every problem found, or nothing for a sound position."""
     components = state["comp"]
     problems = _servants_and_storage(state)
     goods = Counter(state["bag"]) + Counter(state["market"]) + Counter(g for goods in state["store"] for g in goods) \

@@ -244,6 +244,7 @@ _ARGUMENTS: dict[str, Callable[[State, str, list[str], dict[str, Any]], None]] =
 
 
 def parse(state: State, text: str) -> list[Order]:
+    """A whole mail's orders, one a line; every wrong line is reported with its number."""
     orders: list[Order] = []
     errors: list[OrderError] = []
     for number, line in order_lines(text):

@@ -48,6 +48,8 @@ def load(state: State, dock: int, events: list[Event], any_good: bool = False) -
 
 
 def load_if_wanted(state: State, dock: int, events: list[Event]) -> None:
+    """Load at once when the ship docked here wants the good lying here (after an arrival, a
+    porter's move or a loadmaster's switch)."""
     if ship_wants_good(state, dock):
         load(state, dock, events)
 

@@ -66,6 +66,7 @@ def final_problem(state: State, seat: int, public: bool = False) -> str | None:
 
 
 def buy_final_seat(state: State, seat: int, events: list[Event]) -> None:
+    """The final seat goes on the big field, at its fixed price."""
     price = state["comp"]["final_seat"]["price"]
     state["money"][seat] -= price
     state["supply"][seat] -= 1

@@ -21,6 +21,8 @@ def seats_bought(state: State) -> list[int]:
 
 
 def result(state: State) -> Result | None:
+    """Scores and ranking once the game is over (players with equal seats, trade points and
+    money share a place), or None while it runs."""
     if state["stage"] != "over":
         return None
     bought = seats_bought(state)

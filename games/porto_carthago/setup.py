@@ -20,6 +20,7 @@ PURPOSES = ("bag", "deck", "cards", "start")  # one seeded stream for each kind 
 
 
 def check_players(players: Sequence[str], components: Mapping[str, Any]) -> list[str]:
+    """Three to five players with different one-word names (they are typed in orders)."""
     names = [str(p) for p in players]
     least, most = components["players"]["min"], components["players"]["max"]
     if not least <= len(names) <= most:
@@ -33,6 +34,7 @@ def check_players(players: Sequence[str], components: Mapping[str, Any]) -> list
 
 
 def new_state(players: Sequence[str], seed: str, options: Mapping[str, Any], components: Mapping[str, Any]) -> State:
+    """The position before the first dock round. Randomness comes only from `seed`."""
     names = check_players(players, components)
     count = len(names)
     action_cards = list(components["action_cards"])

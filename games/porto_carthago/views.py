@@ -16,6 +16,7 @@ from .state import State
 
 
 def view(state: State, player: str | None) -> dict[str, Any]:
+    """The position as `player` may see it; None is the moderator, who sees everything."""
     seat = state["players"].index(player) if player in state["players"] else None
     moderator = player is None
     decision = current_decision(state)
