@@ -102,7 +102,8 @@ def after_open(state: State, seat: int) -> bool:
     """Whether the active player might still do something optional this turn, judged on what
     every player can see: the player's money is secret (A33), so a turn is not closed because
     they cannot pay; they answer DONE instead."""
-    if any(side_problem(state, seat, kind, public=True) is None for kind in ("expand", "palace")):
+    if side_problem(state, seat, "expand", public=True) is None \
+            or side_problem(state, seat, "palace", public=True) is None:
         return True
     return any(usable_now(state, seat, card_id, public=True) for card_id in state["held"][seat])
 
