@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from referee.contract import Event, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, PhaseInfo, Prompt, Result
+from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, PhaseInfo,
+                              Prompt, Result, SetupError)
 
 from . import checks, components, grammar, menus, scoring, views
 from .board import counted, seat_of
 from .decisions import carry_out, menu_orders, run_queues, validate
 from .flow import MAIN_KINDS, advance, current_decision, describe
-from .setup import OPTIONS, chosen_options, new_state
+from .setup import new_state
 from .state import State, copy_state
 
 # What players read in report subjects and status lines; the decision's key stays the machine name.
@@ -41,7 +42,15 @@ class PortoCarthago:
     min_players = 3
     max_players = 5
     rules_version = "2"  # 2: money no longer decides whom the game asks; final arrival default
-    options = OPTIONS
+    options = (
+        GameOption("start_player", "random", "who starts: 'random' (drawn from the seed) or a player's name"),
+        GameOption("final_arrival", "automatic",
+                   "A30: after the last decade every ship of row 1 enters, docked top to bottom as the rule "
+                   "says ('automatic'), or with lighthouse choices and the leader's rejection as in phase 1 "
+                   "('lighthouse')", ("automatic", "lighthouse")),
+        GameOption("sixth_action", None, "A9: which action is printed on the sixth card (default: the component data, "
+                   "a second porter)", (None, "captain", "aristocrat", "loadmaster", "merchant", "porter")),
+    )
 
     # -- setup
 
@@ -50,7 +59,17 @@ class PortoCarthago:
 
     def setup(self, players: Sequence[str], seed: str, options: Mapping[str, Any],
               components: Mapping[str, Any]) -> State:
-        state = new_state(players, seed, chosen_options(options, players), dict(components))
+        chosen = {o.name: o.default for o in self.options}
+        for key, value in options.items():
+            spec = next((o for o in self.options if o.name == key), None)
+            if spec is None:
+                raise SetupError(f"unknown option {key!r}; known: {', '.join(o.name for o in self.options)}")
+            if spec.choices is not None and value not in spec.choices:
+                raise SetupError(f"option {key} must be one of {list(spec.choices)}")
+            chosen[key] = value
+        if chosen["start_player"] != "random" and chosen["start_player"] not in list(players):
+            raise SetupError("start_player must be 'random' or one of the players")
+        state = new_state(players, seed, chosen, dict(components))
         advance(state, [])
         return state
 

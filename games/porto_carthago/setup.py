@@ -1,5 +1,5 @@
-"""The options of a game and its opening position (Vorbereitung): bag and market, two ship rows,
-servants and storage, the start player, and who places next in the two dock rounds.
+"""The opening position (Vorbereitung): bag and market, two ship rows, servants and storage,
+the start player, and who places next in the two dock rounds.
 
 Reference: §5.1 (setup) with A1 (players+1 cards a row), A2 (the first dock round optional,
 the second compulsory), A3 (no starting money), A9 (the sixth action card) and A40 (four
@@ -10,38 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from referee.contract import GameOption, SetupError
+from referee.contract import SetupError
 from referee.rng import Rng
 
 from .board import DOCKS, draw_goods, draw_ships, market_size
 from .state import State
 
 PURPOSES = ("bag", "deck", "cards", "start")  # one seeded stream for each kind of chance
-
-OPTIONS = (
-    GameOption("start_player", "random", "who starts: 'random' (drawn from the seed) or a player's name"),
-    GameOption("final_arrival", "automatic",
-               "A30: after the last decade every ship of row 1 enters, docked top to bottom as the rule "
-               "says ('automatic'), or with lighthouse choices and the leader's rejection as in phase 1 "
-               "('lighthouse')", ("automatic", "lighthouse")),
-    GameOption("sixth_action", None, "A9: which action is printed on the sixth card (default: the component data, "
-               "a second porter)", (None, "captain", "aristocrat", "loadmaster", "merchant", "porter")),
-)
-
-
-def chosen_options(options: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
-    """Every option's value: the defaults with the given ones laid over, each checked."""
-    chosen = {o.name: o.default for o in OPTIONS}
-    for key, value in options.items():
-        spec = next((o for o in OPTIONS if o.name == key), None)
-        if spec is None:
-            raise SetupError(f"unknown option {key!r}; known: {', '.join(o.name for o in OPTIONS)}")
-        if spec.choices is not None and value not in spec.choices:
-            raise SetupError(f"option {key} must be one of {list(spec.choices)}")
-        chosen[key] = value
-    if chosen["start_player"] != "random" and chosen["start_player"] not in list(players):
-        raise SetupError("start_player must be 'random' or one of the players")
-    return chosen
 
 
 def check_players(players: Sequence[str], components: Mapping[str, Any]) -> list[str]:
