@@ -152,9 +152,10 @@ def run_steps(game: Game, pos: Position, steps: list[dict[str, Any]]) -> list[st
             if step.get("drop"):
                 outcome = pos.submit(player, [], DROP)
             elif step.get("default"):
+                pos.ensure_prompted(player)  # as the service: only a player still asked gets defaults
                 outcome = pos.submit(player, game.default_orders(pos.state, player), DEFAULT)
-            else:
-                outcome = pos.submit(player, pos.read(player, step["orders"]), ORDER)
+            else:  # refused before it is read, as the service refuses it (Position.take)
+                outcome = pos.submit(player, pos.take(player, step["orders"]), ORDER)
             events = [e.kind for e in outcome.events]
         except Refused as exc:
             got_class, message = "refused", str(exc)
@@ -162,12 +163,13 @@ def run_steps(game: Game, pos: Position, steps: list[dict[str, Any]]) -> list[st
             got_class, message = exc.category.value, str(exc)
         wanted = step.get("expect_error")
         if wanted != got_class:
+            an = "a" if wanted == "refused" else "an"
             if wanted is None:
                 failures.append(f"{where}: expected the orders to be accepted, got {got_class}: {message}")
             elif got_class is None:
-                failures.append(f"{where}: expected an {wanted} error, but the orders were accepted")
+                failures.append(f"{where}: expected {an} {wanted} error, but the orders were accepted")
             else:
-                failures.append(f"{where}: expected an {wanted} error, got {got_class}: {message}")
+                failures.append(f"{where}: expected {an} {wanted} error, got {got_class}: {message}")
         elif "expect_message" in step and step["expect_message"] not in message:
             failures.append(f"{where}: the error message does not contain {step['expect_message']!r}\n"
                             f"    actual: {message}")

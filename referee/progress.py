@@ -152,6 +152,13 @@ class Position:
             raise InvalidOrder("no orders found", suggestion=self.game.help(self.state, player) or None)
         return orders
 
+    def take(self, player: str, text: str) -> list[Order]:
+        """A player's submission as the service takes it: a player the game does not ask is
+        refused (Refused) before the text is read, so what they wrote cannot make it an order
+        error instead; then the text is read (OrderError)."""
+        self.ensure_prompted(player)
+        return self.read(player, text)
+
     # -- moving on
 
     def submit(self, player: str, orders: Sequence[Order], kind: str = ORDER) -> Outcome:

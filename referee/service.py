@@ -499,15 +499,17 @@ class Referee(Deadlines):
         if phase_key is not None and phase_key != phase["key"]:
             return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, phase), **base)
         try:
-            pos.ensure_prompted(player)
+            orders = pos.take(player, text)
         except Refused as exc:
             return Receipt(REFUSED, reason=str(exc), **base)
+        except OrderError as exc:
+            return Receipt(REJECTED, errors=error_list(exc, text),
+                           next=self._next(game, pos, player, False), **base)
         held = meta.get("held")
         previous = pos.last_set(player)
         if held and held["player"] == player:
             previous = Step(ORDER, player, [], held["text"])
         try:
-            orders = pos.read(player, text)
             trial = Position(game, pos.state, pos.opening, list(pos.steps))
             outcome = trial.submit(player, orders)
         except OrderError as exc:
