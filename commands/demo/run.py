@@ -2,8 +2,8 @@
 player. `referee demo` drives it and prints what it reports.
 
 The daemon is `mailer.daemon.serve`, unchanged, with its outgoing relay pointed by SMTP at a
-capture server (`mailer.capture`) on another loopback port. The capture server files each
-mail into the recipient's own Maildir, and each bot reads only its own mailbox and answers
+capture server (`commands.demo.capture`) on another loopback port. The capture server files
+each mail into the recipient's own Maildir, and each bot reads only its own mailbox and answers
 through the daemon's SMTP port. So every order crosses the network twice, the way it does in
 production; only the last hop (an MTA delivering to a mailbox) is replaced. The built-in
 `maildir:` relay would have been simpler but puts every player's mail in one folder and skips
@@ -27,13 +27,13 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Callable
 
+from mailer.daemon import serve
+from mailer.wiring import Services, build
 from referee.config import Limits, Settings
 from referee.contract import Game
 
 from .bot import MailBot
 from .capture import CaptureHandler, capture_server
-from .daemon import serve
-from .wiring import Services, build
 
 GAME_HOST = "games.localhost"
 PLAYER_HOST = "players.localhost"

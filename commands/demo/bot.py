@@ -33,11 +33,10 @@ from email.parser import BytesParser
 from email.utils import formataddr, format_datetime, make_msgid
 from pathlib import Path
 
+from mailer.message import InboundMail, parse_message
+from mailer.orders import find_orders
 from referee.contract import Game, State
 from referee.store import GameStore, StoreError
-
-from .message import InboundMail, parse_message
-from .orders import find_orders
 
 MAX_ORDERS_PER_MAIL = 12
 MAX_REFUSALS = 5

@@ -2,7 +2,7 @@
 
 The outgoing mail goes by SMTP to a capture server rather than through the built-in
 `maildir:` relay: that way the demo uses the relay client a deployment uses, and each player
-gets a mailbox of their own instead of one shared folder (mailer/demo.py says more).
+gets a mailbox of their own instead of one shared folder (commands/demo/run.py says more).
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from mailer.demo import PLAYER_NAMES, STALL_SECONDS, DemoFailed, DemoRun, Tick
 from referee import registry
 from referee.contract import Game, Result
 from referee.gamelog import replay_log, write_log
 from referee.rendering import render
 from referee.rng import new_seed, verify_commitment
 
-from .common import EXIT_REFUSED, fail
+from ..common import EXIT_REFUSED, fail
+from .run import PLAYER_NAMES, STALL_SECONDS, DemoFailed, DemoRun, Tick
 
 DEFAULT_GAME = "constantinopolis"
 
