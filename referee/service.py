@@ -252,7 +252,7 @@ class Referee(Deadlines):
         self.store = store
         self.clock = clock
         self._games = games
-        # Mail hooks (mailer.notifier.MailNotifier): called inside the game's unit of work so
+        # Mail hooks (mailer.outbound.notifier.MailNotifier): called inside the game's unit of work so
         # a turn and the mail it causes are written together.
         self.notifier = notifier
         self.default_preset = default_preset

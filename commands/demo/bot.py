@@ -33,8 +33,8 @@ from email.parser import BytesParser
 from email.utils import formataddr, format_datetime, make_msgid
 from pathlib import Path
 
-from mailer.message import InboundMail, parse_message
-from mailer.orders import find_orders
+from mailer.inbound.message import InboundMail, parse_message
+from mailer.inbound.orders import find_orders
 from referee.contract import Game, State
 from referee.store import GameStore, StoreError
 

@@ -1,13 +1,13 @@
 """A whole game played by mail on loopback: the real daemon, a capture relay, one bot per
 player. `referee demo` drives it and prints what it reports.
 
-The daemon is `mailer.daemon.serve`, unchanged, with its outgoing relay pointed by SMTP at a
-capture server (`commands.demo.capture`) on another loopback port. The capture server files
-each mail into the recipient's own Maildir, and each bot reads only its own mailbox and answers
-through the daemon's SMTP port. So every order crosses the network twice, the way it does in
-production; only the last hop (an MTA delivering to a mailbox) is replaced. The built-in
-`maildir:` relay would have been simpler but puts every player's mail in one folder and skips
-the SMTP client path (`SMTPRelay`), which is the part a deployment actually uses.
+The daemon is `serve` (mailer/daemon/serve.py), unchanged, with its outgoing relay pointed by
+SMTP at a capture server (`commands.demo.capture`) on another loopback port. The capture server
+files each mail into the recipient's own Maildir, and each bot reads only its own mailbox and
+answers through the daemon's SMTP port. So every order crosses the network twice, the way it
+does in production; only the last hop (an MTA delivering to a mailbox) is replaced. The
+built-in `maildir:` relay would have been simpler but puts every player's mail in one folder
+and skips the SMTP client path (`SMTPRelay`), which is the part a deployment actually uses.
 
 The settings are the demo's own, never the operator's config file: game addresses under
 `games.localhost`, players under `players.localhost`, short worker and sender intervals, and
@@ -27,8 +27,8 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Callable
 
-from mailer.daemon import serve
-from mailer.wiring import Services, build
+from mailer.daemon.serve import serve
+from mailer.daemon.wiring import Services, build
 from referee.config import Limits, Settings
 from referee.contract import Game
 

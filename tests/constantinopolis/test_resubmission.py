@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from games.constantinopolis import GAME
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 from referee.gamelog import replay_log, write_log

@@ -7,9 +7,9 @@ from email import policy
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailer.compose import OutgoingMail, build, message_id, thread_root
-from mailer.outbox import MAX_ATTEMPTS, Outbox, backoff, queue
-from mailer.relay import MaildirRelay, PermanentRelayError, SMTPRelay, TemporaryRelayError
+from mailer.outbound.compose import OutgoingMail, build, message_id, thread_root
+from mailer.outbound.outbox import MAX_ATTEMPTS, Outbox, backoff, queue
+from mailer.outbound.relay import MaildirRelay, PermanentRelayError, SMTPRelay, TemporaryRelayError
 from referee.store import TinyDBStore
 
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
@@ -208,7 +208,7 @@ def test_system_mail_from_several_threads_at_once_on_a_fresh_data_directory(tmp_
     system outbox all find it missing, and each must still be queued."""
     import threading
 
-    from mailer.wiring import build as build_services
+    from mailer.daemon.wiring import build as build_services
     from referee.config import Settings
 
     svc = build_services(Settings(hostname=HOST, data_dir=tmp_path / "data"))

@@ -11,12 +11,12 @@ from types import SimpleNamespace
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailer.notifier import MailNotifier
-from mailer.outbox import Outbox
-from mailer.relay import SMTPRelay
-from mailer.smtp_server import IngestHandler, make_controller
-from mailer.spool import Spool
-from mailer.worker import MailWorker
+from mailer.daemon.worker import MailWorker
+from mailer.inbound.smtp_server import IngestHandler, make_controller
+from mailer.inbound.spool import Spool
+from mailer.outbound.notifier import MailNotifier
+from mailer.outbound.outbox import Outbox
+from mailer.outbound.relay import SMTPRelay
 from referee.config import Settings
 from referee.service import Referee
 from referee.store import TinyDBStore

@@ -11,10 +11,10 @@ from email import policy
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailer.compose import OutgoingMail, message_id
-from mailer.outbox import Outbox, queue
-from mailer.relay import SMTPRelay
-from mailer.sending import send_all
+from mailer.outbound.compose import OutgoingMail, message_id
+from mailer.outbound.outbox import Outbox, queue
+from mailer.outbound.relay import SMTPRelay
+from mailer.outbound.sending import send_all
 from referee.store import TinyDBStore
 
 from .net import free_port
@@ -262,8 +262,8 @@ def test_a_connection_the_relay_closed_is_opened_again_without_losing_a_mail(out
 def test_more_games_than_a_pass_holds_at_once_all_go_once(outbox, tmp_path):
     """150 games with 2 mails each and a relay that answers at once: more than QUEUE_LIMIT
     mails are due, so the pass claims them over several looks; each goes once."""
-    from mailer.relay import MaildirRelay
-    from mailer.sending import QUEUE_LIMIT
+    from mailer.outbound.relay import MaildirRelay
+    from mailer.outbound.sending import QUEUE_LIMIT
 
     ids = [mid for g in range(150) for mid in add(outbox, f"g-{g}", [1, 2])]
     assert len(ids) > QUEUE_LIMIT

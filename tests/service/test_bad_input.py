@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from commands.main import cli
-from mailer.addresses import parse_plus_address
-from mailer.notifier import reply_address
-from mailer.wiring import build
+from mailer.daemon.wiring import build
+from mailer.inbound.addresses import parse_plus_address
+from mailer.outbound.notifier import reply_address
 from referee.config import Settings
 from referee.tokens import LOCAL_PART_MAX, longest_name
 

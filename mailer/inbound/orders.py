@@ -2,7 +2,7 @@
 
 An ``ORDERS`` ... ``END`` block in the new text is the safe path: every report carries one
 pre-filled, so a reply never depends on guessing where the quote starts. Without a block the
-new text found by :mod:`mailer.quotes` is used.
+new text found by :mod:`mailer.inbound.quotes` is used.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from mailer.quotes import visible_lines
+from .quotes import visible_lines
 
 __all__ = [
     "OrdersSection",

@@ -1,11 +1,11 @@
 """The worker: spooled mail in, orders submitted, answers queued.
 
-Who is writing is decided by a secret, never by From: the token in a tokenised reply
-address (`game+player+token@host`), or a `PLAYER name token` line in a mail to the plain
-game address. Anything that cannot be matched gets a short refusal that says nothing about
-the game, if it comes from a player of some game here, and at most once an hour by default
-(mailer/refusals.py); a stranger gets no answer. Automatic mail (bounces, vacation replies,
-lists) gets no answer at all, so two robots can never talk to each other forever.
+Who is writing is decided by a secret, never by From: the token in a tokenised reply address
+(`game+player+token@host`), or a `PLAYER name token` line in a mail to the plain game address.
+Anything that cannot be matched gets a short refusal that says nothing about the game, if it
+comes from a player of some game here, and at most once an hour by default
+(mailer/daemon/refusals.py); a stranger gets no answer. Automatic mail (bounces, vacation
+replies, lists) gets no answer at all, so two robots can never talk to each other forever.
 """
 
 from __future__ import annotations
@@ -20,20 +20,20 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
+from mailer.inbound.addresses import KnownGames, parse_plus_address
+from mailer.inbound.directory import PlayerAddresses
+from mailer.inbound.headers import sanitise_header
+from mailer.inbound.message import InboundMail, parse_message
+from mailer.inbound.spool import Spool
+from mailer.outbound.notifier import MailNotifier
+from mailer.outbound.reports import MAIL_COMMANDS
 from referee.config import Settings
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
 from referee.rendering import plural
 from referee.service import Referee, ServiceError, Submission
 from referee.store import GameFileBroken, GameNotFound, StoreBusy, remember_existing
 
-from .addresses import KnownGames, parse_plus_address
-from .directory import PlayerAddresses
-from .headers import sanitise_header
-from .message import InboundMail, parse_message
-from .notifier import MailNotifier
 from .refusals import RefusalBook
-from .reports import MAIL_COMMANDS
-from .spool import Spool
 
 log = logging.getLogger("referee.worker")
 
@@ -252,7 +252,7 @@ class MailWorker:
 
     def _refuse(self, mail: InboundMail) -> str:
         """Answer mail that matched no seat, if its sender is a player here and was not
-        answered too often lately (see mailer/refusals.py); what was done, for the log."""
+        answered too often lately (see mailer/daemon/refusals.py); what was done, for the log."""
         sender = mail.sender
         assert sender
         player = sender in self.players

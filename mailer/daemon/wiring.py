@@ -3,7 +3,7 @@
 Layout under the data directory::
 
     index.json, games/        the game store
-    outbox-pending/           which games have mail waiting; .claims/: mail a sender holds (mailer/claims.py)
+    outbox-pending/           which games have mail waiting; .claims/: mail a sender holds (mailer/outbound/claims.py)
     system/                   mail not tied to a game (refusals, rejected orders), refusals.json
     spool/                    inbound mail (Maildir) waiting for the worker, and the SMTP server's journal
     wake/                     per game, when a tick next needs to look at it (referee/wakeups.py)
@@ -17,18 +17,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Callable
 
+from mailer.inbound.addresses import is_game_address
+from mailer.inbound.spool import Spool
+from mailer.outbound.notifier import MailNotifier
+from mailer.outbound.outbox import Outbox, SendReport
+from mailer.outbound.relay import Relay, relay_from_url
+from mailer.outbound.sending import send_all
 from referee import registry, rendering
 from referee.config import Settings
 from referee.deadlines import TickAction, next_wake
 from referee.service import Referee, stored_game_problem, system_clock
 from referee.store import TinyDBStore
 
-from .addresses import is_game_address
-from .notifier import MailNotifier
-from .outbox import Outbox, SendReport
-from .relay import Relay, relay_from_url
-from .sending import send_all
-from .spool import Spool
 from .worker import MailWorker
 
 
@@ -56,8 +56,8 @@ class Services:
     def send(self, relay: Relay | None = None, *, full_scan: bool = False,
              keep_going: Callable[[], bool] = lambda: True, nudge: threading.Event | None = None) -> SendReport:
         """Deliver whatever is due from both outboxes, over up to `relay_connections`
-        connections (mailer/sending.py, also for `keep_going` and `nudge`). Any number of
-        processes may do this at once: each mail goes to the relay once."""
+        connections (mailer/outbound/sending.py, also for `keep_going` and `nudge`). Any
+        number of processes may do this at once: each mail goes to the relay once."""
         return send_all([self.outbox, self.system_outbox], relay or self.relay(), self.clock,
                         connections=self.settings.relay_connections, full_scan=full_scan, keep_going=keep_going,
                         nudge=nudge)

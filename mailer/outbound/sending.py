@@ -1,20 +1,20 @@
 """Sending: due mail from the outboxes to the relay, over several connections, fairly.
 
-A pass claims due mail game by game (mailer/claims.py: whatever another sender holds is left
-to it) and hands it to a pool of relay connections, each used for one mail after another.
-Which mail goes next: games take turns, the one whose turn came longest ago (or never, in this
-pass) first, and among those never served the one with the oldest mail; within a game mail
-goes oldest first. So every game's oldest mail goes before any game's second, and a receipt
-for a new order in one game does not wait behind another game's backlog. A game has at most
-BATCH mails claimed at a time, and all games together at most QUEUE_LIMIT waiting for a
+A pass claims due mail game by game (mailer/outbound/claims.py: whatever another sender holds
+is left to it) and hands it to a pool of relay connections, each used for one mail after
+another. Which mail goes next: games take turns, the one whose turn came longest ago (or never,
+in this pass) first, and among those never served the one with the oldest mail; within a game
+mail goes oldest first. So every game's oldest mail goes before any game's second, and a
+receipt for a new order in one game does not wait behind another game's backlog. A game has at
+most BATCH mails claimed at a time, and all games together at most QUEUE_LIMIT waiting for a
 connection: a claim is an open file, and a claimed mail is held in memory.
 
 Connections open as they are needed, up to `connections`: one at first, and once a mail has
-waited SLOW_START_SECONDS for one, one more for each mail waiting. A relay that answers
-quickly is served by a single connection (and at most that one mail can be in the state a
-crash repeats, mailer/claims.py); a slow one gets them all. While it sends, the pass looks for new mail every
-REFRESH_SECONDS (or at once when `nudge` is set), records what became of the mails sent since
-(one write per game), and ends when nothing is due and nothing is in hand.
+waited SLOW_START_SECONDS for one, one more for each mail waiting. A relay that answers quickly
+is served by a single connection (and at most that one mail can be in the state a crash
+repeats, mailer/outbound/claims.py); a slow one gets them all. While it sends, the pass looks
+for new mail every REFRESH_SECONDS (or at once when `nudge` is set), records what became of the
+mails sent since (one write per game), and ends when nothing is due and nothing is in hand.
 
 `keep_going` is asked before each mail: when it says no, the pass takes no more mail, waits
 for the mails on its connections, records everything and returns; the rest stays pending.
@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
+from mailer.repeated import RepeatedLog
 from referee.store import GameFileBroken, GameNotFound, StoreBusy
 
 from .outbox import Held, Outbox, SendReport, refused_fields, sent_fields
 from .relay import Relay, RelayError
-from .repeated import RepeatedLog
 
 log = logging.getLogger("referee.sender")
 

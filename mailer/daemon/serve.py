@@ -1,15 +1,15 @@
 """`referee serve`: the SMTP server, the worker and the sender.
 
-The SMTP server runs in a child process (mailer/ingest.py) and only spools; if it dies it is
-started again. This process loops: process the spool, pass due deadlines and reminders (every
-`tick_interval_seconds`; `referee tick` from cron may run at the same time, the store's lock
-keeps them apart and the schedule record keeps either from doing anything twice), ask for due
-mail to be delivered (every `sender_interval_seconds`, and at once after a tick), then sleep.
-Delivery runs in a thread of its own: a relay that is slow or unreachable makes each attempt
-wait up to its timeout, and orders must not wait behind it. A stop request (SIGTERM, SIGINT)
-is honoured between two steps, and the sender finishes the mails its connections are handing
-over, so no mail is half-processed when the daemon exits; anything left in the spool or the
-outbox is picked up at the next start.
+The SMTP server runs in a child process (mailer/inbound/ingest.py) and only spools; if it dies
+it is started again. This process loops: process the spool, pass due deadlines and reminders
+(every `tick_interval_seconds`; `referee tick` from cron may run at the same time, the store's
+lock keeps them apart and the schedule record keeps either from doing anything twice), ask for
+due mail to be delivered (every `sender_interval_seconds`, and at once after a tick), then
+sleep. Delivery runs in a thread of its own: a relay that is slow or unreachable makes each
+attempt wait up to its timeout, and orders must not wait behind it. A stop request (SIGTERM,
+SIGINT) is honoured between two steps, and the sender finishes the mails its connections are
+handing over, so no mail is half-processed when the daemon exits; anything left in the spool or
+the outbox is picked up at the next start.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ import os
 import threading
 import time
 
-from .ingest import IngestProcess
-from .relay import Relay
+from mailer.inbound.ingest import IngestProcess
+from mailer.outbound.relay import Relay
+
 from .wiring import Services
 from .worker import MailWorker
 
@@ -45,8 +46,9 @@ def _yield_to_smtp() -> None:
 
 class Sender:
     """Delivers due mail when asked, in a thread beside the worker. A pass uses up to
-    `relay_connections` connections and goes on while mail keeps coming due (mailer/sending.py);
-    an ask made during a pass makes it look for new mail at once, and another pass follows."""
+    `relay_connections` connections and goes on while mail keeps coming due
+    (mailer/outbound/sending.py); an ask made during a pass makes it look for new mail at
+    once, and another pass follows."""
 
     def __init__(self, services: Services, relay: Relay) -> None:
         self.services, self.relay = services, relay

@@ -18,10 +18,10 @@ from typing import Callable
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from mailer.repeated import RepeatedLog, is_resource_error
 from referee.config import Settings
 
 from .journal import Journal
-from .repeated import RepeatedLog, is_resource_error
 from .sender_limits import SenderRateLimit
 from .spool import Spool
 

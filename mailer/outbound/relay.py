@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Protocol, Sequence
 from urllib.parse import urlsplit
 
-from .spool import _fsync_dir
+from mailer.inbound.spool import _fsync_dir
 from referee.storage import write_atomically
 
 

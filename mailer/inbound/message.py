@@ -9,16 +9,15 @@ without going through :func:`sanitise_header` first; ``subject`` already has.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from mailer import policies
 from email.message import Message
 from email.parser import BytesParser
 from email.policy import Policy
 
-from mailer.addresses import parse_plus_address
-from mailer.automatic import automatic_reason
-from mailer.body import extract_body
-from mailer.limits import bound_content_fields
-from mailer.headers import (
+from . import policies
+from .addresses import parse_plus_address
+from .automatic import automatic_reason
+from .body import extract_body
+from .headers import (
     header_addresses,
     header_raw,
     header_text,
@@ -27,7 +26,8 @@ from mailer.headers import (
     sanitise_header,
     single_address,
 )
-from mailer.orders import extract_player_line, find_orders, split_player_line
+from .limits import bound_content_fields
+from .orders import extract_player_line, find_orders, split_player_line
 
 __all__ = [
     "InboundMail",

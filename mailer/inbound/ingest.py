@@ -1,10 +1,10 @@
 """The SMTP server in a process of its own, for `referee serve`.
 
 The server only spools; the worker parses, checks and stores. Sharing one interpreter, they
-shared one lock, and while the worker was busy every SMTP reply waited for it: a burst of
-mail was answered several times slower than the server could take it. So the daemon starts
-the server as a child process (`python -m mailer.ingest`), hands it the settings on stdin and
-waits for its "ready" line. The child dies with its parent: on Linux the kernel kills it
+shared one lock, and while the worker was busy every SMTP reply waited for it: a burst of mail
+was answered several times slower than the server could take it. So the daemon starts the
+server as a child process (`python -m mailer.inbound.ingest`), hands it the settings on stdin
+and waits for its "ready" line. The child dies with its parent: on Linux the kernel kills it
 (PR_SET_PDEATHSIG), and everywhere it stops when its stdin reaches end of file, which happens
 when the parent is gone however it died. So a killed daemon never leaves a server holding the
 port, and the spool is all the two share.
@@ -41,10 +41,10 @@ class IngestProcess:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        root = Path(__file__).resolve().parent.parent
+        root = Path(__file__).resolve().parents[2]  # the folder that holds mailer/
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH", "")) if p)
-        self.proc = subprocess.Popen([sys.executable, "-m", "mailer.ingest"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-m", "mailer.inbound.ingest"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=env, cwd=os.getcwd())
         assert self.proc.stdin is not None and self.proc.stdout is not None
         payload = pickle.dumps((self.settings, self.port))

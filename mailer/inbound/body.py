@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from email.message import Message
 
-from mailer.charsets import decode_bytes
-from mailer.flowed import unflow
-from mailer.html import html_to_text
+from .charsets import decode_bytes
+from .flowed import unflow
+from .html import html_to_text
 
 __all__ = ["MAX_DEPTH", "MAX_PARTS", "MAX_TEXT", "BodyResult", "extract_body"]
 

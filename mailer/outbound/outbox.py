@@ -4,14 +4,14 @@ Records live in the game's own file (table "outbox"), so a turn and its reports 
 together or not at all. A marker file per game with pending mail lets senders skip idle
 games; a full scan at start catches a marker lost in a crash.
 
-Sending (mailer/sending.py) happens outside the game's lock, since the relay may be slow, and
-any number of senders may run at once. What keeps a mail from going out twice is its claim
-(mailer/claims.py): a sender takes the game's lock only to look at its records, to claim the
-mails it will send and to record what became of the mails it sent before. A sent record keeps
-who got what and when but drops the raw mail: otherwise every report ever sent would be
-rewritten with each later turn of the game. An outbox may also forget sent records after a
-while (the system outbox does: its mail is answers to strangers' and players' mistakes, and
-its file would otherwise grow with every one).
+Sending (mailer/outbound/sending.py) happens outside the game's lock, since the relay may be
+slow, and any number of senders may run at once. What keeps a mail from going out twice is its
+claim (mailer/outbound/claims.py): a sender takes the game's lock only to look at its records,
+to claim the mails it will send and to record what became of the mails it sent before. A sent
+record keeps who got what and when but drops the raw mail: otherwise every report ever sent
+would be rewritten with each later turn of the game. An outbox may also forget sent records
+after a while (the system outbox does: its mail is answers to strangers' and players' mistakes,
+and its file would otherwise grow with every one).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ TABLE = "outbox"
 MAX_ATTEMPTS = 12
 BASE_DELAY = timedelta(seconds=30)
 MAX_DELAY = timedelta(hours=6)
-CLAIMS = ".claims"  # in the marker directory: one file per mail a sender holds (mailer/claims.py)
+CLAIMS = ".claims"  # in the marker directory: one file per mail a sender holds (mailer/outbound/claims.py)
 LEGACY_JOURNAL = ".sent"  # "<game> <Message-ID>" per line: what older versions wrote instead
 
 
@@ -146,7 +146,7 @@ class Outbox:
 
     def deliver(self, relay: Relay, now: datetime, *, full_scan: bool = False,
                 keep_going: Callable[[], bool] = lambda: True, connections: int = 1) -> SendReport:
-        """Deliver what is due from this outbox alone (see mailer/sending.py)."""
+        """Deliver what is due from this outbox alone (see mailer/outbound/sending.py)."""
         from .sending import send_all
 
         return send_all([self], relay, lambda: now, connections=connections, full_scan=full_scan,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from email.message import Message
 
-from mailer.headers import header_text
+from .headers import header_text
 
 __all__ = ["automatic_reason", "is_daemon_address"]
 
