@@ -22,11 +22,11 @@ from typing import Callable, TypeVar
 
 from mailer.inbound.addresses import KnownGames, parse_plus_address
 from mailer.inbound.directory import PlayerAddresses
-from mailer.inbound.headers import sanitise_header
 from mailer.inbound.message import InboundMail, parse_message
 from mailer.inbound.spool import Spool
 from mailer.outbound.notifier import MailNotifier
 from mailer.outbound.reports import MAIL_COMMANDS
+from mailer.safe_headers import sanitise_header
 from referee.config import Settings
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
 from referee.rendering import plural

@@ -1,4 +1,4 @@
-"""Reading inbound headers without trusting them, and cleaning text bound for outgoing headers.
+"""Reading inbound headers without trusting them (mailer/safe_headers.py cleans the values).
 
 Header values arrive from strangers. With ``policy.default`` a header object is only built when
 it is read, and building it can raise (an encoded CR/LF in a display name does) or take very
@@ -12,6 +12,8 @@ import re
 from email.header import decode_header, make_header
 from email.message import Message
 
+from mailer.safe_headers import MESSAGE_ID, sanitise_header
+
 __all__ = [
     "MAX_HEADER_CHARS",
     "MAX_HEADER_INSTANCES",
@@ -19,15 +21,9 @@ __all__ = [
     "header_raw",
     "header_text",
     "message_id_list",
-    "normalise_message_id",
-    "sanitise_header",
     "single_address",
 ]
 
-# C0/C1 controls, zero-width characters, bidi overrides and the Unicode line separators: none
-# belongs in a one-line header, and the invisible ones only serve to disguise text.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
-_MSG_ID = re.compile(r"<([^<>\s]{1,250})>")
 _BARE_ADDR = re.compile(r"[^\s<>,;:\"'()\[\]\\]{1,64}@[A-Za-z0-9.\-\[\]:]{1,255}")
 _MAX_IDS = 50
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
@@ -41,21 +37,6 @@ _MAX_ADDRESSES = 100
 # addresses take seconds to minutes), so only bounded values reach it.
 MAX_HEADER_CHARS = 4096
 MAX_HEADER_INSTANCES = 10
-
-
-def sanitise_header(value: object, limit: int = 200) -> str:
-    """Make player-supplied text safe for an outgoing header: one line, no controls, bounded.
-
-    All whitespace (CR, LF, tabs, U+2028 and the like) collapses to one space, so the result can
-    never start a new header line, whatever the text went through before.
-    """
-    text = "" if value is None else str(value)
-    text = " ".join(text.split())
-    text = _CONTROL.sub("", text)
-    text = " ".join(text.split())
-    if limit >= 0 and len(text) > limit:
-        text = text[:limit].rstrip()
-    return text
 
 
 def _raw_values(msg: Message, name: str) -> list[str]:
@@ -218,28 +199,12 @@ def single_address(msg: Message, name: str) -> tuple[str | None, str | None]:
     return spec, None
 
 
-def normalise_message_id(value: str | None) -> str | None:
-    """``<id@host>`` form of a Message-ID-like header, or None when there is nothing usable."""
-    if value is None:
-        return None
-    found = _MSG_ID.search(value)
-    if found:
-        inner = sanitise_header(found.group(1), 250)
-    else:
-        inner = sanitise_header(value, 250).strip("<>")
-        if not inner or " " in inner or "@" not in inner:
-            return None
-    if not inner:
-        return None
-    return f"<{inner}>"
-
-
 def message_id_list(value: str | None) -> tuple[str, ...]:
     """The ``<...>`` ids of a References header, in order, capped in number."""
     if not value:
         return ()
     ids: list[str] = []
-    for found in _MSG_ID.finditer(value):
+    for found in MESSAGE_ID.finditer(value):
         inner = sanitise_header(found.group(1), 250)
         if inner:
             ids.append(f"<{inner}>")

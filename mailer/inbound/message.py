@@ -13,6 +13,8 @@ from email.message import Message
 from email.parser import BytesParser
 from email.policy import Policy
 
+from mailer.safe_headers import normalise_message_id, sanitise_header
+
 from . import policies
 from .addresses import parse_plus_address
 from .automatic import automatic_reason
@@ -22,8 +24,6 @@ from .headers import (
     header_raw,
     header_text,
     message_id_list,
-    normalise_message_id,
-    sanitise_header,
     single_address,
 )
 from .limits import bound_content_fields

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from referee.storage import fsync_dir
+
 _counter = itertools.count()
 _HOST = socket.gethostname().replace("/", "_").replace(":", "_") or "localhost"
 ASIDE_LOG = "aside.log"  # one JSON line per mail set aside: key, when, why, game, player
@@ -35,14 +37,6 @@ class SetAside:
 
     def to_json(self) -> dict[str, str | None]:
         return {"key": self.key, "at": self.at, "reason": self.reason, "game": self.game, "player": self.player}
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 class Spool:
@@ -76,7 +70,7 @@ class Spool:
             os.close(fd)
         os.replace(tmp, f"{self._new}/{key}")
         if durable:
-            _fsync_dir(self.root / "new")
+            fsync_dir(self.root / "new")
         return key
 
     def pending(self) -> int:

@@ -15,7 +15,7 @@ from datetime import datetime
 from email.header import Header
 from email.utils import format_datetime, formataddr
 
-from mailer.inbound.headers import normalise_message_id, sanitise_header
+from mailer.safe_headers import normalise_message_id, sanitise_header
 
 _ID_PART = re.compile(r"[^a-z0-9._-]+")
 MAX_LINE = 78

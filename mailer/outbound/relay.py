@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Protocol, Sequence
 from urllib.parse import urlsplit
 
-from mailer.inbound.spool import _fsync_dir
-from referee.storage import write_atomically
+from referee.storage import fsync_dir, write_atomically
 
 
 class RelayError(Exception):
@@ -51,7 +50,7 @@ class MaildirRelay:
         )
         try:
             write_atomically(self.root / "new" / name, envelope + raw)
-            _fsync_dir(self.root / "new")
+            fsync_dir(self.root / "new")
         except OSError as exc:
             raise TemporaryRelayError(f"cannot write to {self.root}: {exc}") from exc
 
