@@ -17,17 +17,15 @@ and its file would otherwise grow with every one).
 from __future__ import annotations
 
 import os
-from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from referee.store import GameFileBroken, GameNotFound, GameStore, GameTransaction
 
 from .claims import SENT, Claim, Claims, claim_name
 from .compose import OutgoingMail, build
-from .relay import Relay
 
 TABLE = "outbox"
 MAX_ATTEMPTS = 12
@@ -143,14 +141,6 @@ class Outbox:
             if count:
                 self.mark(game_id)
         return count
-
-    def deliver(self, relay: Relay, now: datetime, *, full_scan: bool = False,
-                keep_going: Callable[[], bool] = lambda: True, connections: int = 1) -> SendReport:
-        """Deliver what is due from this outbox alone (see mailer/outbound/sending.py)."""
-        from .sending import send_all
-
-        return send_all([self], relay, lambda: now, connections=connections, full_scan=full_scan,
-                        keep_going=keep_going)
 
     # -- what a sender does under a game's lock
 

@@ -63,6 +63,13 @@ def send_all(outboxes: Sequence[Outbox], relay: Relay, clock: Callable[[], datet
     return _Pass(list(outboxes), relay, clock, max(1, connections), keep_going, nudge).run(full_scan)
 
 
+def deliver(outbox: Outbox, relay: Relay, now: datetime, *, full_scan: bool = False,
+            keep_going: Callable[[], bool] = lambda: True, connections: int = 1) -> SendReport:
+    """What is due from one outbox alone, as of `now`: a pass of `send_all` with a fixed clock."""
+    return send_all([outbox], relay, lambda: now, connections=connections, full_scan=full_scan,
+                    keep_going=keep_going)
+
+
 class _Pass:
     def __init__(self, outboxes: list[Outbox], relay: Relay, clock: Callable[[], datetime], connections: int,
                  keep_going: Callable[[], bool], nudge: threading.Event | None) -> None:
