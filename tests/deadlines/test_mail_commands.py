@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailer.daemon.worker import mail_command
+from mailer.daemon.mail_commands import mail_command
 from mailer.inbound.message import parse_message
 from mailer.inbound.smtp_server import IngestHandler, make_controller
 from mailer.outbound.relay import SMTPRelay
