@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from .contract import Game, OrderError, State
-from .progress import DEFAULT, DROP, ORDER, Position, Refused
-from .service import phase_json, resolve_options
+from .options import resolve_options
+from .progress import DEFAULT, DROP, ORDER, Position, Refused, phase_json
 
 CASE_KEYS = {"name", "description", "game", "players", "seed", "options", "components", "state", "step"}
 STEP_KEYS = {"player", "orders", "default", "drop", "expect", "expect_error", "expect_message",

@@ -254,3 +254,12 @@ def cancel_events(player: str, cancelled: Sequence[Cancelled], asked: Sequence[s
                             f"Your orders no longer apply after {player} changed theirs ({part.reason}). {yours}",
                             {"player": who, "by": player, "reason": part.reason, "text": part.text}, (who,)))
     return events
+
+
+def phase_json(game: Game, state: State) -> dict[str, Any]:
+    """Where a game stands, as status lines, receipts and case files show it."""
+    return phase_dict(game.phase(state))
+
+
+def phase_dict(info: PhaseInfo) -> dict[str, Any]:
+    return {"key": info.key, "round": info.round, "name": info.name, "kind": info.kind}

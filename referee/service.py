@@ -7,20 +7,18 @@ comes from an injected clock so tests can fix it; nothing below reads the wall c
 
 from __future__ import annotations
 
-import difflib
-import hashlib
-import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from . import registry
-from .contract import (ComponentError, Game, GameOption, Order, OrderError, PhaseInfo, SetupError, State, canonical_json,
-                       phase_kinds)
+from .contract import ComponentError, Game, OrderError, SetupError, State, phase_kinds
 from .deadlines import Deadlines
 from .errors import BadRequest, ServiceError
+from .history import components_hash, effective_events, rebuild
+from .options import resolve_options
 from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems
-from .progress import DEFAULT, DROP, ORDER, Outcome, Position, Refused, Step
+from .progress import DEFAULT, DROP, ORDER, Outcome, Position, Refused, Step, phase_dict, phase_json
 from .receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
 from .rng import commitment, new_seed
 from .schedule import deadline_info, deadline_text, due_of, seat_zone
@@ -29,7 +27,6 @@ from .tokens import name_problem, new_token, normalise_email, same_token, valid_
 
 Clock = Callable[[], datetime]
 
-STATE_EVENTS = (ORDER, DEFAULT, DROP)
 MAX_DEFAULT_ROUNDS = 1000
 MAX_NOTICE_LINES = 60  # a player who gets no report for a long time is not told an endless story
 
@@ -96,22 +93,6 @@ def _submitter(record: Mapping[str, Any]) -> str:
     return record["player"] if "player" in record else record["receipt"].get("player")
 
 
-def phase_json(game: Game, state: State) -> dict[str, Any]:
-    return _phase_dict(game.phase(state))
-
-
-def _phase_dict(info: PhaseInfo) -> dict[str, Any]:
-    return {"key": info.key, "round": info.round, "name": info.name, "kind": info.kind}
-
-
-def state_hash(state: State) -> str:
-    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
-
-
-def components_hash(components: Mapping[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(dict(components)).encode("utf-8")).hexdigest()
-
-
 # --------------------------------------------------------------------------- stored games
 
 # What every operation reads from a game's meta without asking; a file that lacks one of
@@ -135,108 +116,6 @@ def stored_game_problem(meta: Mapping[str, Any], state: Any) -> str | None:
     if not isinstance(state, dict):
         return "it has no current state"
     return None
-
-
-# --------------------------------------------------------------------------- options
-
-
-def _convert(option: GameOption, raw: str) -> Any:
-    """Turn `--option key=value` text into the option's type (that of its default)."""
-    default = option.default
-    if isinstance(default, bool):
-        low = raw.strip().lower()
-        if low in ("true", "yes", "on", "1"):
-            return True
-        if low in ("false", "no", "off", "0"):
-            return False
-        raise ValueError(f"option {option.name} takes true or false, not {raw!r}")
-    if isinstance(default, int):
-        try:
-            return int(raw)
-        except ValueError:
-            raise ValueError(f"option {option.name} takes a whole number, not {raw!r}") from None
-    if isinstance(default, float):
-        try:
-            return float(raw)
-        except ValueError:
-            raise ValueError(f"option {option.name} takes a number, not {raw!r}") from None
-    return raw
-
-
-def resolve_options(game: Game, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Every option of the game with the given values checked and converted; problems listed."""
-    known = {o.name: o for o in game.options}
-    values = {o.name: o.default for o in game.options}
-    problems = []
-    for name, raw in given.items():
-        option = known.get(name)
-        if option is None:
-            close = difflib.get_close_matches(name, list(known), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            listing = ", ".join(known) or "none"
-            problems.append(f"{game.name} has no option {name!r}{hint}; options: {listing}")
-            continue
-        try:
-            value = _convert(option, raw) if isinstance(raw, str) else raw
-        except ValueError as exc:
-            problems.append(str(exc))
-            continue
-        if option.choices is not None and value not in option.choices:
-            choices = ", ".join(json.dumps(c) for c in option.choices)
-            problems.append(f"option {name} must be one of {choices}, not {json.dumps(value)}")
-            continue
-        values[name] = value
-    return values, problems
-
-
-# --------------------------------------------------------------------------- effective history
-
-
-def effective_events(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The log as it counts: each `undo` discards the events after its target, in order.
-
-    Nothing is removed from the store; this is a view of it. The undo events themselves
-    stay in the view, as moderator actions."""
-    kept: list[dict[str, Any]] = []
-    for event in events:
-        if event["type"] == "undo":
-            kept = [e for e in kept if e["seq"] <= event["to"]]
-        kept.append(dict(event))
-    return kept
-
-
-def rebuild(game: Game, meta: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
-            *, parse_text: bool = False) -> tuple[Position, list[tuple[str, State]]]:
-    """Recompute the position from setup by replaying the effective steps.
-
-    Returns the position and each phase opening met on the way (key, state), so callers can
-    snapshot them. With `parse_text` the canonical text is parsed again (as a log replay
-    would) instead of using the stored orders."""
-    state = setup_state(game, meta)
-    pos = Position.start(game, state)
-    openings = [(pos.key, state)]
-    for event in effective_events(events):
-        kind = event["type"]
-        if kind not in STATE_EVENTS:
-            continue
-        if kind == DROP:
-            orders = []
-        elif parse_text:
-            orders = game.parse(pos.state, event["player"], event["text"])
-        else:
-            orders = [Order.from_json(o) for o in event["orders"]]
-        outcome = pos.submit(event["player"], orders, kind)
-        if outcome.resolved:
-            openings.append((pos.key, pos.state))
-    return pos, openings
-
-
-def setup_state(game: Game, meta: Mapping[str, Any]) -> State:
-    """The opening position. A game stores its components as `load_components` returned them,
-    which is the form `setup` takes, not necessarily a form `load_components` reads again."""
-    components = meta.get("components")
-    return game.setup(list(meta["players"]), meta["seed"], dict(meta["options"]),
-                      game.load_components(None) if components is None else components)
 
 
 # --------------------------------------------------------------------------- the service
@@ -492,7 +371,7 @@ class Referee(Deadlines):
                 return self._duplicate(tx, record, base)
         game = self.game_of(meta)
         pos = self._position(tx, game)
-        phase = _phase_dict(pos.phase)
+        phase = phase_dict(pos.phase)
         base["phase"] = phase
         if meta.get("status") == "finished" or pos.over:
             return Receipt(REFUSED, reason=f"{game_id} is over; no more orders are taken", **base)

@@ -20,7 +20,7 @@ from referee.gamelog import replay_log, write_log
 from referee.playthrough import bot_submission
 from referee.progress import ORDER, Position
 from referee.rng import Rng, commitment
-from referee.service import components_hash
+from referee.history import components_hash
 
 from ..deadlines.conftest import mails, text
 from .util import at_accept, card, give_cards, give_goods, new, seat
