@@ -11,19 +11,19 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
-from . import registry
-from .contract import ComponentError, Game, OrderError, SetupError, State, phase_kinds
+from .. import registry
+from ..contract import ComponentError, Game, OrderError, SetupError, State, phase_kinds
+from ..errors import BadRequest, ServiceError
+from ..history import components_hash, effective_events, rebuild
+from ..options import resolve_options
+from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems
+from ..progress import DEFAULT, DROP, ORDER, Outcome, Position, Refused, Step, phase_dict, phase_json
+from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
+from ..rng import commitment, new_seed
+from ..schedule import deadline_info, deadline_text, due_of, seat_zone
+from ..store import GAME_ID, GameStore, StoreError, check_game_id
+from ..tokens import name_problem, new_token, normalise_email, same_token, valid_name
 from .deadlines import Deadlines
-from .errors import BadRequest, ServiceError
-from .history import components_hash, effective_events, rebuild
-from .options import resolve_options
-from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems
-from .progress import DEFAULT, DROP, ORDER, Outcome, Position, Refused, Step, phase_dict, phase_json
-from .receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
-from .rng import commitment, new_seed
-from .schedule import deadline_info, deadline_text, due_of, seat_zone
-from .store import GAME_ID, GameStore, StoreError, check_game_id
-from .tokens import name_problem, new_token, normalise_email, same_token, valid_name
 
 Clock = Callable[[], datetime]
 
@@ -123,7 +123,7 @@ def stored_game_problem(meta: Mapping[str, Any], state: Any) -> str | None:
 
 class Referee(Deadlines):
     """Games, submissions and moderator actions over a `GameStore`; deadlines and time come
-    from `Deadlines` (referee/deadlines.py)."""
+    from `Deadlines` (referee/service/deadlines.py)."""
 
     def __init__(self, store: GameStore, clock: Clock = system_clock,
                  games: Callable[[str], Game] = registry.get, notifier: Any = None,

@@ -14,20 +14,20 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from .contract import Game, Order, OrderError, State, phase_kinds
-from .errors import BadRequest, ServiceError
-from .policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
-from .progress import DROP, ORDER, Position, Refused
-from .schedule import (closes_at, deadline_info, deadline_text, due_of, mark_reminded, moved,
+from ..contract import Game, Order, OrderError, State, phase_kinds
+from ..errors import BadRequest, ServiceError
+from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
+from ..progress import DROP, ORDER, Position, Refused
+from ..schedule import (closes_at, deadline_info, deadline_text, due_of, mark_reminded, moved,
                        new_schedule, reminders_due)
-from .store import GameNotFound, StoreBusy, StoreError
-from .wakeups import NEVER
-from .tokens import same_token
-from .timekeeping import (LATEST, TimeError, UTC, check_moment, format_duration, from_iso, get_zone,
+from ..store import GameNotFound, StoreBusy, StoreError
+from ..wakeups import NEVER
+from ..tokens import same_token
+from ..timekeeping import (LATEST, TimeError, UTC, check_moment, format_duration, from_iso, get_zone,
                           parse_duration, show_moment, to_iso, zone_name)
 
 if TYPE_CHECKING:  # the service module builds on this one
-    from .service import Reopened
+    from . import Reopened
 
 MAX_VACATION = timedelta(days=366)
 
