@@ -25,8 +25,7 @@ from mailer.outbound.relay import Relay, relay_from_url
 from mailer.outbound.sending import send_all
 from referee import registry, rendering
 from referee.config import Settings
-from referee.service.deadlines import TickAction, next_wake
-from referee.service import Referee, stored_game_problem, system_clock
+from referee.service import Referee, TickAction, next_wake, stored_game_problem, system_clock
 from referee.store import TinyDBStore
 
 from .worker import MailWorker

@@ -105,11 +105,11 @@ def test_names_too_long_for_a_reply_address_are_refused_at_new(svc):
 
 
 def test_a_seat_whose_name_is_too_long_is_replaced_with_a_warning(svc, monkeypatch):
-    from referee import service
+    from referee.service import creating
 
     long = "x" * 60
     with monkeypatch.context() as patch:  # a game made before names were checked
-        patch.setattr(service, "name_problem", lambda *_: None)
+        patch.setattr(creating, "name_problem", lambda *_: None)
         svc.referee.new_game("race", [(long, "x@players.test"), ("bob", "bob@players.test")], game_id="g4")
     result = invoke(svc, "replace", "g4", long, "--email", "new@players.test")
     assert result.exit_code == 0, result.output
