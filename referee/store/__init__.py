@@ -30,9 +30,9 @@ from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 from tinydb import TinyDB, where
 
-from .locking import LockTimeout, exclusive
-from .storage import AtomicJSONStorage, CorruptFile, WriteStats, encode, write_atomically
-from .wakeups import WakeIndex
+from ..locking import LockTimeout, exclusive
+from ..storage import AtomicJSONStorage, CorruptFile, WriteStats, encode, write_atomically
+from ..wakeups import WakeIndex
 
 log = logging.getLogger("referee.store")
 
