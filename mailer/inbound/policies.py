@@ -1,13 +1,13 @@
-"""The email policies the referee parses and writes mail with.
+"""The email policies the referee reads mail with.
 
-The standard library's header registry builds a new class for every header it is asked
-for (`HeaderRegistry.__getitem__` calls `type()` each time), which made a third of the cost
-of reading and writing one mail, and every `get_content_type()` parses the header again.
-These policies behave exactly like `email.policy.default` and `email.policy.SMTP`; their
-registry keeps the classes it has built (keyed by class, not name, so invented header names
-cannot grow it) and the last few hundred parsed headers (most mail repeats the same
-Content-Type and MIME-Version lines). Header objects are never changed once built, so
-sharing them is safe.
+The standard library's header registry builds a new class for every header it is asked for
+(`HeaderRegistry.__getitem__` calls `type()` each time), which made a third of the cost of
+reading and writing one mail, and every `get_content_type()` parses the header again. These
+policies behave exactly like `email.policy.default` (outgoing mail is written by hand,
+mailer/outbound/compose.py, and needs none); their registry keeps the classes it has built
+(keyed by class, not name, so invented header names cannot grow it) and the last few hundred
+parsed headers (most mail repeats the same Content-Type and MIME-Version lines). Header
+objects are never changed once built, so sharing them is safe.
 """
 
 from __future__ import annotations
@@ -74,4 +74,3 @@ class SalvagingHeaderRegistry(CachedHeaderRegistry):
 
 DEFAULT = policy.default.clone(header_factory=CachedHeaderRegistry())
 SALVAGING = policy.default.clone(header_factory=SalvagingHeaderRegistry())
-SMTP = policy.SMTP.clone(header_factory=CachedHeaderRegistry())
