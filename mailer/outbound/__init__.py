@@ -1,2 +1,2 @@
 """Mail leaving: reports and notices rendered, composed, queued with the turn, sent to the relay.
-Imports referee and mailer's shared modules only; never inbound/ or daemon/."""
+Imports referee and mailer's top modules; never inbound/ or daemon/."""
