@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from mailer.wiring import Services, build  # noqa: E402
+from mailer.daemon.wiring import Services, build  # noqa: E402
 from referee import registry  # noqa: E402
 from referee.config import Limits, Settings  # noqa: E402
 from referee.playthrough import BotStuck, bot_submission  # noqa: E402

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mailer.demo import PLAYER_NAMES, DemoRun  # noqa: E402
+from commands.demo.run import PLAYER_NAMES, DemoRun  # noqa: E402
 from referee import registry  # noqa: E402
 
 

@@ -21,10 +21,10 @@ from _support import machine, pin_to_one_core, quick
 
 from referee import registry
 from referee.gamelog import replay_log, write_log
+from referee.history import components_hash
 from referee.playthrough import BotStuck, bot_submission
 from referee.progress import DEFAULT, Position
 from referee.rng import Rng, commitment
-from referee.service import components_hash
 
 MIX = [("constantinopolis", 3), ("constantinopolis", 4), ("porto-carthago", 3), ("porto-carthago", 4),
        ("porto-carthago", 5), ("constantinopolis", 5)]

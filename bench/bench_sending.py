@@ -41,8 +41,8 @@ from pathlib import Path
 
 from _support import HOST, ROOT, NullRelay, build, machine, quick, settings, smtp_sink, target
 
-from mailer.compose import OutgoingMail, message_id
-from mailer.outbox import queue
+from mailer.outbound.compose import OutgoingMail, message_id
+from mailer.outbound.outbox import queue
 from referee import registry
 
 from bench_mail import free_port, wait_for_port

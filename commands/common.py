@@ -12,10 +12,10 @@ from typing import Any, Callable, NoReturn, TypeVar
 
 import click
 
+from mailer.daemon.wiring import Services, build
+from referee.config import Settings
 from referee.service import BadRequest, Referee, ServiceError, system_clock
 from referee.store import GameFileBroken, GameNotFound, StoreBusy, StoreError
-from referee.config import Settings
-from mailer.wiring import Services, build
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from mailer.reports import view_text
+from mailer.outbound.reports import view_text
 
 from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from mailer.daemon import serve
-from mailer.ingest import IngestError
+from mailer.daemon.serve import serve
+from mailer.inbound.ingest import IngestError
 from referee.store import StoreBusy
 
 from .common import EXIT_IOERR, EXIT_TEMPFAIL, echo_json, handles_errors, services

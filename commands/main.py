@@ -9,7 +9,8 @@ import click
 
 from referee import config
 
-from . import cases, deadlines, demo, games_admin, listing, mail, moderation, play, records, spool
+from . import cases, deadlines, games_admin, listing, mail, moderation, play, records, spool
+from .demo import command as demo
 from .common import Group
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from mailer.message import parse_message
+from mailer.inbound.message import parse_message
 
 from .common import EXIT_REFUSED, echo_json, handles_errors, services
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from .contract import Game, OrderError, State, menu_lines
-from .progress import DEFAULT, DROP, ORDER, Position, Refused
-from .service import phase_json, resolve_options
+from .options import resolve_options
+from .progress import DEFAULT, DROP, ORDER, Position, Refused, phase_json
 
 CASE_KEYS = {"name", "description", "game", "players", "seed", "options", "components", "state", "state_null", "step"}
 STEP_KEYS = {"player", "orders", "default", "drop", "expect", "expect_error", "expect_message",
@@ -162,9 +162,10 @@ def run_steps(game: Game, pos: Position, steps: list[dict[str, Any]]) -> list[st
             if step.get("drop"):
                 outcome = pos.submit(player, [], DROP)
             elif step.get("default"):
+                pos.ensure_prompted(player)  # as the service: only a player still asked gets defaults
                 outcome = pos.submit(player, game.default_orders(pos.state, player), DEFAULT)
-            else:
-                outcome = pos.submit(player, pos.read(player, step["orders"]), ORDER)
+            else:  # refused before it is read, as the service refuses it (Position.take)
+                outcome = pos.submit(player, pos.take(player, step["orders"]), ORDER)
             events = [e.kind for e in outcome.events]
             happened = outcome.events
         except Refused as exc:
@@ -173,12 +174,13 @@ def run_steps(game: Game, pos: Position, steps: list[dict[str, Any]]) -> list[st
             got_class, message = exc.category.value, str(exc)
         wanted = step.get("expect_error")
         if wanted != got_class:
+            an = "a" if wanted == "refused" else "an"
             if wanted is None:
                 failures.append(f"{where}: expected the orders to be accepted, got {got_class}: {message}")
             elif got_class is None:
-                failures.append(f"{where}: expected an {wanted} error, but the orders were accepted")
+                failures.append(f"{where}: expected {an} {wanted} error, but the orders were accepted")
             else:
-                failures.append(f"{where}: expected an {wanted} error, got {got_class}: {message}")
+                failures.append(f"{where}: expected {an} {wanted} error, got {got_class}: {message}")
         elif "expect_message" in step and step["expect_message"] not in message:
             failures.append(f"{where}: the error message does not contain {step['expect_message']!r}\n"
                             f"    actual: {message}")

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from .contract import Game, OrderError
+from .history import components_hash, effective_events, setup_state, state_hash
 from .progress import DEFAULT, DROP, ORDER, Position, Refused
 from .rng import verify_commitment
-from .service import components_hash, effective_events, setup_state, state_hash
 
 MAGIC = "REFEREE-LOG"
 # 2: a set may cancel another player's set that no longer applies without the set it replaced

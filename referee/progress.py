@@ -152,6 +152,13 @@ class Position:
             raise InvalidOrder("no orders found", suggestion=self.game.help(self.state, player) or None)
         return orders
 
+    def take(self, player: str, text: str) -> list[Order]:
+        """A player's submission as the service takes it: a player the game does not ask is
+        refused (Refused) before the text is read, so what they wrote cannot make it an order
+        error instead; then the text is read (OrderError)."""
+        self.ensure_prompted(player)
+        return self.read(player, text)
+
     # -- moving on
 
     def submit(self, player: str, orders: Sequence[Order], kind: str = ORDER) -> Outcome:
@@ -247,3 +254,12 @@ def cancel_events(player: str, cancelled: Sequence[Cancelled], asked: Sequence[s
                             f"Your orders no longer apply after {player} changed theirs ({part.reason}). {yours}",
                             {"player": who, "by": player, "reason": part.reason, "text": part.text}, (who,)))
     return events
+
+
+def phase_json(game: Game, state: State) -> dict[str, Any]:
+    """Where a game stands, as status lines, receipts and case files show it."""
+    return phase_dict(game.phase(state))
+
+
+def phase_dict(info: PhaseInfo) -> dict[str, Any]:
+    return {"key": info.key, "round": info.round, "name": info.name, "kind": info.kind}

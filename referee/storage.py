@@ -80,11 +80,16 @@ def write_atomically(path: str | os.PathLike[str], payload: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
-    dir_fd = os.open(folder or ".", os.O_RDONLY)
+    fsync_dir(folder or ".")
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """Make a folder's entries (a file created, renamed or deleted in it) durable."""
+    fd = os.open(path, os.O_RDONLY)
     try:
-        os.fsync(dir_fd)
+        os.fsync(fd)
     finally:
-        os.close(dir_fd)
+        os.close(fd)
 
 
 class CorruptFile(ValueError):

@@ -27,6 +27,8 @@ def test_wheel_contains_packages_templates_and_entry_points(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     for package in ("referee", "games", "commands", "mailer"):
         assert f"{package}/__init__.py" in names
+        modules = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / package).rglob("*.py"))
+        assert [m for m in modules if m not in names] == [], "every module and subpackage is in the wheel"
     templates = sorted(n for n in names if n.startswith("referee/templates/"))
     expected = sorted(f"referee/templates/{p.relative_to(ROOT / 'templates').as_posix()}"
                       for p in (ROOT / "templates").rglob("*") if p.is_file())
@@ -45,6 +47,7 @@ def test_installed_wheel_finds_its_templates_outside_the_checkout(wheel, tmp_pat
         check=True, capture_output=True, timeout=300,
     )
     probe = (
+        "import mailer.inbound.ingest, mailer.daemon.serve, commands.demo.run; "  # the subpackages load
         "import referee.rendering as r; "
         "print(r.template_dir()); "
         "print(r.render('standings.txt', title='T', places=[], winners=['x']))"

@@ -13,14 +13,14 @@ from types import SimpleNamespace
 import pytest
 
 from games.constantinopolis import GAME
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 from referee.gamelog import replay_log, write_log
+from referee.history import components_hash
 from referee.playthrough import bot_submission
 from referee.progress import ORDER, Position
 from referee.rng import Rng, commitment
-from referee.service import components_hash
 
 from ..deadlines.conftest import mails, text
 from .util import at_accept, card, give_cards, give_goods, new, seat

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from commands.main import cli
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee.config import Settings
 
 from ..service.conftest import games  # noqa: F401  (the race and simul test games)

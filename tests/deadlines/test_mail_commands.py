@@ -9,10 +9,10 @@ from types import SimpleNamespace
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailer.relay import SMTPRelay
-from mailer.smtp_server import IngestHandler, make_controller
-from mailer.worker import mail_command
-from mailer.message import parse_message
+from mailer.daemon.mail_commands import mail_command
+from mailer.inbound.message import parse_message
+from mailer.inbound.smtp_server import IngestHandler, make_controller
+from mailer.outbound.relay import SMTPRelay
 
 from ..mailserver.net import free_port
 from ..mailserver.test_play_by_mail import Inbox  # the capturing relay

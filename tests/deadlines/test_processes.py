@@ -9,7 +9,7 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee.config import Settings
 
 from ..mailserver.net import free_port

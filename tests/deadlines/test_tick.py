@@ -4,7 +4,7 @@ escalation, late orders; and `tick` never doing anything twice."""
 import threading
 import pytest
 
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 
 from .conftest import ManualClock, events, mails, race, simul, text
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import mailer.bot
+import commands.demo.bot
 from commands.main import cli
-from mailer.bot import MailBot, arrival_key
+from commands.demo.bot import MailBot, arrival_key
 from referee import registry
 
 from ..service.simul import Simul
@@ -100,7 +100,7 @@ def test_a_simultaneous_set_written_over_several_mails_keeps_its_earlier_orders(
     must write its earlier orders again with the new one (PICK, then PICK + DONE)."""
     real = registry.games()
     monkeypatch.setattr(registry, "games", lambda: {**real, "simul": Simul()})
-    monkeypatch.setattr(mailer.bot, "MAX_ORDERS_PER_MAIL", 1)
+    monkeypatch.setattr(commands.demo.bot, "MAX_ORDERS_PER_MAIL", 1)
     data = tmp_path / "data"
     result = run("--data-dir", str(data), "demo", "--game", "simul", "--players", "3", "--seed", "one-by-one")
     assert result.exit_code == 0, result.output

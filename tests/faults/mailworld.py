@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator
 
 from aiosmtpd.controller import Controller
 
-from mailer.wiring import Services, build
+from mailer.daemon.wiring import Services, build
 from referee import registry
 from referee.config import Limits, Settings
 from referee.playthrough import BotStuck, bot_submission

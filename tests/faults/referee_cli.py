@@ -12,7 +12,7 @@ import os
 import sys
 from datetime import timedelta
 
-from mailer import outbox
+from mailer.outbound import outbox
 from referee import registry
 
 from ..race import GAME as RACE

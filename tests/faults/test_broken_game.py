@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 
 from ..mailserver.orders_mail import order_mail
 from .mailworld import HOST, ROOT, Daemon, Sink, settings

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from mailer.spool import Spool
-from mailer.wiring import build
+from mailer.daemon.wiring import build
+from mailer.inbound.spool import Spool
 
 from ..mailserver.orders_mail import order_mail
 from .mailworld import ROOT, Daemon, Sink, settings

@@ -29,9 +29,10 @@ from collections import Counter
 
 from referee import registry
 from referee.gamelog import replay_log, write_log
+from referee.history import rebuild, state_hash
 from referee.playthrough import BotStuck, bot_submission
 from referee.rng import Rng
-from referee.service import Referee, rebuild, state_hash
+from referee.service import Referee
 
 from ..service.conftest import FakeClock
 from .mailworld import GAMES, ROOT, build, mail_world, settings

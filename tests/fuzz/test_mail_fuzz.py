@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from mailer.message import parse_message
-from mailer.wiring import build
+from mailer.daemon.wiring import build
+from mailer.inbound.message import parse_message
 from referee.config import Limits, Settings
 
 from ..race import GAME as RACE

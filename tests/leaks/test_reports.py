@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 from referee.contract import Event, canonical_json

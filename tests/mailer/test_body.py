@@ -5,8 +5,8 @@ import pytest
 
 from email.parser import BytesParser
 
-from mailer import policies
-from mailer.body import _choose, _walk, extract_body
+from mailer.inbound import policies
+from mailer.inbound.body import _choose, _walk, extract_body
 
 TYPES = [None, "text/plain", "TEXT/Plain; charset=utf-8", "text/html", "text/enriched", "text", "text/plain/x",
          "application/octet-stream", "multipart/mixed", "multipart/alternative; boundary=x", "message/rfc822",

@@ -11,18 +11,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mailer.addresses import parse_plus_address
-from mailer.body import MAX_DEPTH, MAX_PARTS, MAX_TEXT
-from mailer.flowed import unflow
-from mailer.html import html_to_text
-from mailer.message import (
+from mailer.inbound.addresses import parse_plus_address
+from mailer.inbound.body import MAX_DEPTH, MAX_PARTS, MAX_TEXT
+from mailer.inbound.flowed import unflow
+from mailer.inbound.html import html_to_text
+from mailer.inbound.message import (
     InboundMail,
     extract_player_line,
     parse_message,
     sanitise_header,
     split_player_line,
 )
-from mailer.quotes import visible_lines
+from mailer.inbound.quotes import visible_lines
 
 SAMPLES = Path(__file__).parent / "samples"
 

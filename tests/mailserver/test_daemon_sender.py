@@ -6,8 +6,8 @@ import threading
 import time
 from email.message import EmailMessage
 
-from mailer.daemon import serve
-from mailer.wiring import build
+from mailer.daemon.serve import serve
+from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from mailer.daemon import serve
-from mailer.ingest import IngestError, IngestProcess
-from mailer.wiring import build
+from mailer.daemon.serve import serve
+from mailer.daemon.wiring import build
+from mailer.inbound.ingest import IngestError, IngestProcess
 from referee.config import Settings
 
 from .net import free_port

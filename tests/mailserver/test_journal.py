@@ -9,10 +9,10 @@ from email.message import EmailMessage
 
 import pytest
 
-from mailer import journal as journal_module
-from mailer.journal import ACTIVE, Journal, read_records
-from mailer.smtp_server import IngestHandler, make_controller
-from mailer.spool import Spool
+from mailer.inbound import journal as journal_module
+from mailer.inbound.journal import ACTIVE, Journal, read_records
+from mailer.inbound.smtp_server import IngestHandler, make_controller
+from mailer.inbound.spool import Spool
 from referee.config import Limits, Settings
 
 from .net import free_port

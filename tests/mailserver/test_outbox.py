@@ -7,9 +7,10 @@ from email import policy
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailer.compose import OutgoingMail, build, message_id, thread_root
-from mailer.outbox import MAX_ATTEMPTS, Outbox, backoff, queue
-from mailer.relay import MaildirRelay, PermanentRelayError, SMTPRelay, TemporaryRelayError
+from mailer.outbound.compose import OutgoingMail, build, message_id, thread_root
+from mailer.outbound.outbox import MAX_ATTEMPTS, Outbox, backoff, queue
+from mailer.outbound.relay import MaildirRelay, PermanentRelayError, SMTPRelay, TemporaryRelayError
+from mailer.outbound.sending import deliver
 from referee.store import TinyDBStore
 
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
@@ -76,13 +77,13 @@ def test_maildir_relay_delivers_each_message_once(setup, tmp_path):
     store, outbox = setup
     relay = MaildirRelay(tmp_path / "relay")
     enqueue(store, outbox, [report(1), report(2)])
-    result = outbox.deliver(relay, T0)
+    result = deliver(outbox, relay, T0)
     assert sorted(result.sent) == sorted([report(1).message_id, report(2).message_id])
     assert len(list((tmp_path / "relay" / "new").iterdir())) == 2
     # a crash before "sent" was recorded would deliver again: still one file per Message-ID
     relay.deliver(b"again", "g-1@games.test", ["alice@example.org"], report(1).message_id)
     assert len(list((tmp_path / "relay" / "new").iterdir())) == 2
-    assert outbox.deliver(relay, T0 + timedelta(minutes=5)).sent == []
+    assert deliver(outbox, relay, T0 + timedelta(minutes=5)).sent == []
     assert outbox.pending() == []
 
 
@@ -116,13 +117,13 @@ def test_relay_outage_then_recovery_delivers_everything_exactly_once(setup, smtp
     handler, relay = smtp_relay
     enqueue(store, outbox, [report(n) for n in range(1, 4)])
     handler.down = True
-    first = outbox.deliver(relay, T0)
+    first = deliver(outbox, relay, T0)
     assert len(first.deferred) == 3 and not first.sent
-    assert outbox.deliver(relay, T0 + timedelta(seconds=1)).deferred == []  # backing off
+    assert deliver(outbox, relay, T0 + timedelta(seconds=1)).deferred == []  # backing off
     handler.down = False
     now = T0 + backoff(1) + timedelta(seconds=1)
-    assert len(outbox.deliver(relay, now).sent) == 3
-    assert outbox.deliver(relay, now + timedelta(hours=1)).sent == []
+    assert len(deliver(outbox, relay, now).sent) == 3
+    assert deliver(outbox, relay, now + timedelta(hours=1)).sent == []
     ids = sorted(email.message_from_bytes(m, policy=policy.default)["Message-ID"] for m in handler.messages)
     assert ids == sorted(report(n).message_id for n in range(1, 4))
 
@@ -131,7 +132,7 @@ def test_unreachable_relay_is_temporary(setup):
     store, outbox = setup
     enqueue(store, outbox, [report(1)])
     relay = SMTPRelay("127.0.0.1", free_port(), timeout=2)
-    result = outbox.deliver(relay, T0)
+    result = deliver(outbox, relay, T0)
     assert result.deferred == [report(1).message_id]
     (row,) = outbox.pending()
     assert row["attempts"] == 1 and "unreachable" in row["last_error"]
@@ -149,7 +150,7 @@ def test_permanent_failure_and_giving_up(setup):
 
     now = T0
     for _ in range(MAX_ATTEMPTS):
-        outbox.deliver(Refusing(), now)
+        deliver(outbox, Refusing(), now)
         now += timedelta(days=1)
     statuses = {r["message_id"]: (r["status"], r["attempts"]) for r in outbox.pending()}
     assert statuses[report(1).message_id] == ("failed", 1)
@@ -177,25 +178,25 @@ def test_a_crash_in_a_batch_sends_again_only_the_mail_in_flight(setup):
             taken.append(mid)
 
     with pytest.raises(SystemExit):
-        outbox.deliver(DiesOnSecond(), T0)
+        deliver(outbox, DiesOnSecond(), T0)
     again = []
 
     class Recording:
         def deliver(self, raw, mail_from, recipients, mid):
             again.append(mid)
 
-    report_ = outbox.deliver(Recording(), T0)
+    report_ = deliver(outbox, Recording(), T0)
     rest = [report(n).message_id for n in (1, 2, 3) if report(n).message_id != taken[0]]
     assert sorted(again) == sorted(rest) == sorted(report_.sent)
     assert {r["status"] for r in outbox.pending(include_sent=True)} == {"sent"}
     assert list(outbox.claims.root.iterdir()) == []  # all of it is in the game file now
-    assert outbox.deliver(Recording(), T0).sent == []
+    assert deliver(outbox, Recording(), T0).sent == []
 
 
 def test_a_sent_record_keeps_its_headers_but_not_the_mail(setup, tmp_path):
     store, outbox = setup
     enqueue(store, outbox, [report(1)])
-    outbox.deliver(MaildirRelay(tmp_path / "relay"), T0)
+    deliver(outbox, MaildirRelay(tmp_path / "relay"), T0)
     (row,) = outbox.pending(include_sent=True)
     assert row["status"] == "sent" and row["raw"] is None
     assert row["subject"] == "[g-1] Round 1" and row["to"] == "alice@example.org"
@@ -208,7 +209,7 @@ def test_system_mail_from_several_threads_at_once_on_a_fresh_data_directory(tmp_
     system outbox all find it missing, and each must still be queued."""
     import threading
 
-    from mailer.wiring import build as build_services
+    from mailer.daemon.wiring import build as build_services
     from referee.config import Settings
 
     svc = build_services(Settings(hostname=HOST, data_dir=tmp_path / "data"))

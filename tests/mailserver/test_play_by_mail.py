@@ -11,12 +11,13 @@ from types import SimpleNamespace
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailer.notifier import MailNotifier
-from mailer.outbox import Outbox
-from mailer.relay import SMTPRelay
-from mailer.smtp_server import IngestHandler, make_controller
-from mailer.spool import Spool
-from mailer.worker import MailWorker
+from mailer.daemon.worker import MailWorker
+from mailer.inbound.smtp_server import IngestHandler, make_controller
+from mailer.inbound.spool import Spool
+from mailer.outbound.notifier import MailNotifier
+from mailer.outbound.outbox import Outbox
+from mailer.outbound.relay import SMTPRelay
+from mailer.outbound.sending import deliver
 from referee.config import Settings
 from referee.service import Referee
 from referee.store import TinyDBStore
@@ -86,8 +87,8 @@ def world(tmp_path):
 
     def pump():
         handled = worker.run_once(spool)
-        outbox.deliver(relay, NOW)
-        system_outbox.deliver(relay, NOW)
+        deliver(outbox, relay, NOW)
+        deliver(system_outbox, relay, NOW)
         return handled
 
     w.send, w.pump = send, pump

@@ -12,9 +12,9 @@ from types import SimpleNamespace
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailer.relay import SMTPRelay
-from mailer.smtp_server import IngestHandler, make_controller
-from mailer.wiring import build
+from mailer.daemon.wiring import build
+from mailer.inbound.smtp_server import IngestHandler, make_controller
+from mailer.outbound.relay import SMTPRelay
 from referee.config import Settings
 
 from .net import free_port

@@ -1,6 +1,6 @@
 """Reports: one context for text and HTML, only what the player may see, a block to reply with."""
 
-from mailer.reports import orders_block, render_report, report_context, report_subject, view_rows
+from mailer.outbound.reports import orders_block, render_report, report_context, report_subject, view_rows
 from referee.contract import Event
 
 from ..race import GAME

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from aiosmtpd.controller import Controller
 
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 

@@ -11,10 +11,10 @@ from email import policy
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailer.compose import OutgoingMail, message_id
-from mailer.outbox import Outbox, queue
-from mailer.relay import SMTPRelay
-from mailer.sending import send_all
+from mailer.outbound.compose import OutgoingMail, message_id
+from mailer.outbound.outbox import Outbox, queue
+from mailer.outbound.relay import SMTPRelay
+from mailer.outbound.sending import deliver, send_all
 from referee.store import TinyDBStore
 
 from .net import free_port
@@ -170,10 +170,10 @@ def test_mail_another_sender_holds_is_left_to_it(outbox, tmp_path):
         held = other.claims.take("g-1", first)
     assert held is not None
     with Relay() as relay:
-        outbox.deliver(relay.client(), T0)
+        deliver(outbox, relay.client(), T0)
         assert relay.taken == [second]
         held.release(remove=False)  # the other sender stopped before handing it over
-        outbox.deliver(relay.client(), T0)
+        deliver(outbox, relay.client(), T0)
         assert relay.taken == [second, first]
     assert statuses(outbox) == {"sent": 2}
 
@@ -191,13 +191,13 @@ def test_a_crash_after_the_relay_took_a_mail_repeats_that_mail_only(outbox):
                 raise SystemExit("killed")  # after the relay took it, before it was recorded
 
     with pytest.raises(SystemExit):
-        outbox.deliver(DiesAfterTheSecond(), T0)
+        deliver(outbox, DiesAfterTheSecond(), T0)
 
     class Records:
         def deliver(self, raw, mail_from, recipients, mid):
             taken.append(mid)
 
-    outbox.deliver(Records(), T0)
+    deliver(outbox, Records(), T0)
     assert [mid for mid, n in Counter(taken).items() if n > 1] == [ids[1]]
     assert sorted(set(taken)) == sorted(ids)
     assert statuses(outbox) == {"sent": 4}
@@ -207,7 +207,7 @@ def test_a_journal_left_by_an_older_version_is_honoured(outbox):
     first, second = add(outbox, "g-1", [1, 2])
     (outbox.markers / ".sent").write_text(f"g-1 {first}\n", encoding="utf-8")
     with Relay() as relay:
-        outbox.deliver(relay.client(), T0)
+        deliver(outbox, relay.client(), T0)
     assert relay.taken == [second]
     assert statuses(outbox) == {"sent": 2}
     assert not (outbox.markers / ".sent").exists() and list(outbox.claims.root.iterdir()) == []
@@ -252,7 +252,7 @@ def test_a_connection_the_relay_closed_is_opened_again_without_losing_a_mail(out
     controller = Controller(handler, hostname="127.0.0.1", port=free_port(), server_hostname="relay.test")
     controller.start()
     try:
-        report = outbox.deliver(SMTPRelay("127.0.0.1", controller.port, timeout=10), T0)
+        report = deliver(outbox, SMTPRelay("127.0.0.1", controller.port, timeout=10), T0)
     finally:
         controller.stop()
     assert handler.taken == ids == report.sent
@@ -262,8 +262,8 @@ def test_a_connection_the_relay_closed_is_opened_again_without_losing_a_mail(out
 def test_more_games_than_a_pass_holds_at_once_all_go_once(outbox, tmp_path):
     """150 games with 2 mails each and a relay that answers at once: more than QUEUE_LIMIT
     mails are due, so the pass claims them over several looks; each goes once."""
-    from mailer.relay import MaildirRelay
-    from mailer.sending import QUEUE_LIMIT
+    from mailer.outbound.relay import MaildirRelay
+    from mailer.outbound.sending import QUEUE_LIMIT
 
     ids = [mid for g in range(150) for mid in add(outbox, f"g-{g}", [1, 2])]
     assert len(ids) > QUEUE_LIMIT

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from mailer.directory import SeatTokens
-from mailer.sender_limits import MAX_SENDERS, SenderRateLimit
-from mailer.smtp_server import IngestHandler, make_controller
-from mailer.wiring import build
+from mailer.daemon.wiring import build
+from mailer.inbound.directory import SeatTokens
+from mailer.inbound.sender_limits import MAX_SENDERS, SenderRateLimit
+from mailer.inbound.smtp_server import IngestHandler, make_controller
 from referee.config import Limits, Settings
 
 from .net import free_port
@@ -133,7 +133,7 @@ def test_running_out_of_descriptors_is_logged_once_with_a_count(tmp_path):
     port, log = free_port(), tmp_path / "smtp.log"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with open(log, "wb") as err:
-        child = subprocess.Popen([sys.executable, "-m", "mailer.ingest"], stdin=subprocess.PIPE,
+        child = subprocess.Popen([sys.executable, "-m", "mailer.inbound.ingest"], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, stderr=err, env=env, cwd=ROOT,
                                  preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48)))
     payload = pickle.dumps((settings, port))

@@ -7,8 +7,8 @@ import pytest
 
 from aiosmtpd.smtp import SMTP
 
-from mailer.smtp_server import IngestHandler, IngestSMTP, SenderRateLimit, make_controller
-from mailer.spool import Spool
+from mailer.inbound.smtp_server import IngestHandler, IngestSMTP, SenderRateLimit, make_controller
+from mailer.inbound.spool import Spool
 from referee.config import Limits, Settings
 
 from .net import free_port

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from commands.main import cli
-from mailer.wiring import build
-from mailer.worker import RETRY_MAX
+from mailer.daemon.wiring import build
+from mailer.daemon.worker import RETRY_MAX
 from referee.config import Settings
 
 from .orders_mail import HOST, order_mail, spooled

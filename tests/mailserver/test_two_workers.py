@@ -6,7 +6,7 @@ no error escapes. Two independent sets of services over one real data directory.
 import threading
 from collections import Counter
 
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee.config import Settings
 
 from .orders_mail import HOST, order_mail, spooled

@@ -6,7 +6,7 @@ import pytest
 
 from games.constantinopolis import GAME as CONSTANTINOPOLIS
 from games.porto_carthago import GAME as PORTO_CARTHAGO
-from mailer.reports import render_report, report_context, view_text
+from mailer.outbound.reports import render_report, report_context, view_text
 from referee.contract import Event
 
 from .util import check_html, positions

@@ -9,7 +9,7 @@ import pytest
 from games.constantinopolis import GAME
 from games.constantinopolis.components import BUILTIN
 from games.constantinopolis.state import clone
-from mailer.reports import view_text
+from mailer.outbound.reports import view_text
 from referee.playthrough import play
 
 from .util import NAMES, laid_out, mail, positions, section

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from commands.main import cli
 from games.constantinopolis import GAME as CONSTANTINOPOLIS
-from mailer.reports import GENERIC_VIEW, render_report, report_context, view_partial, view_text
+from mailer.outbound.reports import GENERIC_VIEW, render_report, report_context, view_partial, view_text
 from referee.rendering import columns, nobreak, plural, wrap
 
 from ..race import GAME as RACE

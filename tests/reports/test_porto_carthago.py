@@ -8,7 +8,7 @@ import pytest
 
 from games.porto_carthago import GAME
 from games.porto_carthago.board import copy_state
-from mailer.reports import view_text
+from mailer.outbound.reports import view_text
 from referee.playthrough import play
 
 from .util import NAMES, laid_out, mail, positions, section

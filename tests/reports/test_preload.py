@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import jinja2
 
+from mailer.daemon.wiring import build
 from referee import rendering
 from referee.config import Settings
-from mailer.wiring import build
 
 
 def test_every_shipped_template_is_compiled_ahead(monkeypatch):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from mailer.reports import render_report, report_context
+from mailer.outbound.reports import render_report, report_context
 from referee.contract import Game, State
 from referee.playthrough import play
 

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from commands.main import cli
-from mailer.addresses import parse_plus_address
-from mailer.notifier import reply_address
-from mailer.wiring import build
+from mailer.daemon.wiring import build
+from mailer.inbound.addresses import parse_plus_address
+from mailer.outbound.notifier import reply_address
 from referee.config import Settings
 from referee.tokens import LOCAL_PART_MAX, longest_name
 
@@ -105,11 +105,11 @@ def test_names_too_long_for_a_reply_address_are_refused_at_new(svc):
 
 
 def test_a_seat_whose_name_is_too_long_is_replaced_with_a_warning(svc, monkeypatch):
-    from referee import service
+    from referee.service import creating
 
     long = "x" * 60
     with monkeypatch.context() as patch:  # a game made before names were checked
-        patch.setattr(service, "name_problem", lambda *_: None)
+        patch.setattr(creating, "name_problem", lambda *_: None)
         svc.referee.new_game("race", [(long, "x@players.test"), ("bob", "bob@players.test")], game_id="g4")
     result = invoke(svc, "replace", "g4", long, "--email", "new@players.test")
     assert result.exit_code == 0, result.output

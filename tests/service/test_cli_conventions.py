@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee.config import Settings
 from referee.service import Submission
 

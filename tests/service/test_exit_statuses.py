@@ -21,7 +21,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-import mailer.bot
+from commands.demo.bot import MailBot
 from commands.main import cli
 from referee import registry
 from referee.store import TinyDBStore
@@ -105,7 +105,7 @@ def game_exists_race(w, stack):
 
 def breaking_bot(w, stack):
     patch = stack.enter_context(pytest.MonkeyPatch.context())
-    patch.setattr(mailer.bot.MailBot, "choose", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("no idea")))
+    patch.setattr(MailBot, "choose", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("no idea")))
 
 
 def a_log(w, stack, tamper=False):

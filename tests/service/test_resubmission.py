@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 import pytest
 
 from commands.moderation import describe
-from mailer.wiring import build
+from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 from referee.contract import IllegalOrder, OrderError

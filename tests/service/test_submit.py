@@ -2,7 +2,8 @@
 
 import pytest
 
-from referee.service import BadRequest, effective_events
+from referee.history import effective_events
+from referee.service import BadRequest
 
 from ..race import GAME as RACE
 

@@ -1,0 +1,150 @@
+"""`referee demo`: a whole game played by mail, end to end, on this machine.
+
+The outgoing mail goes by SMTP to a capture server rather than through the built-in
+`maildir:` relay: that way the demo uses the relay client a deployment uses, and each player
+gets a mailbox of their own instead of one shared folder (commands/demo/run.py says more).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import click
+from click.core import ParameterSource
+
+from referee import registry
+from referee.contract import Game, Result
+from referee.gamelog import replay_log, write_log
+from referee.rendering import render
+from referee.rng import new_seed, verify_commitment
+
+from ..common import EXIT_REFUSED, fail
+from .run import PLAYER_NAMES, STALL_SECONDS, DemoFailed, DemoRun, Tick
+
+DEFAULT_GAME = "constantinopolis"
+
+
+def standings(game: Game, result: Result) -> str:
+    places = []
+    rank = 1
+    for tied in result.ranking:
+        detail = ", ".join(f"{k} {v}" for k, v in result.scores[tied[0]].items() if v is not False)
+        places.append({"rank": rank, "players": list(tied), "detail": detail})
+        rank += len(tied)
+    return render("standings.txt", title=game.title, places=places, winners=list(result.winners))
+
+
+def _choose_game(name: str | None) -> Game:
+    installed = registry.games()
+    if name is None:
+        if not installed:
+            raise click.ClickException("no games are installed; see `referee games`")
+        name = DEFAULT_GAME if DEFAULT_GAME in installed else next(iter(installed))
+    try:
+        return registry.get(name)
+    except registry.UnknownGame as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _data_dir(ctx: click.Context) -> tuple[Path, bool]:
+    """The directory to play in and whether it is the user's own (given with --data-dir or
+    REFEREE_DATA): that one must be empty, so the demo never mixes with real games."""
+    root = ctx.find_root()
+    if root.get_parameter_source("data_dir") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+        path = Path(root.obj["data_dir"])
+        if path.exists() and any(path.iterdir()):
+            raise click.UsageError(f"the demo needs an empty data directory; {path} is not empty")
+        path.mkdir(parents=True, exist_ok=True)
+        return path, True
+    return Path(tempfile.mkdtemp(prefix="referee-demo-")), False
+
+
+def _show_tick(tick: Tick) -> None:
+    where = f"round {tick.round}: {tick.phase}" if tick.phase is not None else "still playing"
+    click.echo(f"{tick.elapsed:6.1f}s  {where:<34} mails in {tick.mails_in:4d}, out {tick.mails_out:4d}")
+
+
+@click.command("demo")
+@click.option("--game", "game_name", default=None, metavar="GAME",
+              help=f"Which installed game to play (default: {DEFAULT_GAME}; see `referee games`).")
+@click.option("--players", type=click.IntRange(1, len(PLAYER_NAMES)), default=None,
+              help="Number of players (default: 4, or the game's limit).")
+@click.option("--seed", default=None, help="Seed for the game and the bots; the same seed plays the same game.")
+@click.option("--keep", is_flag=True, help="Keep the data directory (game file, mailboxes, log) and say where it is.")
+@click.option("--stall-timeout", type=click.FloatRange(1), default=STALL_SECONDS, show_default=True,
+              help="Give up when no mail has moved for this many seconds.")
+@click.pass_context
+def demo_command(ctx: click.Context, game_name: str | None, players: int | None, seed: str | None,
+                 keep: bool, stall_timeout: float) -> None:
+    """Play a whole game by mail on this machine: the real daemon, one bot per player.
+
+    The referee daemon listens on a loopback port; its outgoing mail goes by SMTP to a small
+    capture server that files each mail into the player's own mailbox (a Maildir). One bot
+    per player reads its reports there, picks orders from those the rules allow, and replies
+    by SMTP the way a person would. Progress is shown as rounds and phases change; at the end
+    come the standings, the mailboxes, the exported game log and its replay.
+
+    Without --keep the data directory is temporary and removed at the end; with --data-dir
+    (an empty directory) it is kept. Exit status 1 when the game stalls or the log does not
+    replay.
+    """
+    game = _choose_game(game_name)
+    count = players or min(max(4, game.min_players), game.max_players)
+    if not game.min_players <= count <= game.max_players:
+        raise click.UsageError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {count}")
+    names = list(PLAYER_NAMES[:count])
+    seed = seed or new_seed()
+    data_dir, own_dir = _data_dir(ctx)
+    keep = keep or own_dir
+    run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick)
+    click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}")
+    ok = False
+    try:
+        try:
+            run.run()
+        except DemoFailed as exc:
+            fail(f"{exc} (after {run.elapsed:.1f} s)")
+        ok = _report(game, run)
+    finally:
+        if keep:
+            click.echo(f"Data directory kept: {data_dir}")
+        else:
+            shutil.rmtree(data_dir, ignore_errors=True)
+            click.echo("The temporary data directory was removed; run with --keep (or --data-dir DIR) to "
+                       "read the mailboxes and the log afterwards.")
+    if not ok:
+        raise SystemExit(EXIT_REFUSED)
+
+
+def _report(game: Game, run: DemoRun) -> bool:
+    """Standings, mailboxes, the exported log and its replay; True when everything checks."""
+    assert run.services is not None
+    stored = run.services.store.load(run.game_id)
+    meta = stored.meta
+    result = game.result(stored.state)
+    if meta.get("status") != "finished" or result is None:
+        fail(f"the bots stopped but {run.game_id} is not finished")
+        return False
+    click.echo("")
+    click.echo(standings(game, result), nl=False)
+    bots = run.bots.values()
+    refused = sum(b.counters.refused for b in bots)
+    click.echo(f"\nPlayed by mail in {run.elapsed:.1f} s: {run.mails_in} mails from the players, "
+               f"{run.mails_out} from the referee (reports, receipts and notices).")
+    if refused:
+        click.echo(f"The referee refused {refused} set(s) of orders, each with the reason; the bots wrote new ones.")
+    sealed = verify_commitment(meta["seed"], meta["commitment"])
+    click.echo(f"Seed revealed: {meta['seed']} ({'matches' if sealed else 'DOES NOT match'} "
+               f"the commitment {meta['commitment'][:16]}… published at the start)")
+    click.echo("\nMailboxes (Maildir; the bots' own mail is in the .Sent folder):")
+    for bot in bots:
+        click.echo(f"  {bot.name:<8} {run.mailbox(bot.name)}  ({bot.counters.received} received, "
+                   f"{bot.counters.sent} sent)")
+    log_path = run.data_dir / f"{run.game_id}.log"
+    log_path.write_text(write_log(meta, stored.events, stored.state), encoding="utf-8")
+    click.echo(f"Game log: {log_path}")
+    verdict = replay_log(log_path.read_text(encoding="utf-8"), registry.get)
+    click.echo(f"referee replay {log_path.name}: {'OK' if verdict.ok else 'FAILED'}: {verdict.message}")
+    return sealed and verdict.ok

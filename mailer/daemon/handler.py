@@ -1,0 +1,234 @@
+"""One mail from the spool: who wrote it, what it asks for, and the answer it gets.
+
+Who is writing is decided by a secret, never by From: the token in a tokenised reply address
+(`game+player+token@host`), or a `PLAYER name token` line in a mail to the plain game address.
+Anything that cannot be matched gets a short refusal that says nothing about the game, if it
+comes from a player of some game here, and at most once an hour by default
+(mailer/daemon/refusals.py); a stranger gets no answer. Automatic mail (bounces, vacation
+replies, lists) gets no answer at all, so two robots can never talk to each other forever.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from typing import Callable
+
+from mailer.inbound.addresses import KnownGames, parse_plus_address
+from mailer.inbound.directory import PlayerAddresses
+from mailer.inbound.message import InboundMail, parse_message
+from mailer.outbound.notifier import MailNotifier
+from referee.config import Settings
+from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
+from referee.service import Referee, ServiceError, Submission
+from referee.store import remember_existing
+
+from .mail_commands import command_summary, lines_after_command, mail_command, unread_notice
+from .refusals import RefusalBook
+
+log = logging.getLogger("referee.worker")
+
+REFUSAL = (
+    "This mail could not be matched to a player of a game run here, so nothing was done.\n\n"
+    "To send orders, reply to the latest report you received from the referee (its reply\n"
+    "address identifies you), or write to the game's address and put this line in the mail:\n\n"
+    "    PLAYER <your name> <your token>\n"
+)
+
+SET_ASIDE = (
+    "Your mail could not be processed because of a fault on the referee's side, so nothing\n"
+    "in it has been done yet. It is kept, and the moderator has been told; once the fault is\n"
+    "mended the mail is processed and answered as usual. You need not send it again.\n"
+)
+
+
+@dataclass(frozen=True)
+class Handled:
+    outcome: str  # accepted, rejected, refused, duplicate, unmatched, ignored
+    detail: str = ""
+    game: str | None = None
+    player: str | None = None
+
+
+class MailHandler:
+    """Reads one mail, finds the player by their secret, and hands the orders or the command
+    to the service; answers what the service does not (refusals, rejections, mail set aside)."""
+
+    def __init__(self, referee: Referee, notifier: MailNotifier, settings: Settings,
+                 game_exists: Callable[[str], bool] | None = None) -> None:
+        self.referee = referee
+        self.notifier = notifier
+        self.settings = settings
+        self.game_exists = remember_existing(game_exists or referee.store.exists)
+        self.players = PlayerAddresses(referee.store.games_dir)
+        self.refusals = RefusalBook(notifier.system_outbox.store.root / "refusals.json",
+                                    settings.limits.refusals_per_sender_per_hour, notifier.clock)
+
+    def _identify(self, mail: InboundMail) -> tuple[str, str, str] | None:
+        host = self.settings.hostname.lower()
+        candidates = list(mail.delivered_to) + list(mail.recipients)
+        for address in candidates:
+            local, _, domain = address.lower().rpartition("@")
+            if domain != host:
+                continue
+            parsed = parse_plus_address(address, games=KnownGames(self.game_exists))
+            if parsed:
+                return parsed
+            if self._valid_game(local) and mail.player:
+                name, token = mail.player
+                return local, name, token
+        return None
+
+    def _valid_game(self, game_id: str) -> bool:
+        try:
+            return self.game_exists(game_id)
+        except Exception:
+            return False
+
+    def handle(self, raw: bytes) -> Handled:
+        """Process one message."""
+        read = self._read(raw)
+        return read if isinstance(read, Handled) else self._dispatch(read)
+
+    def _dispatch(self, read: "IdentifiedMail") -> Handled:
+        """A mail command, or one submission on its own."""
+        if read.command is not None:
+            return self._command(read.mail, read.raw, *read.who, *read.command)
+        return self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
+
+    def _read(self, raw: bytes) -> "IdentifiedMail | Handled":
+        """Parse and identify; what needs no game (automatic mail, strangers) is done here."""
+        mail = parse_message(raw)
+        if mail.is_automatic:
+            return Handled("ignored", f"automatic mail ({mail.automatic_reason})")
+        if not mail.sender:
+            return Handled("ignored", "no usable sender address to answer")
+        if mail.sender.lower().rpartition("@")[2] == self.settings.hostname.lower():
+            return Handled("ignored", "mail from one of our own addresses (a loop)")
+        who = self._identify(mail)
+        if who is None or not self._valid_game(who[0]):
+            return Handled("unmatched", f"no game and player token found; {self._refuse(mail)}")
+        return IdentifiedMail(raw, mail, who, mail_command(mail))
+
+    def _answer(self, read: "IdentifiedMail", receipt: Receipt) -> Handled:
+        """What follows a submission's receipt: the accepted receipt is already queued with the
+        turn; a refusal or rejection is answered from the system outbox."""
+        mail, raw = read.mail, read.raw
+        game_id, player, token = read.who
+        if receipt.status == ACCEPTED:
+            return Handled(ACCEPTED, game=game_id, player=player)
+        if receipt.status == DUPLICATE:
+            return Handled(DUPLICATE, game=game_id, player=player)
+        seat = self.referee.seat(game_id, player, token)
+        if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
+            return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)
+        phase_key = read.phase_key()
+        subject = f"[{game_id}] Orders not accepted"
+        if phase_key is not None and receipt.phase and receipt.phase.get("key") != phase_key:
+            subject = f"[{game_id}] Too late: phase {phase_key} is closed, {receipt.phase['key']} is open"
+        self.notifier.system_mail(
+            seat["email"], subject, receipt.render(),
+            in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}")
+        return Handled(receipt.status if receipt.status == REJECTED else "refused", receipt.reason, game_id, player)
+
+    def _command(self, mail: InboundMail, raw: bytes, game_id: str, player: str, token: str,
+                 name: str, argument: str) -> Handled:
+        """STATUS and HELP are answered with mail; VACATION and TIMEZONE change the seat and
+        are confirmed. Identity is checked exactly as for orders."""
+        serial = f"{player}.{_digest(mail.message_id, raw)}"
+        rest = lines_after_command(mail)
+        try:
+            if name in ("STATUS", "HELP"):
+                self.referee.request(game_id, player, name.lower(), token=token, in_reply_to=mail.message_id,
+                                     serial=serial)
+            elif name == "VACATION":
+                self.referee.vacation(game_id, player, argument, token=token, source="mail",
+                                      message_id=mail.message_id)
+            else:
+                self.referee.set_timezone(game_id, player, argument, token=token, source="mail",
+                                          in_reply_to=mail.message_id, serial=serial, message_id=mail.message_id)
+        except ServiceError as exc:
+            seat = self.referee.seat(game_id, player, token)
+            if seat is None:
+                return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)
+            self.notifier.system_mail(
+                seat["email"], f"[{game_id}] {name} not done",
+                f"Your {name} could not be done: {exc}\n\nNothing was changed. The mail commands are:\n\n"
+                f"{command_summary()}\n" + (f"\n{unread_notice(name, rest)}" if rest else ""),
+                in_reply_to=mail.message_id, serial=f"{game_id}.{serial}")
+            return Handled("rejected", f"{name}: {exc}", game_id, player)
+        if rest:
+            seat = self.referee.seat(game_id, player, token)
+            if seat is not None:
+                self.notifier.system_mail(seat["email"], f"[{game_id}] Only {name} was done", unread_notice(name, rest),
+                                          in_reply_to=mail.message_id, serial=f"{game_id}.{serial}.rest")
+        return Handled("command", name, game_id, player)
+
+    def _refuse(self, mail: InboundMail) -> str:
+        """Answer mail that matched no seat, if its sender is a player here and was not
+        answered too often lately (see mailer/daemon/refusals.py); what was done, for the log."""
+        sender = mail.sender
+        assert sender
+        player = sender in self.players
+        if self.refusals.answer(sender, player=player, send=lambda: self.notifier.system_mail(
+                sender, "Your mail to the referee", REFUSAL, in_reply_to=mail.message_id,
+                serial=f"refusal.{_digest(mail.message_id, b'')}")):
+            return "answered"
+        return "not answered: answered lately" if player else "not answered: the sender is in no game"
+
+    def _game_works(self, game_id: str) -> bool:
+        try:
+            self.referee.status(game_id)
+        except Exception:
+            return False
+        return True
+
+    def _tell_set_aside(self, key: str, reason: str, read: "IdentifiedMail | None") -> None:
+        """The player (only one whose token is right: nobody else is told anything) and the
+        moderator hear of a mail set aside."""
+        try:
+            if read is not None:
+                game_id, player, token = read.who
+                seat = self.referee.seat(game_id, player, token)
+                if seat is not None:
+                    self.notifier.system_mail(
+                        seat["email"], f"[{game_id}] Your mail is kept for the moderator", SET_ASIDE,
+                        in_reply_to=read.mail.message_id, serial=f"aside.{_digest(read.mail.message_id, read.raw)}")
+            moderator = self.settings.moderator_email
+            if moderator:
+                self.notifier.system_mail(
+                    moderator, f"Mail set aside: {key}",
+                    f"A mail could not be processed and was set aside:\n\n    {key}\n    {reason}\n\n"
+                    f"`referee spool` lists the mail set aside; once the cause is mended,\n"
+                    f"`referee spool requeue {key}` processes it again.\n",
+                    in_reply_to=None, serial=f"aside.{key}")
+        except Exception:
+            log.exception("the answers about mail %s set aside could not be queued", key)
+
+
+@dataclass(frozen=True)
+class IdentifiedMail:
+    """A parsed mail from an identified player, waiting for its game."""
+
+    raw: bytes
+    mail: InboundMail
+    who: tuple[str, str, str]  # game id, player, token
+    command: tuple[str, str] | None
+
+    def phase_key(self) -> str | None:
+        """The phase an ORDERS block's tag names, when it names this game."""
+        words = (self.mail.orders_tag or "").split()
+        if len(words) >= 2 and words[0].lower() == self.who[0]:
+            return words[1]
+        return None
+
+    def submission(self) -> Submission:
+        _, player, token = self.who
+        return Submission(player, self.mail.orders_text, token=token, message_id=self.mail.message_id,
+                          phase_key=self.phase_key(), source="mail", in_reply_to=self.mail.message_id)
+
+
+def _digest(message_id: str | None, raw: bytes) -> str:
+    """A stable short id for an answer, so a re-processed mail gets the same Message-ID."""
+    return hashlib.sha256((message_id or "").encode("utf-8") + raw).hexdigest()[:16]

@@ -1,0 +1,64 @@
+"""The mail commands a player may send instead of orders: STATUS, HELP, VACATION, TIMEZONE.
+
+A command is a mail's first line of text, or else its subject, and nothing else: a mail with
+an ORDERS block is never a command, and what follows a command in the mail is not read (the
+player is told).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mailer.inbound.message import InboundMail
+from mailer.outbound.reports import MAIL_COMMANDS
+from mailer.safe_headers import sanitise_header
+from referee.rendering import plural
+
+_SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
+MAX_UNREAD_SHOWN = 10
+COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1}  # how many words must follow
+
+
+def mail_command(mail: InboundMail) -> tuple[str, str] | None:
+    """A mail command (name, argument): a first body line, or else a subject, that is just
+    STATUS, HELP, VACATION ... or TIMEZONE ...; never in a mail with an ORDERS block."""
+    if mail.orders_from_block:
+        return None
+    lines = _text_lines(mail)
+    for candidate in ([lines[0]] if lines else []) + [_SUBJECT_PREFIX.sub("", mail.subject)]:
+        words = candidate.split()
+        if not words:
+            continue
+        name = words[0].upper().rstrip(":")
+        if name == "TZ":
+            name = "TIMEZONE"
+        if name in COMMANDS and (len(words) > 1) == bool(COMMANDS[name]):
+            return name, " ".join(words[1:])
+        if lines:  # a first body line that is not a command: these are orders
+            return None
+    return None
+
+
+def lines_after_command(mail: InboundMail) -> list[str]:
+    """What follows a command given on a mail's first line: never read, so the player is told
+    (someone who writes STATUS above their orders would otherwise wait for a receipt)."""
+    return _text_lines(mail)[1:]
+
+
+def _text_lines(mail: InboundMail) -> list[str]:
+    """The non-blank lines of the mail's own text, stripped, as commands are looked for."""
+    return [line.strip() for line in mail.orders_text.splitlines() if line.strip()]
+
+
+def unread_notice(name: str, rest: list[str]) -> str:
+    shown = [sanitise_header(line, 100) for line in rest[:MAX_UNREAD_SHOWN]]
+    more = f"\n    ... and {len(rest) - len(shown)} more" if len(rest) > len(shown) else ""
+    return (f"Your mail began with {name}, so it was read as that command alone. "
+            f"{plural(len(rest), 'line')} after it {'was' if len(rest) == 1 else 'were'} not read, "
+            f"and no orders were taken from this mail:\n\n" + "\n".join(f"    {line}" for line in shown)
+            + more + "\n\nSend orders in a mail of their own.\n")
+
+
+def command_summary() -> str:
+    return "\n".join(f"    {name:<24} {what}" for name, what in MAIL_COMMANDS)
+

@@ -1,0 +1,162 @@
+"""`referee serve`: the SMTP server, the worker and the sender.
+
+The SMTP server runs in a child process (mailer/inbound/ingest.py) and only spools; if it dies
+it is started again. This process loops: process the spool, pass due deadlines and reminders
+(every `tick_interval_seconds`; `referee tick` from cron may run at the same time, the store's
+lock keeps them apart and the schedule record keeps either from doing anything twice), ask for
+due mail to be delivered (every `sender_interval_seconds`, and at once after a tick), then
+sleep. Delivery runs in a thread of its own: a relay that is slow or unreachable makes each
+attempt wait up to its timeout, and orders must not wait behind it. A stop request (SIGTERM,
+SIGINT) is honoured between two steps, and the sender finishes the mails its connections are
+handing over, so no mail is half-processed when the daemon exits; anything left in the spool or
+the outbox is picked up at the next start.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+
+from mailer.inbound.ingest import IngestProcess
+from mailer.outbound.relay import Relay
+
+from .wiring import Services
+from .worker import MailWorker
+
+log = logging.getLogger("referee.daemon")
+
+
+WORKER_NICENESS = 5
+SKIPPED_LOG_SECONDS = 3600.0
+
+
+def _yield_to_smtp() -> None:
+    """Lower this thread's priority (and that of the worker threads it starts) below the SMTP
+    server's: when the processor is short, answering SMTP promptly matters more than
+    processing at once, and mail that waits a moment is processed in larger, cheaper runs.
+    On Linux niceness is per thread, so a daemon run inside another program lowers only its
+    own thread."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):
+        pass  # no nice here: everything runs at one priority
+
+
+class Sender:
+    """Delivers due mail when asked, in a thread beside the worker. A pass uses up to
+    `relay_connections` connections and goes on while mail keeps coming due
+    (mailer/outbound/sending.py); an ask made during a pass makes it look for new mail at
+    once, and another pass follows."""
+
+    def __init__(self, services: Services, relay: Relay) -> None:
+        self.services, self.relay = services, relay
+        self._asked, self._stopping = threading.Event(), threading.Event()
+        self._nudge = threading.Event()  # for the pass under way
+        self._full_scan = True  # the first pass looks at every game: a crash may have lost a marker
+        self._told: dict[str, float] = {}  # a game file's problem, when it was last logged
+        self._thread = threading.Thread(target=self._run, name="sender", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def ask(self) -> None:
+        self._nudge.set()
+        self._asked.set()
+
+    def stop(self) -> None:
+        """Return once the pass under way has handed over the mails on its connections."""
+        self._stopping.set()
+        self._asked.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            self._asked.wait()
+            if self._stopping.is_set():
+                return
+            self._asked.clear()
+            self._nudge.clear()
+            try:
+                report = self.services.send(self.relay, full_scan=self._full_scan,
+                                            keep_going=lambda: not self._stopping.is_set(), nudge=self._nudge)
+            except Exception:  # the next pass tries again
+                log.exception("sending failed")
+                continue
+            self._full_scan = False
+            self._tell(report.skipped)
+            if report.sent or report.deferred or report.failed:
+                log.info("sent %d, deferred %d, failed %d", len(report.sent), len(report.deferred),
+                         len(report.failed))
+
+    def _tell(self, problems: list[str]) -> None:
+        """Log why a game's mail could not be looked at: once, then again at most hourly."""
+        now = time.monotonic()
+        for problem in problems:
+            if now - self._told.get(problem, -SKIPPED_LOG_SECONDS) >= SKIPPED_LOG_SECONDS:
+                self._told[problem] = now
+                log.error("mail of one game not sent: %s", problem)
+
+
+def serve(services: Services, stop: threading.Event, *, port: int | None = None,
+          on_ready: "threading.Event | None" = None) -> None:
+    settings = services.settings
+    ingest = IngestProcess(settings, port)
+    ingest.start()
+    _yield_to_smtp()
+    log.info("listening on %s:%s for mail to *@%s", settings.listen_host, ingest.port, settings.hostname)
+    try:
+        worker = services.worker()
+        relay = services.relay()
+        for problem in services.warm_up():  # the SMTP server already takes mail meanwhile
+            log.error("%s", problem)
+        for problem in services.broken_games():  # these games stop; every other one goes on
+            log.error("%s", problem)
+        swept = services.sweep()
+        if swept:
+            log.warning("deleted %d temporary file(s) left by an interrupted write", len(swept))
+        sender = Sender(services, relay)
+        sender.start()
+        sender.ask()  # whatever a crash left behind goes first
+        if on_ready is not None:
+            on_ready.set()
+        try:
+            _loop(services, stop, ingest, worker, sender)
+        finally:
+            sender.stop()
+    finally:
+        ingest.stop()
+        log.info("stopped")
+
+
+def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, worker: MailWorker,
+          sender: Sender) -> None:
+    settings = services.settings
+    next_send = next_tick = 0.0
+    while not stop.is_set():
+        if not ingest.alive():
+            log.error("the SMTP server process stopped; starting it again")
+            ingest.start()
+        try:
+            handled_now = worker.run_once(services.spool)
+        except Exception:  # the worker guards each mail; this keeps a bug from stopping the daemon
+            log.exception("the worker's pass failed")
+            handled_now = []
+        for handled in handled_now:
+            log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
+                     handled.detail)
+        if time.monotonic() >= next_tick and not stop.is_set():
+            try:
+                for action in services.tick():
+                    log.info("tick %s: %s %s (%s)", action.game, action.action, action.detail,
+                             ", ".join(action.players) or "-")
+            except Exception:  # a broken game must not stop the mail; the next tick retries
+                log.exception("tick failed")
+            next_tick = time.monotonic() + settings.tick_interval_seconds
+            next_send = 0.0  # what the tick queued goes out now
+        if time.monotonic() >= next_send:
+            sender.ask()
+            next_send = time.monotonic() + settings.sender_interval_seconds
+        if not handled_now:  # with mail still arriving, the next pass starts at once
+            stop.wait(settings.worker_interval_seconds)

@@ -1,0 +1,96 @@
+"""Builds the running parts from the settings, the same way for the CLI and the daemon.
+
+Layout under the data directory::
+
+    index.json, games/        the game store
+    outbox-pending/           which games have mail waiting; .claims/: mail a sender holds (mailer/outbound/claims.py)
+    system/                   mail not tied to a game (refusals, rejected orders), refusals.json
+    spool/                    inbound mail (Maildir) waiting for the worker, and the SMTP server's journal
+    wake/                     per game, when a tick next needs to look at it (referee/wakeups.py)
+    relay/                    captured outgoing mail when no relay is configured
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Callable
+
+from mailer.inbound.addresses import is_game_address
+from mailer.inbound.spool import Spool
+from mailer.outbound.notifier import MailNotifier
+from mailer.outbound.outbox import Outbox, SendReport
+from mailer.outbound.relay import Relay, relay_from_url
+from mailer.outbound.sending import send_all
+from referee import registry, rendering
+from referee.config import Settings
+from referee.service import Referee, TickAction, next_wake, stored_game_problem, system_clock
+from referee.store import TinyDBStore
+
+from .worker import MailWorker
+
+
+SYSTEM_KEEP_SENT = timedelta(days=2)  # then a sent refusal or rejection is forgotten: the file stays small
+
+
+@dataclass
+class Services:
+    settings: Settings
+    clock: Callable[[], datetime]
+    store: TinyDBStore
+    outbox: Outbox
+    system_outbox: Outbox
+    notifier: MailNotifier
+    referee: Referee
+    spool: Spool
+
+    def relay(self) -> Relay:
+        s = self.settings
+        return relay_from_url(s.relay_url, user=s.relay_user, password=s.relay_password, local_hostname=s.hostname)
+
+    def worker(self) -> MailWorker:
+        return MailWorker(self.referee, self.notifier, self.settings)
+
+    def send(self, relay: Relay | None = None, *, full_scan: bool = False,
+             keep_going: Callable[[], bool] = lambda: True, nudge: threading.Event | None = None) -> SendReport:
+        """Deliver whatever is due from both outboxes, over up to `relay_connections`
+        connections (mailer/outbound/sending.py, also for `keep_going` and `nudge`). Any
+        number of processes may do this at once: each mail goes to the relay once."""
+        return send_all([self.outbox, self.system_outbox], relay or self.relay(), self.clock,
+                        connections=self.settings.relay_connections, full_scan=full_scan, keep_going=keep_going,
+                        nudge=nudge)
+
+    def warm_up(self) -> list[str]:
+        """Load the installed games and compile the templates before mail arrives; what
+        could not be loaded or compiled."""
+        problems = [f"game {name}: {why}" for name, why in registry.broken().items()]
+        return problems + [f"template {why}" for why in rendering.preload()]
+
+    def broken_games(self) -> list[str]:
+        """What makes each unusable game file unusable, one line per file (a full read of
+        every game file: for the daemon's start, not for every pass)."""
+        return [problem for _, _, problem in self.store.scan() if problem]
+
+    def sweep(self) -> list[str]:
+        """Temporary files that writes cut short by a crash left behind, deleted."""
+        return self.store.sweep_temporary()
+
+    def tick(self, now: datetime | None = None) -> list[TickAction]:
+        """Due deadlines and reminders, for the daemon's timer and `referee tick`."""
+        return self.referee.tick(now)
+
+    def known_address(self, address: str) -> bool:
+        """For the SMTP server: is this one of our game addresses? Cheap, no parsing of mail."""
+        return is_game_address(address, self.settings.hostname, self.store.exists)
+
+
+def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> Services:
+    root = settings.data_dir
+    store = TinyDBStore(root, wake_of=next_wake, check=stored_game_problem)
+    outbox = Outbox(store, root / "outbox-pending")
+    system_outbox = Outbox(TinyDBStore(root / "system", label="system/"), root / "system" / "outbox-pending",
+                           keep_sent=SYSTEM_KEEP_SENT)
+    notifier = MailNotifier(settings, clock, outbox, system_outbox)
+    referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
+    return Services(settings, clock, store, outbox, system_outbox, notifier, referee, Spool(root / "spool"))

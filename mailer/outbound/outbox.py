@@ -1,0 +1,263 @@
+"""The durable outbox: mail is queued in the same atomic write as the turn that caused it.
+
+Records live in the game's own file (table "outbox"), so a turn and its reports are stored
+together or not at all. A marker file per game with pending mail lets senders skip idle
+games; a full scan at start catches a marker lost in a crash.
+
+Sending (mailer/outbound/sending.py) happens outside the game's lock, since the relay may be
+slow, and any number of senders may run at once. What keeps a mail from going out twice is its
+claim (mailer/outbound/claims.py): a sender takes the game's lock only to look at its records,
+to claim the mails it will send and to record what became of the mails it sent before. A sent
+record keeps who got what and when but drops the raw mail: otherwise every report ever sent
+would be rewritten with each later turn of the game. An outbox may also forget sent records
+after a while (the system outbox does: its mail is answers to strangers' and players' mistakes,
+and its file would otherwise grow with every one).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from referee.store import GameFileBroken, GameNotFound, GameStore, GameTransaction
+
+from .claims import SENT, Claim, Claims, claim_name
+from .compose import OutgoingMail, build
+
+TABLE = "outbox"
+MAX_ATTEMPTS = 12
+BASE_DELAY = timedelta(seconds=30)
+MAX_DELAY = timedelta(hours=6)
+CLAIMS = ".claims"  # in the marker directory: one file per mail a sender holds (mailer/outbound/claims.py)
+LEGACY_JOURNAL = ".sent"  # "<game> <Message-ID>" per line: what older versions wrote instead
+
+
+def backoff(attempts: int) -> timedelta:
+    """30 s, 1 min, 2 min … capped at six hours: twelve tries span more than a day."""
+    return min(BASE_DELAY * (2 ** min(max(attempts - 1, 0), 20)), MAX_DELAY)
+
+
+def queue(tx: GameTransaction, mail: OutgoingMail, *, host: str, sender_name: str, now: datetime) -> None:
+    """Add a mail to the game's outbox inside the caller's unit of work. A mail whose
+    Message-ID is already queued is not queued again."""
+    if tx.find_record(TABLE, "message_id", mail.message_id) is not None:
+        return
+    raw = build(mail, host=host, sender_name=sender_name, date=now)
+    tx.add_record(TABLE, {
+        "message_id": mail.message_id,
+        "kind": mail.kind,
+        "to": mail.to,
+        "from": f"{mail.game_id}@{host}" if mail.game_id else f"referee@{host}",
+        "subject": mail.subject,
+        "raw": raw.decode("utf-8", "surrogateescape"),
+        "status": "pending",
+        "attempts": 0,
+        "created_at": now.isoformat(),
+        "next_attempt_at": now.isoformat(),
+        "last_error": None,
+    })
+
+
+@dataclass
+class SendReport:
+    sent: list[str] = field(default_factory=list)
+    deferred: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # games whose mail could not be looked at, and why
+
+
+@dataclass
+class Held:
+    """A mail a sender has claimed: what it needs to hand it over."""
+
+    outbox: "Outbox"
+    game_id: str
+    record_id: int
+    message_id: str
+    raw: bytes
+    mail_from: str
+    to: str
+    attempts: int
+    created_at: str
+    claim: Claim
+
+
+class Outbox:
+    def __init__(self, store: GameStore, markers: str | os.PathLike[str], *,
+                 keep_sent: timedelta | None = None) -> None:
+        self.store = store
+        self.markers = Path(markers)
+        self.markers.mkdir(parents=True, exist_ok=True)
+        self.claims = Claims(self.markers / CLAIMS)
+        self.keep_sent = keep_sent  # None: sent records are kept for good
+
+    def mark(self, game_id: str) -> None:
+        """Call after a unit of work that queued mail has been written. Only the marker's
+        existence counts, so an existing one is left as it is."""
+        os.close(os.open(f"{self.markers}/{game_id}", os.O_WRONLY | os.O_CREAT, 0o644))
+
+    def games(self, full_scan: bool) -> list[str]:
+        if full_scan:
+            return [row["id"] for row in self.store.list()]
+        return sorted(p.name for p in self.markers.iterdir() if not p.name.startswith("."))
+
+    def pending(self, *, include_sent: bool = False, unreadable: list[str] | None = None) -> list[dict[str, Any]]:
+        """Mail not yet sent, of every game; a game whose file cannot be read is left out and
+        its problem added to `unreadable`, when given."""
+        rows = []
+        for game_id in self.games(full_scan=True):
+            try:
+                with self.store.transaction(game_id) as tx:
+                    records = tx.records(TABLE)
+            except GameNotFound:
+                continue
+            except GameFileBroken as exc:
+                _left_out(exc, unreadable)
+                continue
+            rows.extend(dict(r, game=game_id) for r in records
+                        if include_sent or r["status"] not in ("sent", "dropped"))
+        return rows
+
+    def retry_now(self, now: datetime, unreadable: list[str] | None = None) -> int:
+        """Make every pending or failed mail due at once (moderator's `outbox retry`); a game
+        whose file cannot be read is left out and its problem added to `unreadable`, when given."""
+        count = 0
+        for game_id in self.games(full_scan=True):
+            try:
+                with self.store.transaction(game_id) as tx:
+                    for record in tx.records(TABLE):
+                        if record["status"] in ("pending", "failed"):
+                            tx.update_record(TABLE, record["id"], {"status": "pending",
+                                                                   "next_attempt_at": now.isoformat()})
+                            count += 1
+            except GameNotFound:
+                continue
+            except GameFileBroken as exc:
+                _left_out(exc, unreadable)
+                continue
+            if count:
+                self.mark(game_id)
+        return count
+
+    # -- what a sender does under a game's lock
+
+    def visit(self, game_id: str, now: datetime, *, outcomes: dict[int, tuple[dict[str, Any], Held]],
+              held: set[int], limit: int) -> list[Held]:
+        """Under the game's lock, in one unit of work: record `outcomes` (record id ->
+        fields, mail), take note of mail another sender recorded as sent only in its claim,
+        and claim up to `limit` due mails not in `held` (record ids this sender holds already);
+        the mails claimed. Claim files are deleted after the write, once the game file says
+        what became of them; on an error the caller keeps its outcomes and their claims."""
+        claimed: list[Held] = []
+        folded: list[Claim] = []
+        stamp = now.isoformat()
+        try:
+            with self.store.transaction(game_id) as tx:
+                records = tx.records(TABLE)  # as they were: a claim file of a mail sent before is stale
+                for record_id, (fields, _) in outcomes.items():
+                    tx.update_record(TABLE, record_id, fields)
+                taken = False
+                for record in sorted(records, key=lambda r: (r["created_at"], r["id"])):
+                    if record["status"] != "pending" or record["id"] in held or record["id"] in outcomes:
+                        continue
+                    if record["next_attempt_at"] > stamp or len(claimed) >= limit:
+                        continue
+                    claim = self.claims.take(game_id, record["message_id"])
+                    if claim is None:  # in another sender's hands
+                        continue
+                    taken = True
+                    if claim.sent:  # the relay took it; its sender died or is about to record it
+                        tx.update_record(TABLE, record["id"], sent_fields(record["attempts"], now))
+                        folded.append(claim)
+                    else:
+                        claimed.append(_held(self, game_id, record, claim))
+                if taken:
+                    self.claims.sync()
+                if outcomes or folded:
+                    self._forget_sent(tx, now)
+                self._tidy(game_id, records)
+                self._settle(game_id, tx)
+        except BaseException:
+            for claim in folded + [mail.claim for mail in claimed]:
+                claim.release(remove=False)
+            raise
+        for claim in folded + [mail.claim for _, mail in outcomes.values()]:
+            claim.release(remove=True)  # the game file now says what became of each
+        return claimed
+
+    def _forget_sent(self, tx: GameTransaction, now: datetime) -> None:
+        if self.keep_sent is None:
+            return
+        horizon = (now - self.keep_sent).isoformat()
+        old = [r["id"] for r in tx.records(TABLE) if r["status"] == "sent" and (r.get("sent_at") or "") < horizon]
+        if old:
+            tx.remove_records(TABLE, old)
+
+    def _tidy(self, game_id: str, records: list[dict[str, Any]]) -> None:
+        """Delete claim files of mail the game file already recorded as sent, or no longer
+        holds (their holder died between the write and the deletion)."""
+        names = self.claims.of_game(game_id)
+        if not names:
+            return
+        open_ids = {claim_name(game_id, r["message_id"]) for r in records if r["status"] != "sent"}
+        for name in names:
+            if name not in open_ids:
+                self.claims.remove(name)
+
+    def _settle(self, game_id: str, tx: GameTransaction) -> None:
+        """Keep or clear the game's marker while its lock is held, so that a turn queueing mail
+        just after cannot have its fresh marker removed by this pass."""
+        if any(r["status"] == "pending" for r in tx.records(TABLE)):
+            self.mark(game_id)
+        else:
+            (self.markers / game_id).unlink(missing_ok=True)
+
+    def adopt_legacy_journal(self) -> None:
+        """Turn the journal of mail sent but not yet marked, as older versions kept it, into
+        claim files that say "sent"; then delete it."""
+        path = self.markers / LEGACY_JOURNAL
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return
+        for line in lines:
+            game_id, _, message_id = line.partition(" ")
+            if game_id and message_id:
+                fd = os.open(self.claims.root / claim_name(game_id, message_id), os.O_RDWR | os.O_CREAT, 0o644)
+                try:
+                    os.pwrite(fd, SENT, 0)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                self.mark(game_id)
+        self.claims.sync()
+        path.unlink(missing_ok=True)
+
+
+def _held(outbox: Outbox, game_id: str, record: dict[str, Any], claim: Claim) -> Held:
+    return Held(outbox, game_id, record["id"], record["message_id"], record["raw"].encode("utf-8", "surrogateescape"),
+                record["from"], record["to"], record["attempts"], record["created_at"], claim)
+
+
+def sent_fields(attempts: int, now: datetime) -> dict[str, Any]:
+    """A record once the relay has taken its mail: the raw mail is dropped."""
+    return {"status": "sent", "attempts": attempts + 1, "sent_at": now.isoformat(), "last_error": None, "raw": None}
+
+
+def refused_fields(attempts: int, now: datetime, error: str, temporary: bool) -> dict[str, Any]:
+    """A record whose mail the relay did not take: tried again later, or given up."""
+    attempts += 1
+    if temporary and attempts < MAX_ATTEMPTS:
+        return {"attempts": attempts, "last_error": error[:300], "next_attempt_at": (now + backoff(attempts)).isoformat()}
+    return {"attempts": attempts, "last_error": error[:300], "status": "failed"}
+
+
+def _left_out(exc: GameFileBroken, unreadable: list[str] | None) -> None:
+    """A game whose file is broken is left out of a moderator's listing and named in
+    `unreadable`; without that list the error stands."""
+    if unreadable is None:
+        raise exc
+    unreadable.append(str(exc))

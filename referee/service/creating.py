@@ -1,0 +1,127 @@
+"""Creating a game: everything checked first, the game stored only when nothing is wrong."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from .. import registry
+from ..contract import ComponentError, SetupError, phase_kinds
+from ..errors import BadRequest
+from ..history import components_hash
+from ..options import resolve_options
+from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
+from ..rng import commitment, new_seed
+from ..store import GAME_ID, StoreError, check_game_id
+from ..tokens import name_problem, new_token, normalise_email, valid_name
+from .openings import Openings
+
+
+@dataclass
+class NewGame:
+    id: str
+    game: str
+    players: list[dict[str, str]]  # name, email, token
+    commitment: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "players": self.players, "commitment": self.commitment}
+
+
+class Creating(Openings):
+    """Part of `Referee`: new games and their deadline policy."""
+
+    def new_game(self, game_type: str, players: Sequence[tuple[str, str]], *, seed: str | None = None,
+                 options: Mapping[str, Any] | None = None, components: Mapping[str, Any] | None = None,
+                 game_id: str | None = None, policy: str | None = None,
+                 policy_set: Sequence[str] = ()) -> NewGame:
+        """Check everything first; create the game only when nothing is wrong. `policy` names
+        a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides."""
+        try:
+            game = self._games(game_type)
+        except registry.UnknownGame as exc:
+            raise BadRequest([str(exc)]) from None
+        problems: list[str] = []
+        names = [name.strip().lower() for name, _ in players]
+        if not game.min_players <= len(names) <= game.max_players:
+            problems.append(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(names)}")
+        planned = game_id if game_id is not None else self._fresh_id(game.name)
+        addresses: list[str] = []
+        for (raw, email), name in zip(players, names):
+            if not valid_name(name):
+                problems.append(f"bad player name {raw[:40]!r}: use letters, digits, '_' and '-', starting with a "
+                                "letter or digit")
+            elif planned and GAME_ID.match(planned) and (problem := name_problem(planned, name)):
+                problems.append(problem)
+            try:
+                addresses.append(normalise_email(email))
+            except ValueError as exc:
+                problems.append(f"bad email address for {raw[:40]}: {exc}")
+        for dup in sorted({n for n in names if names.count(n) > 1}):
+            problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
+        values, option_problems = resolve_options(game, options or {})
+        problems += option_problems
+        try:
+            rules = self.build_policy(policy, policy_set)
+            problems += kind_problems(rules, phase_kinds(game))
+        except PolicyError as exc:
+            problems += exc.problems
+        try:
+            loaded = game.load_components(components)
+        except ComponentError as exc:
+            problems += [f"components: {p}" for p in exc.problems]
+            loaded = None
+        if game_id is not None:
+            try:
+                check_game_id(game_id)
+            except StoreError as exc:
+                problems.append(str(exc))
+            else:
+                if self.store.exists(game_id):
+                    problems.append(f"a game {game_id!r} already exists")
+        if problems:
+            raise BadRequest(problems)
+        seed = seed if seed is not None else new_seed()
+        try:
+            state = game.setup(names, seed, values, loaded)
+        except SetupError as exc:
+            raise BadRequest([f"setup refused: {exc}"]) from None
+        game_id = game_id or self._fresh_id(game.name)
+        seats = [{"name": n, "email": e, "token": new_token()} for n, e in zip(names, addresses)]
+        opened = self.clock()
+        now = self._now()
+        meta = {
+            "game": game.name, "title": game.title, "rules_version": game.rules_version,
+            "players": names, "seats": seats, "options": values,
+            "components": loaded, "components_sha256": components_hash(loaded or {}),
+            "components_custom": components is not None,
+            "seed": seed, "commitment": commitment(seed), "seed_revealed": False,
+            "created": now, "status": "active", "steps": [], "policy": rules.to_meta(),
+        }
+        self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names,
+                                                   "policy": rules.preset}],
+                          then=lambda tx: self._notify_reports(tx, game, state, opened))
+        self._flush_notices()
+        return NewGame(game_id, game.name, seats, meta["commitment"])
+
+    def _fresh_id(self, name: str) -> str:
+        prefix = name.split("-")[0][:16]
+        n = 1
+        while self.store.exists(f"{prefix}-{n}"):
+            n += 1
+        return f"{prefix}-{n}"
+
+    def build_policy(self, preset: str | None, assignments: Sequence[str] = ()) -> Policy:
+        """A new game's policy; PolicyError lists every problem."""
+        items: dict[str, str] = {}
+        problems: list[str] = []
+        for item in assignments:
+            try:
+                key, value = split_assignment(item)
+            except PolicyError as exc:
+                problems += exc.problems
+                continue
+            items[key] = value
+        if problems:
+            raise PolicyError(problems)
+        return Policy.build(preset or self.default_preset or DEFAULT_PRESET, items)

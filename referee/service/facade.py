@@ -1,0 +1,28 @@
+"""`Referee`: the one way into a game for the command line and the mail daemon alike.
+
+It validates, applies and records; it never prints. Each duty is a module of this package,
+written as a part of `Referee` that builds on the parts it needs (core.py at the bottom):
+
+    creating.py          new games
+    submissions.py       a player's orders and their receipts
+    moderation.py        adjudicate, undo, replace, drop
+    ticking.py           time passing: reminders, held sets, missed deadlines
+    moderator_levers.py  the deadline policy, extend, pause, resume
+    player_levers.py     vacation and time zone
+    queries.py           status, views, history, a seat by its token
+    steps.py, openings.py, core.py: what those share
+"""
+
+from __future__ import annotations
+
+from .creating import Creating
+from .moderation import Moderation
+from .moderator_levers import ModeratorLevers
+from .player_levers import PlayerLevers
+from .queries import Queries
+from .submissions import Submissions
+from .ticking import Ticking
+
+
+class Referee(Creating, Submissions, Moderation, Ticking, ModeratorLevers, PlayerLevers, Queries):
+    """Games, submissions, moderator actions, deadlines and queries over a `GameStore`."""

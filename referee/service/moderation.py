@@ -1,0 +1,153 @@
+"""The moderator's hand on a game: adjudicate now, undo to an event, replace or drop a player."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..contract import OrderError
+from ..errors import BadRequest, ServiceError
+from ..history import effective_events, rebuild
+from ..progress import DROP, phase_json
+from ..tokens import name_problem, new_token, normalise_email
+from .steps import Steps
+
+
+@dataclass
+class Adjudication:
+    game: str
+    closed: dict[str, Any]
+    applied: list[dict[str, Any]] = field(default_factory=list)  # player, text
+    opened: dict[str, Any] | None = None
+    finished: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "closed": self.closed, "applied": self.applied,
+                "opened": self.opened, "finished": self.finished}
+
+
+class Moderation(Steps):
+    """Part of `Referee`: the moderator's actions on the play of a game."""
+
+    def adjudicate(self, game_id: str) -> Adjudication:
+        """Close the open phase now: every player still asked gets their default orders."""
+        with self.store.transaction(game_id) as tx:
+            meta = tx.meta
+            game = self.game_of(meta)
+            pos = self._position(tx, game)
+            if pos.over or meta.get("status") == "finished":
+                raise ServiceError(f"{game_id} is over; there is nothing to adjudicate")
+            report = Adjudication(game_id, phase_json(game, pos.state))
+            at = self._now()
+            tx.append({"type": "adjudicate", "at": at, "phase": pos.key, "waiting_for": pos.waiting_for()})
+            held = meta.get("held")
+            if held and held["phase"] == pos.key:
+                # the held set is the player's own choice: it counts before any default
+                self._release(tx, game, pos, held, self.clock(), report=False)
+            if pos.key == report.closed["key"] and not pos.over:
+                report.applied = self._apply_defaults(tx, game, pos, at, "adjudicate")
+                self._tell_defaults(tx, report.applied, f"The moderator closed phase {report.closed['key']} "
+                                    "without waiting any longer")
+            self._save(tx, pos, True)
+            report.finished = self._finish_if_over(tx, game, pos)
+            report.opened = None if pos.over else phase_json(game, pos.state)
+            self._notify_reports(tx, game, pos.state)
+        self._flush_notices()
+        return report
+
+    def undo(self, game_id: str, to: int, reason: str) -> dict[str, Any]:
+        """Roll back to just after event `to`. Nothing is deleted: an `undo` event records the
+        rollback and its reason, and the state is recomputed from the effective log."""
+        if not reason.strip():
+            raise BadRequest(["an undo needs a reason"])
+        with self.store.transaction(game_id) as tx:
+            meta = tx.meta
+            game = self.game_of(meta)
+            events = tx.events()
+            live = effective_events(events)
+            seqs = [e["seq"] for e in live]
+            if to not in seqs:
+                raise ServiceError(f"event {to} is not in the effective history of {game_id}; "
+                                   f"choose one of 1-{events[-1]['seq']} shown by `referee history`")
+            if to == seqs[-1]:
+                raise ServiceError(f"event {to} is the latest event; there is nothing to undo")
+            discarded = [e["seq"] for e in live if e["seq"] > to]
+            tx.append({"type": "undo", "at": self._now(), "to": to, "reason": reason.strip(),
+                       "discarded": discarded})
+            pos, _ = rebuild(game, meta, tx.events())
+            tx.drop_snapshots_after(to)
+            tx.snapshot(pos.key, pos.opening)
+            tx.set_state(pos.state)
+            tx.set_meta(steps=[s.to_json() for s in pos.steps], held=None)
+            if meta.get("status") == "finished" and not pos.over:
+                tx.set_meta(status="active")
+            self._finish_if_over(tx, game, pos)
+            # every player gets the position as it now stands: an undo may bring back or take
+            # away a set of a player who is not being asked
+            tx.set_meta(reported_stage=None)
+            self._add_notices(tx, [
+                f"The moderator took the game back to just after event {to} of its history: "
+                f"{len(discarded)} later event(s) no longer count.", f"Reason given: {reason.strip()}",
+                "This report shows the game as it now stands; if it asks you for orders, send them (again)."])
+            self._notify_reports(tx, game, pos.state)
+            done = {"game": game_id, "to": to, "discarded": discarded, "phase": phase_json(game, pos.state),
+                    "waiting_for": pos.waiting_for()}
+        self._flush_notices()
+        return done
+
+    def replace(self, game_id: str, player: str, email: str) -> dict[str, Any]:
+        """A new person takes over a seat: new address, new token; the old token stops working."""
+        try:
+            email = normalise_email(email)
+        except ValueError as exc:
+            raise BadRequest([f"bad email address: {exc}"]) from None
+        with self.store.transaction(game_id) as tx:
+            meta = tx.meta
+            seat = self._require_seat(meta, player)
+            token = new_token()
+            name = seat["name"]
+            # a new person: new address and token, and none of the old person's time zone,
+            # misses or vacation (the vacation quota already used stays with the seat)
+            seats = [{k: v for k, v in dict(s, email=email, token=token).items() if k != "timezone"}
+                     if s["name"] == name else s for s in meta["seats"]]
+            tx.set_meta(seats=seats, misses={p: n for p, n in meta.get("misses", {}).items() if p != name},
+                        offered=[p for p in meta.get("offered", []) if p != name],
+                        vacations={p: v for p, v in meta.get("vacations", {}).items() if p != name})
+            # mail still queued for the former player asks them to reply with a token that no
+            # longer works: it is not sent; the welcome carries the position instead
+            dropped = self.notifier.drop_for_seat(tx, seat, f"not sent: the seat went to <{email}>") \
+                if self.notifier is not None else []
+            seq = tx.append({"type": "replace", "at": self._now(), "player": name, "dropped": dropped})
+            if self.notifier is not None:
+                self.notifier.welcome(tx, self.game_of(meta), tx.meta, tx.state, name, f"replace-{seq}")
+        self._flush_notices()
+        return {"game": game_id, "player": name, "email": email, "token": token, "dropped": dropped,
+                "warning": name_problem(game_id, name)}
+
+    def drop(self, game_id: str, player: str) -> dict[str, Any]:
+        """Remove a player where the game allows it; the game's refusal is passed on."""
+        with self.store.transaction(game_id) as tx:
+            meta = tx.meta
+            seat = self._require_seat(meta, player)
+            game = self.game_of(meta)
+            pos = self._position(tx, game)
+            if pos.over:
+                raise ServiceError(f"{game_id} is over")
+            try:
+                outcome = pos.submit(seat["name"], [], DROP)
+            except OrderError as exc:
+                raise ServiceError(f"{game.title} does not allow dropping {seat['name']}: {exc.message}") from None
+            event = {"type": DROP, "at": self._now(), "player": seat["name"], "phase": outcome.before_key,
+                     "text": "", "orders": [], "events": [e.to_json() for e in outcome.events]}
+            if outcome.resolved:
+                event["opened"] = outcome.after_key
+            tx.append(event)
+            if (meta.get("held") or {}).get("player") == seat["name"]:
+                tx.set_meta(held=None)
+            self._save(tx, pos, outcome.resolved)
+            self._finish_if_over(tx, game, pos)
+            self._notify_reports(tx, game, pos.state)
+            done = {"game": game_id, "player": seat["name"], "events": [e.text for e in outcome.events],
+                    "phase": phase_json(game, pos.state)}
+        self._flush_notices()
+        return done

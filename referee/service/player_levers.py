@@ -1,0 +1,145 @@
+"""A player's levers on the clock, by mail or from the command line: a vacation, which moves
+deadlines within the game's quota, and a time zone for the deadlines they are shown."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from ..errors import BadRequest, ServiceError
+from ..policy import Policy
+from ..schedule import deadline_info, deadline_text
+from ..timekeeping import (TimeError, UTC, check_moment, format_duration, get_zone, parse_duration, show_moment,
+                           to_iso, zone_name)
+from .openings import Openings
+
+MAX_VACATION = timedelta(days=366)
+
+
+class PlayerLevers(Openings):
+    """Part of `Referee`: a player's levers on the clock."""
+
+    def vacation(self, game_id: str, player: str, spec: str, *, token: str | None = None,
+                 source: str = "cli", message_id: str | None = None) -> dict[str, Any]:
+        """`5d`, `until 2026-12-01` (a date in the player's zone, or a date-time), or `off`.
+        A mail (`message_id`) already processed changes nothing the second time."""
+        now = self.clock()
+        with self.store.transaction(game_id) as tx:
+            seat = self._checked_seat(tx, player, token)
+            name = seat["name"]
+            if self._seen_command(tx, message_id):
+                return {"game": game_id, "player": name, "duplicate": True}
+            if tx.meta.get("status") == "finished":
+                raise ServiceError(f"{game_id} is over")
+            policy = Policy.from_meta(tx.meta.get("policy"))
+            if policy is None:
+                raise ServiceError(f"{game_id} has no deadlines, so a vacation changes nothing")
+            try:
+                until = vacation_end(spec, now, seat.get("timezone"))
+            except TimeError as exc:
+                raise BadRequest([str(exc)]) from None
+            vacations = dict(tx.meta.get("vacations", {}))
+            used = timedelta(seconds=tx.meta.get("vacation_used", {}).get(name, 0))
+            left = max(policy.vacation_quota - used, timedelta(0))
+            if until is None:
+                if name not in vacations:
+                    raise ServiceError(f"{name} is not on vacation in {game_id}")
+                vacations.pop(name)
+                tx.set_meta(vacations=vacations)
+                seq = tx.append({"type": "vacation", "at": to_iso(now), "player": name, "until": None,
+                                 "source": source})
+                self._announce(tx, f"{name} is back", [f"{name}'s vacation is over; deadlines run as usual."],
+                               "", f"vacation-{seq}")
+                result = {"game": game_id, "player": name, "until": None, "quota_left": format_duration(left)}
+            else:
+                vacations[name] = {"start": to_iso(now), "until": to_iso(until)}
+                tx.set_meta(vacations=vacations)
+                seq = tx.append({"type": "vacation", "at": to_iso(now), "player": name, "until": to_iso(until),
+                                 "source": source})
+                quota_note = (f"Deadlines that fall while {name} is away move to give {name} a normal deadline "
+                              f"after coming back, within the vacation quota: {format_duration(left)} left of "
+                              f"{format_duration(policy.vacation_quota)}.")
+                if left <= timedelta(0):
+                    quota_note = (f"{name}'s vacation quota in this game ({format_duration(policy.vacation_quota)}) "
+                                  "is used up, so deadlines do not move; default orders apply as usual.")
+                self._announce(tx, f"{name} is on vacation", [
+                    f"{name} is on vacation until {show_moment(until, seat.get('timezone'))}.", "", quota_note],
+                    "", f"vacation-{seq}")
+                game = self.game_of(tx.meta)
+                pos = self._position(tx, game)
+                if not tx.meta.get("paused"):
+                    self._vacation_moves(tx, policy, pos.waiting_for(), now)
+                result = {"game": game_id, "player": name, "until": to_iso(until), "quota_left": format_duration(left)}
+            result["deadline"] = deadline_info(tx.meta)
+        self._flush_notices()
+        return result
+
+    def set_timezone(self, game_id: str, player: str, zone: str, *, token: str | None = None,
+                     source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
+                     message_id: str | None = None) -> dict[str, Any]:
+        """A player's time zone, for the deadlines in their reports, receipts and reminders."""
+        now = self.clock()
+        with self.store.transaction(game_id) as tx:
+            seat = self._checked_seat(tx, player, token)
+            if self._seen_command(tx, message_id):
+                return {"game": game_id, "player": seat["name"], "duplicate": True}
+            try:
+                name_of_zone = zone_name(zone)
+            except TimeError as exc:
+                raise BadRequest([str(exc)]) from None
+            seats = [dict(s, timezone=name_of_zone) if s["name"] == seat["name"] else s for s in tx.meta["seats"]]
+            tx.set_meta(seats=seats)
+            seq = tx.append({"type": "timezone", "at": to_iso(now), "player": seat["name"], "zone": name_of_zone,
+                             "source": source})
+            text = deadline_text(tx.meta, name_of_zone)
+            if self.notifier is not None and source == "mail":
+                self.notifier.to_player(tx, tx.meta, seat["name"], f"[{game_id}] Time zone set: {name_of_zone}", (
+                    f"Your time zone in {game_id} is now {name_of_zone}. Reports, receipts and reminders show "
+                    f"deadlines in it, with UTC beside.\n\nThe current deadline: {text}\n"),
+                    serial or f"timezone-{seq}", in_reply_to, "answer")
+        self._flush_notices()
+        return {"game": game_id, "player": seat["name"], "timezone": name_of_zone, "deadline": text}
+
+    def _seen_command(self, tx: Any, message_id: str | None) -> bool:
+        """Whether this mail command was done before; if not, remember it (same unit of work)."""
+        if not message_id:
+            return False
+        if any(r.get("message_id") == message_id for r in tx.records("commands")):
+            return True
+        tx.add_record("commands", {"message_id": message_id})
+        return False
+
+
+def vacation_end(spec: str, now: datetime, zone: str | None) -> datetime | None:
+    """When a vacation given as `5d`, `until 2026-12-01[ 18:00]` or `off` ends (None: off)."""
+    words = spec.strip().split()
+    if not words:
+        raise TimeError("say how long: VACATION 5d, VACATION until 2026-12-01, or VACATION off")
+    if words[0].lower() in ("off", "end", "stop", "back"):
+        return None
+    if words[0].lower() == "until":
+        raw = " ".join(words[1:])
+        if not raw:
+            raise TimeError("until when? e.g. VACATION until 2026-12-01")
+        shown = repr(raw if len(raw) <= 40 else raw[:40] + "...")
+        try:
+            if len(raw) <= 10:
+                day = date.fromisoformat(raw)
+                until = datetime.combine(day, time(0, 0), tzinfo=get_zone(zone or "UTC")).astimezone(UTC)
+            else:
+                value = datetime.fromisoformat(raw.replace("Z", "+00:00").replace(" ", "T"))
+                if value.tzinfo is None:
+                    value = value.replace(tzinfo=get_zone(zone or "UTC"))
+                until = value.astimezone(UTC)
+        except ValueError:
+            raise TimeError(f"{shown} is not a date; write it like 2026-12-01 (or 2026-12-01 18:00)") from None
+        except OverflowError:  # year 1 or 9999 moved by a time zone
+            raise TimeError(f"{shown} is not a day a vacation can end on: it must be within a year from now") from None
+        check_moment(until, shown)
+    else:
+        until = now + parse_duration(" ".join(words))
+    if until <= now:
+        raise TimeError(f"the vacation would end in the past ({show_moment(until, zone)})")
+    if until - now > MAX_VACATION:
+        raise TimeError("a vacation may last at most a year")
+    return until

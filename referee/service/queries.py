@@ -1,0 +1,84 @@
+"""Reading a game: its status, a player's view, its history, a seat by its token; and a
+player's STATUS or HELP answered by mail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..history import effective_events
+from ..progress import phase_json
+from ..schedule import deadline_info, deadline_text, seat_zone
+from ..store import StoreError
+from ..tokens import same_token
+from .core import ServiceCore
+
+
+class Queries(ServiceCore):
+    """Part of `Referee`: reading games, and answering STATUS and HELP."""
+
+    def seat(self, game_id: str, player: str, token: str | None) -> dict[str, Any] | None:
+        """The player's seat when `token` is theirs (compared in constant time), else None."""
+        try:
+            meta = self.store.load(game_id).meta
+        except StoreError:
+            return None
+        seat = self._seat(meta, player)
+        if seat is None or token is None or not same_token(token, seat["token"]):
+            return None
+        return seat
+
+    def request(self, game_id: str, player: str, what: str, *, token: str | None,
+                in_reply_to: str | None, serial: str) -> str:
+        """A player's STATUS or HELP by mail: the answer is queued in the game's outbox (one
+        per `serial`, so a mail processed twice is answered once). Returns the player's name."""
+        if what not in ("status", "help"):
+            raise ValueError(f"unknown request {what!r}")
+        with self.store.transaction(game_id) as tx:
+            seat = self._checked_seat(tx, player, token)
+            game = self.game_of(tx.meta)
+            if self.notifier is not None:
+                answer = self.notifier.status_answer if what == "status" else self.notifier.help_answer
+                answer(tx, game, tx.meta, tx.state, seat["name"], in_reply_to, serial)
+        self._flush_notices()
+        return seat["name"]
+
+    def list(self) -> list[dict[str, Any]]:
+        return self.store.list()
+
+    def status(self, game_id: str) -> dict[str, Any]:
+        stored = self.store.load(game_id)
+        game = self.game_of(stored.meta)
+        prompts = game.prompts(stored.state)
+        result = game.result(stored.state) if not prompts else None
+        return {
+            "id": game_id, "game": stored.meta["game"], "title": stored.meta.get("title"),
+            "status": stored.meta.get("status"), "phase": phase_json(game, stored.state),
+            "waiting_for": [{"player": p.player, "decision": p.decision, "text": p.text,
+                             "simultaneous": p.simultaneous} for p in prompts],
+            "deadline": deadline_info(stored.meta), "paused": stored.meta.get("paused"),
+            "offered": stored.meta.get("offered", []), "players": stored.meta["players"],
+            "result": result.to_json() if result else None,
+            "commitment": stored.meta["commitment"],
+            "seed": stored.meta["seed"] if stored.meta.get("seed_revealed") else None,
+        }
+
+    def deadline_for(self, game_id: str, player: str | None = None) -> str:
+        """The open deadline as a person reads it (in the player's time zone, if one is given)."""
+        meta = self.store.load(game_id).meta
+        return deadline_text(meta, seat_zone(meta, player) if player else None)
+
+    def show(self, game_id: str, player: str | None = None) -> dict[str, Any]:
+        stored = self.store.load(game_id)
+        game = self.game_of(stored.meta)
+        if player is not None:
+            player = self._require_seat(stored.meta, player)["name"]
+        return game.view(stored.state, player)
+
+    def history(self, game_id: str) -> list[dict[str, Any]]:
+        """Every event ever recorded, each marked whether it still counts after undos."""
+        stored = self.store.load(game_id)
+        live = {e["seq"] for e in effective_events(stored.events)}
+        return [dict(e, effective=e["seq"] in live) for e in stored.events]
+
+    def load(self, game_id: str):
+        return self.store.load(game_id)

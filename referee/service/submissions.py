@@ -1,0 +1,211 @@
+"""A player's orders: checked, applied and answered with a receipt, several to one game in
+one unit of work."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ..contract import Game, OrderError
+from ..policy import Policy
+from ..progress import DEFAULT, ORDER, Position, Refused, Step, phase_dict, phase_json
+from ..rendering import menu_text
+from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
+from ..schedule import deadline_text, due_of, seat_zone
+from ..tokens import same_token
+from .steps import Reopened, Steps
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One player's orders as sent: what `Referee.submit_many` takes."""
+
+    player: str
+    text: str
+    token: str | None = None
+    message_id: str | None = None
+    phase_key: str | None = None
+    source: str = "cli"
+    in_reply_to: str | None = None
+
+
+def _submitter(record: Mapping[str, Any]) -> str:
+    """Who sent an accepted message, from its submissions record (old records hold the receipt)."""
+    return record["player"] if "player" in record else record["receipt"].get("player")
+
+
+class Submissions(Steps):
+    """Part of `Referee`: a player's orders, read, checked, applied and answered."""
+
+    def submit(self, game_id: str, player: str, text: str, *, token: str | None = None,
+               message_id: str | None = None, phase_key: str | None = None, source: str = "cli",
+               in_reply_to: str | None = None) -> Receipt:
+        """Read, check and apply one submission; always returns a receipt, never raises for bad
+        orders. Only an accepted submission writes to the store."""
+        return self.submit_many(game_id, [Submission(player, text, token=token, message_id=message_id,
+                                                     phase_key=phase_key, source=source,
+                                                     in_reply_to=in_reply_to)])[0]
+
+    def submit_many(self, game_id: str, submissions: Sequence[Submission]) -> list[Receipt]:
+        """Several submissions to one game, in order, in one unit of work: the game is read and
+        written once, which is what lets the mail worker keep up with a burst of mail. Each
+        gets the receipt it would get alone; a refused or rejected one writes nothing, and an
+        error in any of them writes none of them. Reopened notices are queued at the end, less
+        those a later set of the same player made stale (`_send_reopened`)."""
+        with self.store.transaction(game_id) as tx:
+            notices: list[Reopened] = []
+            receipts = [self._submit_in(tx, game_id, sub, notices) for sub in submissions]
+            self._send_reopened(tx, notices, receipts)
+        self._flush_notices()
+        return receipts
+
+    def _submit_in(self, tx: Any, game_id: str, sub: Submission, notices: list[Reopened]) -> Receipt:
+        player, text, message_id = sub.player.strip().lower(), sub.text, sub.message_id
+        phase_key, source, in_reply_to = sub.phase_key, sub.source, sub.in_reply_to
+        at = self._now()
+        base = {"game": game_id, "player": player, "message_id": message_id, "source": source, "at": at}
+        screened = self._screened(tx, game_id, player, sub, base)
+        if screened is not None:
+            return screened
+        meta = tx.meta
+        game = self.game_of(meta)
+        pos = self._position(tx, game)
+        phase = phase_dict(pos.phase)
+        base["phase"] = phase
+        if meta.get("status") == "finished" or pos.over:
+            return Receipt(REFUSED, reason=f"{game_id} is over; no more orders are taken", **base)
+        if phase_key is not None and phase_key != phase["key"]:
+            return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, phase), **base)
+        try:
+            orders = pos.take(player, text)
+        except Refused as exc:
+            return Receipt(REFUSED, reason=str(exc), **base)
+        except OrderError as exc:
+            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player),
+                           next=self._next(game, pos, player, False), **base)
+        held = meta.get("held")
+        previous = pos.last_set(player)
+        if held and held["player"] == player:
+            previous = Step(ORDER, player, [], held["text"])
+        try:
+            trial = Position(game, pos.state, pos.opening, list(pos.steps))
+            outcome = trial.submit(player, orders)
+        except OrderError as exc:
+            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player),
+                           next=self._next(game, pos, player, False), **base)
+        echo = [game.format(o) for o in orders]
+        old = previous.text.splitlines() if previous else []
+        added, removed = diff_lines(old, echo)
+        event = {"type": ORDER, "at": at, "player": player, "phase": phase["key"],
+                 "text": "\n".join(echo), "orders": [o.to_json() for o in orders],
+                 "message_id": message_id, "source": source,
+                 "events": [e.to_json() for e in outcome.events]}
+        misses = {p: n for p, n in meta.get("misses", {}).items() if p != player}
+        offered = [p for p in meta.get("offered", []) if p != player]
+        tx.set_meta(misses=misses, offered=offered)
+        if outcome.resolved and self._holds(meta, pos, player):
+            # early=false: the set that would close a simultaneous phase waits for the deadline
+            event = dict(event, type="held")
+            del event["events"]
+            seq = tx.append(event)
+            tx.set_meta(held={"phase": phase["key"], "player": player, "text": event["text"],
+                              "orders": event["orders"], "seq": seq})
+            visible: list[str] = []
+            after = self._held_next(tx.meta, pos, player)
+        else:
+            pos = trial
+            if outcome.resolved:
+                event["opened"] = outcome.after_key
+            seq = self._append_order(tx, game, pos.state, player, outcome, event, notices)
+            self._save(tx, pos, outcome.resolved)
+            if held and held["player"] == player:
+                tx.set_meta(held=None)
+            self._finish_if_over(tx, game, pos)
+            visible = [e.text for e in outcome.events if e.visible_to(player)]
+            after = self._next(game, pos, player, outcome.resolved)
+            if outcome.resolved:  # the receipt names the new phase's deadline
+                self._sync_schedule(tx, game, pos.state, self.clock())
+        receipt = Receipt(ACCEPTED, echo=echo, added=added, removed=removed, first_set=previous is None,
+                          events=visible, next=after, seq=seq,
+                          deadline=self._deadline_line(tx.meta, player), **base)
+        # enough to recognise the message again; the receipt itself is rebuilt from the log
+        tx.add_record("submissions", {"message_id": message_id, "seq": seq, "player": player})
+        if self.notifier is not None:
+            self.notifier.receipt(tx, tx.meta, receipt, in_reply_to)
+        if pos is trial and outcome.resolved:
+            self._notify_reports(tx, game, pos.state)
+        return receipt
+
+    def _screened(self, tx: Any, game_id: str, player: str, sub: Submission,
+                  base: dict[str, Any]) -> Receipt | None:
+        """The receipt of a submission that is not read at all: a wrong player name or token,
+        or a message seen before (its first receipt again, as a duplicate); None to go on."""
+        seat = self._seat(tx.meta, player)
+        if sub.token is not None and (seat is None or not same_token(sub.token, seat["token"])):
+            return Receipt(REFUSED, reason="the player name or token is not right for this game", **base)
+        if seat is None:
+            return Receipt(REFUSED, reason=f"{game_id} has no player {player!r}", **base)
+        if sub.message_id:
+            record = tx.find_record("submissions", "message_id", sub.message_id)
+            if record is not None:
+                if _submitter(record) != player:
+                    return Receipt(REFUSED, reason=f"message id {sub.message_id} was already "
+                                   "used for another submission", **base)
+                return self._duplicate(tx, record, base)
+        return None
+
+    def _duplicate(self, tx: Any, record: Mapping[str, Any], base: Mapping[str, Any]) -> Receipt:
+        """The receipt for a message accepted before: what was understood then, from the log."""
+        if "receipt" in record:  # game files written before records were kept short
+            old = Receipt.from_json(record["receipt"])
+            old.status = DUPLICATE
+            return old
+        event = tx.find_record("events", "seq", record["seq"]) or {}
+        return Receipt(DUPLICATE, echo=event.get("text", "").splitlines(), seq=record["seq"],
+                       **dict(base, phase=None))
+
+    @staticmethod
+    def _menu(game: Game, pos: Position, player: str) -> list[str]:
+        """What a player whose set was rejected may send: in a simultaneous phase the menu of
+        the position a new set replaces the earlier one in; a game with a complete menu only."""
+        state = pos.state
+        if pos.is_simultaneous(player) and pos.last_set(player) is not None:
+            try:
+                state = pos.without(player)[0]
+            except OrderError:
+                pass
+        lines, complete = menu_text(game, state, player)
+        return lines if complete else []
+
+    def _stale(self, tx: Any, player: str, phase_key: str, phase: Mapping[str, Any]) -> str:
+        """Why orders for a past phase are refused, and which phase is open now."""
+        defaulted = any(e["type"] == DEFAULT and e.get("phase") == phase_key and e.get("player") == player
+                        and e.get("source") == "deadline" for e in tx.events())
+        how = ("which closed at its deadline (your default orders were played)" if defaulted
+               else "which is not open (already resolved)")
+        return (f"these orders are for phase {phase_key}, {how}; the phase now open is "
+                f"{phase['name']} (round {phase['round']}, phase {phase['key']})")
+
+    def _holds(self, meta: Mapping[str, Any], pos: Position, player: str) -> bool:
+        """Whether a set that completes the phase must wait for the deadline (early=false):
+        only in a simultaneous decision with a deadline still to come (docs/deadlines.md)."""
+        policy = Policy.from_meta(meta.get("policy"))
+        if policy is None or policy.early or not pos.is_simultaneous(player):
+            return False
+        due = due_of(meta.get("schedule"))
+        if due is None or meta.get("schedule", {}).get("phase") != pos.key:
+            return False
+        return bool(meta.get("paused")) or self.clock() < due
+
+    def _held_next(self, meta: Mapping[str, Any], pos: Position, player: str) -> dict[str, Any]:
+        phase = phase_json(pos.game, pos.state)
+        text = (f"everyone is in for {phase['name']} (phase {phase['key']}). Early resolution is off in this "
+                "game, so the phase resolves at its deadline; until then you may send a new set, which "
+                "replaces this one.")
+        return {"resolved": False, "finished": False, "phase": phase, "waiting_for": [], "held": True, "text": text}
+
+    def _deadline_line(self, meta: Mapping[str, Any], player: str) -> str:
+        schedule = meta.get("schedule")
+        if not schedule or Policy.from_meta(meta.get("policy")) is None:
+            return ""
+        return f"phase {schedule['phase']}: {deadline_text(meta, seat_zone(meta, player))}"

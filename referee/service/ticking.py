@@ -1,0 +1,213 @@
+"""Time passing: `tick` sends reminders, releases held sets and plays default orders when a
+deadline and its grace have passed, and escalates repeated misses.
+
+Every operation is one unit of work on one game: the change, its log event and the mail it
+causes are written together, so `tick` run twice, from cron and the daemon at once, or after a
+crash, never resolves a phase or sends a reminder twice. The store's file lock serialises
+concurrent ticks; the schedule record (`referee/schedule.py`) says what is done.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Mapping, Sequence
+
+from ..contract import Game, OrderError
+from ..policy import Policy
+from ..progress import DROP, Position
+from ..schedule import closes_at, due_of, mark_reminded, reminders_due
+from ..store import GameNotFound, StoreBusy, StoreError
+from ..timekeeping import UTC, format_duration, from_iso, show_moment, to_iso
+from ..wakeups import NEVER
+from .steps import Steps, TickAction
+
+
+class Ticking(Steps):
+    """Part of `Referee`: due deadlines and reminders, for cron and the daemon alike."""
+
+    def tick(self, now: datetime | None = None, games: Sequence[str] | None = None) -> list[TickAction]:
+        """Process every due deadline and reminder. Safe to run at any time, any number of
+        times, from several processes at once."""
+        now = (now or self.clock()).astimezone(UTC)
+        if games is not None:
+            ids = list(games)
+        else:
+            ids = [r["id"] for r in self.store.list() if r.get("status") != "finished"]
+            hints = self.store.wake_due(now.timestamp())
+            if hints is not None:  # games whose wake time has not come have nothing due
+                ids = [game_id for game_id in ids if hints.get(game_id, True)]
+        actions: list[TickAction] = []
+        for game_id in ids:
+            try:
+                actions += self._tick_game(game_id, now)
+            except (StoreBusy, GameNotFound):
+                continue  # busy: the next tick takes it; gone: nothing to do
+            except StoreError as exc:  # a broken game file: the message names it and says what to do
+                actions.append(TickAction(game_id, "error", str(exc)))
+            except Exception as exc:  # one broken game must not stop the clock of the others
+                actions.append(TickAction(game_id, "error", f"{type(exc).__name__}: {exc}"))
+            finally:
+                self._flush_notices()
+        return actions
+
+    def _tick_game(self, game_id: str, now: datetime) -> list[TickAction]:
+        done: list[TickAction] = []
+        with self.store.transaction(game_id) as tx:
+            meta = tx.meta
+            policy = Policy.from_meta(meta.get("policy"))
+            if policy is None or meta.get("status") == "finished":
+                return done
+            game = self.game_of(meta)
+            pos = self._position(tx, game)
+            if pos.over:
+                return done
+            self._sync_schedule(tx, game, pos.state, now)
+            self._end_vacations(tx, now)
+            if tx.meta.get("paused"):
+                return done
+            waiting = pos.waiting_for()
+            self._vacation_moves(tx, policy, waiting, now)
+            schedule = tx.meta["schedule"]
+            due = due_of(schedule)
+            if due is None:
+                return done
+            held = tx.meta.get("held")
+            if held and now >= due:
+                done += self._release(tx, game, pos, held, now)
+                if pos.key != schedule["phase"]:
+                    return done
+                waiting = pos.waiting_for()
+            elif held:  # the player whose set is held is in, not missing
+                waiting = [p for p in waiting if p != held["player"]]
+            close = closes_at(schedule, policy)
+            assert close is not None
+            if now >= close:
+                if policy.missed == "wait":
+                    if schedule.get("noted") != schedule["due"]:
+                        done.append(self._note_wait(tx, game, schedule, waiting, now))
+                    return done
+                done += self._miss(tx, game, pos, policy, schedule, now)
+                return done
+            offsets = reminders_due(schedule, policy, now)
+            if offsets and waiting:
+                nearest = min(offsets)
+                tx.set_meta(schedule=mark_reminded(schedule, offsets))
+                tx.append({"type": "reminder", "at": to_iso(now), "phase": schedule["phase"],
+                           "before": format_duration(nearest), "players": waiting})
+                if self.notifier is not None:
+                    for player in waiting:
+                        self.notifier.reminder(tx, game, tx.meta, pos.state, player, nearest, now)
+                done.append(TickAction(game_id, "reminder", f"{format_duration(nearest)} before the deadline "
+                                       f"of phase {schedule['phase']}", tuple(waiting)))
+        return done
+
+    def _end_vacations(self, tx: Any, now: datetime) -> None:
+        vacations = tx.meta.get("vacations", {})
+        over = [p for p, v in vacations.items() if from_iso(v["until"]) <= now]
+        if over:
+            tx.set_meta(vacations={p: v for p, v in vacations.items() if p not in over})
+
+    def _note_wait(self, tx: Any, game: Game, schedule: Mapping[str, Any], waiting: list[str],
+                   now: datetime) -> TickAction:
+        tx.set_meta(schedule=dict(schedule, noted=schedule["due"]))
+        seq = tx.append({"type": "deadline", "at": to_iso(now), "phase": schedule["phase"], "due": schedule["due"],
+                         "waiting_for": waiting, "applied": False})
+        self._alert(tx, f"Deadline passed in {tx.game_id}", [
+            f"The deadline of phase {schedule['phase']} ({show_moment(due_of(schedule))}) has passed.",
+            f"Orders are missing from: {', '.join(waiting)}.",
+            "This game's policy is missed=wait: nothing is applied; the phase waits.",
+            f"To close it with default orders: referee adjudicate {tx.game_id}",
+            f"To give more time: referee extend {tx.game_id} --by 1d --reason \"...\""], f"wait-{seq}")
+        return TickAction(tx.game_id, "waiting", f"deadline of phase {schedule['phase']} passed; "
+                          "the moderator is alerted", tuple(waiting))
+
+    def _miss(self, tx: Any, game: Game, pos: Position, policy: Policy, schedule: Mapping[str, Any],
+              now: datetime) -> list[TickAction]:
+        """The deadline and its grace passed: default orders for everyone still missing."""
+        at = to_iso(now)
+        waiting = pos.waiting_for()
+        tx.append({"type": "deadline", "at": at, "phase": schedule["phase"], "due": schedule["due"],
+                   "waiting_for": waiting, "applied": True})
+        applied = self._apply_defaults(tx, game, pos, at, "deadline")
+        self._tell_defaults(tx, applied, f"The deadline of phase {schedule['phase']} ({show_moment(due_of(schedule))}) "
+                            "passed without their orders")  # type: ignore[arg-type]
+        missed = list(dict.fromkeys(item["player"] for item in applied))
+        done = [TickAction(tx.game_id, "defaults", f"deadline of phase {schedule['phase']} passed; "
+                           f"default orders applied", tuple(missed))]
+        misses = dict(tx.meta.get("misses", {}))
+        for player in missed:
+            misses[player] = misses.get(player, 0) + 1
+        tx.set_meta(misses=misses)
+        self._save(tx, pos, True)
+        for player in missed:
+            if policy.escalate_after and misses[player] == policy.escalate_after:
+                done.append(self._escalate(tx, game, pos, policy, player, misses[player], now))
+        self._finish_if_over(tx, game, pos)
+        self._notify_reports(tx, game, pos.state, now)
+        return done
+
+    def _escalate(self, tx: Any, game: Game, pos: Position, policy: Policy, player: str, count: int,
+                  now: datetime) -> TickAction:
+        action = policy.escalation
+        at = to_iso(now)
+        note = ""
+        if action == "drop":
+            if pos.over:
+                action, note = "alert", "the game is over"
+            else:
+                try:
+                    outcome = pos.submit(player, [], DROP)
+                except OrderError as exc:
+                    action, note = "alert", f"{game.title} does not allow dropping {player}: {exc.message}"
+                else:
+                    event = {"type": DROP, "at": at, "player": player, "phase": outcome.before_key, "text": "",
+                             "orders": [], "source": "escalation", "events": [e.to_json() for e in outcome.events]}
+                    if outcome.resolved:
+                        event["opened"] = outcome.after_key
+                    tx.append(event)
+                    self._save(tx, pos, outcome.resolved)
+        seq = tx.append({"type": "escalation", "at": at, "player": player, "misses": count,
+                         "action": action, "note": note})
+        lines = [f"{player} has missed {count} deadlines in a row in {tx.game_id}."]
+        if note:
+            lines.append(f"The policy says drop, but {note}; this is an alert instead.")
+        if action == "drop":
+            lines.append(f"{player} has been dropped from the game, as its policy says.")
+            self._announce(tx, f"{player} dropped after {count} missed deadlines",
+                           [lines[0], f"As this game's policy says, {player} leaves the game."], "",
+                           f"escalation-{seq}")
+        elif action == "replace":
+            offered = list(dict.fromkeys([*tx.meta.get("offered", []), player]))
+            tx.set_meta(offered=offered)
+            lines += ["The seat is offered to a replacement player. To hand it over:",
+                      f"  referee replace {tx.game_id} {player} --email NEW-ADDRESS"]
+            if self.notifier is not None:
+                self.notifier.to_player(tx, tx.meta, player, f"[{tx.game_id}] Your seat may be given to someone else", (
+                    f"You have missed {count} deadlines in a row in {tx.game_id}, and default orders were "
+                    "played for you.\n\nAs this game's policy says, your seat is now offered to a replacement "
+                    "player. If you want to keep playing, just send your orders for the next phase you are "
+                    "asked about; the moderator will see it.\n"), f"offer-{seq}", None, "notice")
+        else:
+            lines.append("Nothing else was done; the game goes on with default orders.")
+        self._alert(tx, f"{player} missed {count} deadlines in {tx.game_id}", lines, f"escalation-{seq}")
+        return TickAction(tx.game_id, "escalation", f"{player} missed {count} in a row: {action}"
+                          + (f" ({note})" if note else ""), (player,))
+
+
+def next_wake(meta: Mapping[str, Any]) -> float:
+    """The earliest moment (POSIX time) a tick could have anything to do for a game with this
+    meta, for the store's wake index. A lower bound by construction: nothing a tick does for
+    a deadline (a reminder, holding or closing the phase, a miss) comes before the deadline
+    less its longest reminder, a vacation ends at its `until`, and everything else a tick
+    could do follows a unit of work, which sets the time again."""
+    policy = Policy.from_meta(meta.get("policy"))
+    if policy is None or meta.get("status") == "finished" or meta.get("paused"):
+        return NEVER
+    schedule = meta.get("schedule")
+    if schedule is None:
+        return 0.0  # a phase without its deadline record yet: the next tick makes it
+    times = [from_iso(v["until"]).timestamp() for v in meta.get("vacations", {}).values()]
+    due = due_of(schedule)
+    if due is not None:
+        times.append((due - max(policy.reminders, default=timedelta(0))).timestamp())
+    return min(times, default=NEVER)
