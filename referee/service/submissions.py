@@ -9,8 +9,8 @@ from typing import Any, Mapping, Sequence
 from ..contract import Game, OrderError
 from ..policy import Policy
 from ..progress import DEFAULT, ORDER, Position, Refused, Step, phase_dict, phase_json
-from ..rendering import menu_text
 from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
+from ..rendering import menu_text
 from ..schedule import deadline_text, due_of, seat_zone
 from ..tokens import same_token
 from .steps import Reopened, Steps

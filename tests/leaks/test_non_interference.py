@@ -29,7 +29,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from mailer.reports import report_context
+from mailer.outbound.reports import report_context
 from referee import registry
 from referee.contract import Order, OrderError
 from referee.policy import Policy

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from games.constantinopolis import GAME
-from mailer.reports import help_text, orders_block
-from mailer.wiring import build
+from mailer.outbound.reports import help_text, orders_block
+from mailer.daemon.wiring import build
 from referee.config import Settings
 
 from ..constantinopolis.util import at_accept, at_construct, card, give_cards, give_goods, new, own, seat
