@@ -10,6 +10,8 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import logging
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
@@ -29,6 +31,7 @@ from .store import GAME_ID, GameStore, StoreError, check_game_id
 from .tokens import name_problem, new_token, normalise_email, same_token, valid_name
 
 Clock = Callable[[], datetime]
+log = logging.getLogger("referee.service")
 
 STATE_EVENTS = (ORDER, DEFAULT, DROP)
 MAX_DEFAULT_ROUNDS = 1000
@@ -257,6 +260,10 @@ class Referee(Deadlines):
         # a turn and the mail it causes are written together.
         self.notifier = notifier
         self.default_preset = default_preset
+        # Called with a game's id after the unit of work that ended the game is written (the
+        # tournaments' bookkeeping, referee/tournament/organiser.py); a failing hook is logged
+        self.finished_hooks: list[Callable[[str], None]] = []
+        self._ended = threading.local()
 
     def _notify_reports(self, tx: Any, game: Game, state: State, now: datetime | None = None) -> None:
         """A phase may have opened: give it its deadline, then queue the reports that show it."""
@@ -294,6 +301,13 @@ class Referee(Deadlines):
     def _flush_notices(self) -> None:
         if self.notifier is not None:
             self.notifier.flush_marks()
+        ended, self._ended.games = getattr(self._ended, "games", []), []
+        for game_id in ended:
+            for hook in self.finished_hooks:
+                try:
+                    hook(game_id)
+                except Exception:  # the game's own work is written; a hook must not undo the answer
+                    log.exception("a hook after game %s ended failed", game_id)
 
     # -- helpers
 
@@ -336,6 +350,7 @@ class Referee(Deadlines):
         tx.append({"type": "finished", "at": self._now(), "phase": pos.key,
                    "result": result.to_json() if result else None, "seed": meta["seed"]})
         tx.set_meta(status="finished", seed_revealed=True)
+        self._ended.games = [*getattr(self._ended, "games", []), tx.game_id]
         return True
 
     def _seat(self, meta: Mapping[str, Any], player: str) -> dict[str, Any] | None:
