@@ -343,19 +343,19 @@ class Organiser:
                 if table.result is None or r is rnd:  # the current round's too: an undo may reopen a game
                     table.result = self._result(table.game)
         unit.save(t)
+        if t.complete and not t.seed_revealed:
+            t.seed_revealed = True  # before the last round's mail, which tells the seed
+            final = compute(t)
+            self.ratings.record(t.name, {r.name: (r.mu, r.sigma) for r in final.rows},
+                                {p.name: p.email for p in t.players}, {r.name: r.games for r in final.rows})
+            unit.log({"type": "complete", "at": self._now(), "seed": t.seed})
+            unit.save(t)
         for r in t.rounds:
             if r.finished and not r.mailed:
                 self._mail_standings(t, r)
                 r.mailed = True
                 unit.log({"type": "mailed", "at": self._now(), "round": r.number})
                 unit.save(t)
-        if t.complete and not t.seed_revealed:
-            t.seed_revealed = True
-            final = compute(t)
-            self.ratings.record(t.name, {r.name: (r.mu, r.sigma) for r in final.rows},
-                                {p.name: p.email for p in t.players}, {r.name: r.games for r in final.rows})
-            unit.log({"type": "complete", "at": self._now(), "seed": t.seed})
-            unit.save(t)
         return t
 
     def _result(self, game: str) -> dict[str, Any] | None:
