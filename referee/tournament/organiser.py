@@ -81,10 +81,10 @@ class Organiser:
                seed: str | None = None, scoring: str = "scaled") -> Made:
         """A new tournament with its first round's games; BadRequest lists every problem."""
         problems: list[str] = []
-        name = name.strip().lower()
+        given, name = name, name.strip().lower()
         problem = check_name(name)
         if problem:
-            problems.append(problem)
+            problems.append(check_name(given) or problem)
         elif self.store.exists(name):
             problems.append(f"a tournament {name!r} already exists")
         try:
