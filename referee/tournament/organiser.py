@@ -31,7 +31,7 @@ from ..gamelog import write_log
 from ..policy import PolicyError, kind_problems
 from ..rng import commitment, new_seed
 from ..service import Referee, resolve_options
-from ..store import GameNotFound
+from ..store import GameNotFound, StoreError
 from ..tokens import name_problem
 from .archive import write_archive
 from .model import FINAL, Player, Round, Tournament, check_name, game_id, game_seed
@@ -266,7 +266,7 @@ class Organiser:
         for name in self.store.names():
             try:
                 t = self.store.load(name)
-            except (TournamentNotFound, ServiceError) as exc:
+            except (TournamentNotFound, ServiceError, StoreError) as exc:  # one broken file, listed as such
                 out.append({"name": name, "problem": str(exc)})
                 continue
             out.append({"name": name, "game": t.game, "players": len(t.players), "rounds_made": len(t.rounds),

@@ -63,9 +63,9 @@ class Unit:
 
 
 class TournamentStore:
-    def __init__(self, data_dir: str | Path, lock_timeout: float = LOCK_TIMEOUT) -> None:
+    def __init__(self, data_dir: str | Path, lock_timeout: float | None = None) -> None:
         self.root = Path(data_dir) / "tournaments"
-        self.lock_timeout = lock_timeout
+        self.lock_timeout = LOCK_TIMEOUT if lock_timeout is None else lock_timeout
 
     def path(self, name: str) -> Path:
         problem = check_name(name) if name != RATINGS else None
