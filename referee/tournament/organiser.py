@@ -251,8 +251,12 @@ class Organiser:
                     note = f"{who.name} left {table.game} under the game's own rule and scores nothing for it"
                 except ServiceError as exc:
                     how = "defaults"
-                    note = (f"{table.game} keeps {who.name}'s seat ({exc}); it plays default orders at each deadline "
-                            "until the game ends, and its result counts")
+                    policy = self.referee.policy_show(table.game)["policy"] or {}
+                    waits = policy.get("values", {}).get("missed") == "wait"
+                    then = ("the game waits at each deadline (the policy says missed=wait): close its phases with "
+                            f"`referee adjudicate {table.game}`" if waits else
+                            "it plays default orders at each deadline until the game ends")
+                    note = f"{table.game} keeps {who.name}'s seat ({exc}); {then}, and its result counts"
             who.dropped = {"after": len(t.rounds), "game": table.game if table else None, "how": how}
             unit.log({"type": "drop", "at": self._now(), "player": who.name, **who.dropped})
             unit.save(t)
