@@ -211,6 +211,7 @@ def status_command(ctx: click.Context, name: str | None, as_json: bool) -> None:
         for table in rnd.tables:
             state = "over" if table.result else "playing"
             click.echo(f"  {table.game:<24} {state:<8} {', '.join(table.seats)}")
+            click.echo(f"  {'':<24} seed commitment {table.commitment}")
     gone = [p for p in t.players if p.dropped]
     for p in gone:
         click.echo(f"{p.name} dropped out ({p.dropped['how']}, round {p.dropped['after']})")
