@@ -36,10 +36,12 @@ def event(count: int, kind: str, phase: str, player: str, text: str) -> dict:
             "text": text}
 
 
-def finished_game_record(name: str, players: int, seed: str) -> str:
-    """A finished game played by bots, as `referee log` would write it."""
+def finished_game_record(name: str, players: int, seed: str, *, names: list[str] | None = None,
+                         game_id: str | None = None) -> str:
+    """A finished game played by bots, as `referee log` would write it (with `names` for the
+    players and `game_id` for its id, when given)."""
     game = registry.get(name)
-    names = NAMES[:players]
+    names = names or NAMES[:players]
     components = game.load_components(None)
     pos = Position.start(game, game.setup(names, seed, {}, components))
     bots = Rng.from_seed(seed, "replay bots")
@@ -65,7 +67,7 @@ def finished_game_record(name: str, players: int, seed: str) -> str:
         events.append(event(len(events), "order", key, player, text))
     meta = {"game": name, "rules_version": game.rules_version, "components_sha256": components_hash(components),
             "options": {}, "players": names, "commitment": commitment(seed), "seed": seed,
-            "seed_revealed": True, "id": f"{name[:5]}-{seed}", "created": "2026-01-01T00:00:00Z"}
+            "seed_revealed": True, "id": game_id or f"{name[:5]}-{seed}", "created": "2026-01-01T00:00:00Z"}
     return write_log(meta, events, pos.state)
 
 

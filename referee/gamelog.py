@@ -90,6 +90,7 @@ class ReplayResult:
     message: str
     line: int | None = None
     steps: int = 0
+    state: dict[str, Any] | None = None  # the final position, when the replay got to the end
 
 
 def replay_log(text: str, games: Callable[[str], Game], *, seed: str | None = None) -> ReplayResult:
@@ -177,7 +178,8 @@ def _replay(text: str, games: Callable[[str], Game], seed: str | None) -> Replay
             if len(fields) != 2 or fields[1] != actual:
                 raise LogError(f"final state hash differs: the log says {fields[1:]}, the replay gives {actual}",
                                number)
-            return ReplayResult(True, f"replayed {steps} step(s); chain and final state match", number, steps)
+            return ReplayResult(True, f"replayed {steps} step(s); chain and final state match", number, steps,
+                                dict(pos.state))
         if len(fields) != 6:
             raise LogError("expected seq, phase, time, type, player and text separated by tabs", number)
         _seq, phase, _at, kind, player, payload = fields

@@ -8,6 +8,7 @@ Layout under the data directory::
     spool/                    inbound mail (Maildir) waiting for the worker, and the SMTP server's journal
     wake/                     per game, when a tick next needs to look at it (referee/wakeups.py)
     relay/                    captured outgoing mail when no relay is configured
+    tournaments/              one file per tournament, and ratings.json (referee/tournament/store.py)
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from referee import registry, rendering
 from referee.config import Settings
 from referee.service import Referee, TickAction, next_wake, stored_game_problem, system_clock
 from referee.store import TinyDBStore
+from referee.tournament.organiser import Organiser
+from referee.tournament.store import TournamentStore
 
 from .worker import MailWorker
 
@@ -44,6 +47,7 @@ class Services:
     notifier: MailNotifier
     referee: Referee
     spool: Spool
+    tournaments: Organiser
 
     def relay(self) -> Relay:
         s = self.settings
@@ -93,4 +97,9 @@ def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> S
                            keep_sent=SYSTEM_KEEP_SENT)
     notifier = MailNotifier(settings, clock, outbox, system_outbox)
     referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
-    return Services(settings, clock, store, outbox, system_outbox, notifier, referee, Spool(root / "spool"))
+    # tournaments: their standings go to each player through the system outbox (mail not tied to a game)
+    tournaments = Organiser(referee, TournamentStore(root), mail=lambda to, subject, text, serial: notifier.system_mail(
+        to, subject, text, in_reply_to=None, serial=serial))
+    referee.finished_hooks.append(tournaments.game_finished)
+    return Services(settings, clock, store, outbox, system_outbox, notifier, referee, Spool(root / "spool"),
+                    tournaments)

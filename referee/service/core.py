@@ -8,6 +8,8 @@ the service reads the wall clock.
 
 from __future__ import annotations
 
+import logging
+import threading
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
@@ -20,6 +22,7 @@ from ..store import GameStore
 from ..tokens import same_token
 
 Clock = Callable[[], datetime]
+log = logging.getLogger("referee.service")
 
 MAX_NOTICE_LINES = 60  # a player who gets no report for a long time is not told an endless story
 
@@ -65,6 +68,10 @@ class ServiceCore:
         # a turn and the mail it causes are written together.
         self.notifier = notifier
         self.default_preset = default_preset
+        # Called with a game's id after the unit of work that ended the game is written (the
+        # tournaments' bookkeeping, referee/tournament/organiser.py); a failing hook is logged
+        self.finished_hooks: list[Callable[[str], None]] = []
+        self._ended = threading.local()
 
     def _now(self) -> str:
         now = self.clock()
@@ -105,6 +112,7 @@ class ServiceCore:
         tx.append({"type": "finished", "at": self._now(), "phase": pos.key,
                    "result": result.to_json() if result else None, "seed": meta["seed"]})
         tx.set_meta(status="finished", seed_revealed=True)
+        self._ended.games = [*getattr(self._ended, "games", []), tx.game_id]
         return True
 
     def _seat(self, meta: Mapping[str, Any], player: str) -> dict[str, Any] | None:
@@ -174,6 +182,13 @@ class ServiceCore:
     def _flush_notices(self) -> None:
         if self.notifier is not None:
             self.notifier.flush_marks()
+        ended, self._ended.games = getattr(self._ended, "games", []), []
+        for game_id in ended:
+            for hook in self.finished_hooks:
+                try:
+                    hook(game_id)
+                except Exception:  # the game's own work is written; a hook must not undo the answer
+                    log.exception("a hook after game %s ended failed", game_id)
 
     def _announce(self, tx: Any, subject: str, lines: list[str], reason: str, serial: str,
                   in_reply_to: str | None = None) -> None:

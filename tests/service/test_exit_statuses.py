@@ -119,6 +119,46 @@ def fresh_data_dir(w, stack):
     w.data = w.tmp / "fresh"
 
 
+def a_tournament(w, stack, finished=False, rounds=1):
+    """Tournament t1: four race players at two tables (a quick race: target 3), one round
+    unless told; with `finished` its first round is played to the end."""
+    import referee.tournament.store
+    stack.enter_context(pytest.MonkeyPatch.context()).setattr(referee.tournament.store, "LOCK_TIMEOUT", 0.2)
+    (w.tmp / "roster.csv").write_text("name,email\nann,a@x.test\nbob,b@x.test\ncy,c@x.test\ndee,d@x.test\n")
+    made = w.run("tournament", "new", "t1", "--game", "race", "--roster", "{tmp}/roster.csv", "--rounds", str(rounds),
+                 "--table-size", "2", "--option", "target=3", "--seed", "t1")
+    assert made.exit_code == 0, made.output
+    for game in ("t1-r1-t1", "t1-r1-t2") if finished else ():
+        while "Winner" not in w.run("status", game).output:
+            assert w.run("adjudicate", game).exit_code == 0
+
+
+def a_finished_tournament(w, stack):
+    a_tournament(w, stack, finished=True)
+
+
+def an_archive(w, stack, tamper=False):
+    a_finished_tournament(w, stack)
+    assert w.run("tournament", "archive", "t1", "-o", "{tmp}/t1.zip").exit_code == 0
+    if tamper:
+        import zipfile
+        with zipfile.ZipFile(w.tmp / "t1.zip", "a") as zf:
+            zf.writestr("t1/extra.txt", "added later")
+
+
+def a_broken_tournament(w, stack):
+    a_tournament(w, stack)
+    (w.data / "tournaments" / "t1.json").write_text('{"tournament": {"1":')
+
+
+def tournaments_is_a_file(w, stack):
+    (w.tmp / "roster.csv").write_text("name,email\nann,a@x.test\nbob,b@x.test\n")
+    (w.data / "tournaments").write_text("")
+
+
+TOURNAMENT = ["tournament", "new", "t2", "--game", "race", "--roster", "{tmp}/roster.csv", "--table-size", "2"]
+
+
 NEW = ["new", "race", "--player", "x:x@x.test", "--player", "y:y@x.test", "--id", "g9"]
 GAME_COMMANDS = {  # command: (arguments on g1 that work, ... that fail for a reason of the command's own)
     "status": (["status", "g1"], None),
@@ -190,6 +230,45 @@ CASES += [
     ("serve", 0, ["serve"], "process"), ("serve", 1, ["serve"], "process"), ("serve", 2, ["serve", "--port", "0"],
                                                                               "process"),
     ("serve", 74, ["serve"], "process"),
+    ("tournament new", 0, TOURNAMENT, a_tournament), ("tournament new", 2, TOURNAMENT[:-1] + ["6"], a_tournament),
+    ("tournament new", 74, TOURNAMENT, tournaments_is_a_file),
+    ("tournament new", 75, TOURNAMENT, lambda w, s: (a_tournament(w, s), busy("tournaments/t2.json.lock")(w, s))),
+    ("tournament next", 0, ["tournament", "next", "t1"], lambda w, s: a_tournament(w, s, finished=True, rounds=2)),
+    ("tournament next", 1, ["tournament", "next", "t1"], a_tournament),
+    ("tournament next", 2, ["tournament", "next", "t1", "--table-size", "9"],
+     lambda w, s: a_tournament(w, s, finished=True, rounds=2)),
+    ("tournament next", 74, ["tournament", "next", "t1"], a_broken_tournament),
+    ("tournament next", 75, ["tournament", "next", "t1"], lambda w, s: (a_tournament(w, s),
+                                                                       busy("tournaments/t1.json.lock")(w, s))),
+    ("tournament drop", 0, ["tournament", "drop", "t1", "ann"], a_tournament),
+    ("tournament drop", 1, ["tournament", "drop", "t1", "zed"], a_tournament),
+    ("tournament drop", 2, ["tournament", "drop", "t1"], a_tournament),
+    ("tournament drop", 74, ["tournament", "drop", "t1", "ann"], a_broken_tournament),
+    ("tournament drop", 75, ["tournament", "drop", "t1", "ann"], lambda w, s: (a_tournament(w, s),
+                                                                              busy("tournaments/t1.json.lock")(w, s))),
+    ("tournament list", 0, ["tournament", "list"], a_broken_tournament),
+    ("tournament list", 2, ["tournament", "list", "--bogus"], None),
+    ("tournament status", 0, ["tournament", "status"], a_tournament),
+    ("tournament status", 1, ["tournament", "status", "nosuch"], a_tournament),
+    ("tournament status", 2, ["tournament", "status", "t1", "--bogus"], a_tournament),
+    ("tournament status", 74, ["tournament", "status", "t1"], a_broken_tournament),
+    ("tournament status", 75, ["tournament", "status", "t1"], lambda w, s: (a_tournament(w, s),
+                                                                           busy("tournaments/t1.json.lock")(w, s))),
+    ("tournament standings", 0, ["tournament", "standings", "t1", "--csv"], a_finished_tournament),
+    ("tournament standings", 1, ["tournament", "standings", "nosuch"], a_tournament),
+    ("tournament standings", 2, ["tournament", "standings", "t1", "--json", "--csv"], a_tournament),
+    ("tournament standings", 74, ["tournament", "standings", "t1"], a_broken_tournament),
+    ("tournament standings", 75, ["tournament", "standings", "t1"],
+     lambda w, s: (a_tournament(w, s), busy("tournaments/t1.json.lock")(w, s))),
+    ("tournament archive", 0, ["tournament", "archive", "t1", "-o", "{tmp}/a.zip"], a_finished_tournament),
+    ("tournament archive", 1, ["tournament", "archive", "t1", "-o", "{tmp}/a.zip"], a_tournament),
+    ("tournament archive", 2, ["tournament", "archive", "t1"], a_tournament),
+    ("tournament archive", 74, ["tournament", "archive", "t1", "-o", "{tmp}/a.zip"], a_broken_tournament),
+    ("tournament archive", 75, ["tournament", "archive", "t1", "-o", "{tmp}/a.zip"],
+     lambda w, s: (a_tournament(w, s), busy("tournaments/t1.json.lock")(w, s))),
+    ("tournament verify", 0, ["tournament", "verify", "{tmp}/t1.zip"], an_archive),
+    ("tournament verify", 1, ["tournament", "verify", "{tmp}/t1.zip"], lambda w, s: an_archive(w, s, tamper=True)),
+    ("tournament verify", 2, ["tournament", "verify", "{tmp}/none.zip"], None),
 ]
 
 

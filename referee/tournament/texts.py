@@ -1,0 +1,132 @@
+"""Standings as people read them: plain text (the command, the mail after each round), CSV,
+and the results page (`templates/tournament/`)."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+from typing import Any, Mapping
+
+from ..rendering import render
+from .model import FINAL, Round, Tournament
+from .scoring import places, parse_scheme, show
+from .standings import Row, Standings, ordinal_text
+
+HEADER = ["place", "player", "points", "score", "h2h", "games", "rating", "rounds"]
+
+
+def score_name(t: Tournament) -> str:
+    """What the game's first score is called (fame, palace_seats), from a finished table."""
+    for rnd in t.rounds:
+        for table in rnd.tables:
+            for scores in (table.result or {}).get("scores", {}).values():
+                for key, value in scores.items():
+                    if isinstance(value, (int, float)) and not isinstance(value, bool):
+                        return key.replace("_", " ")
+    return "the game's score"
+
+
+def place_text(row: Row) -> str:
+    return f"{row.rank}{'=' if row.shared else ''}"
+
+
+def dropped_text(row: Row) -> str | None:
+    d = row.dropped
+    if not d:
+        return None
+    if d["how"] == "left":
+        return f"{row.name} dropped out in round {d['after']}: left {d['game']} under the game's own rule."
+    if d["how"] == "defaults":
+        return (f"{row.name} dropped out in round {d['after']}: their seat in {d['game']} played default orders to "
+                "the end.")
+    return f"{row.name} dropped out after round {d['after']}."
+
+
+def table_text(table: Any, label: str) -> str:
+    if table.result is None:
+        return f"playing: {', '.join(table.seats)}"
+    place = places(table.seats, table.result["ranking"])
+    parts = []
+    for player in sorted(table.seats, key=lambda p: (place[p], table.seats.index(p))):
+        scores = table.result.get("scores", {}).get(player, {})
+        first = next((v for v in scores.values() if isinstance(v, (int, float)) and not isinstance(v, bool)), None)
+        tied = sum(1 for p in table.seats if place[p] == place[player]) > 1
+        left = player not in {p for group in table.result["ranking"] for p in group}
+        detail = "left the game" if left else (f"{label} {show(first)}" if first is not None else "")
+        parts.append(f"{ordinal_text(place[player])}{'=' if tied else ''} {player}" + (f" ({detail})" if detail else ""))
+    return ", ".join(parts)
+
+
+def _context(t: Tournament, standings: Standings) -> dict[str, Any]:
+    label = score_name(t)
+    rows = [HEADER] + [[place_text(r), r.name, show(r.points), show(r.score), str(r.head_to_head), str(r.games),
+                        f"{r.rating:.1f}", " ".join(r.places)] for r in standings.rows]
+    rounds = [{"number": r.number, "kind": r.kind, "top": r.top,
+               "tables": [{"number": x.number, "game": x.game, "text": table_text(x, label)} for x in r.tables]}
+              for r in t.rounds]
+    return {"title": f"{t.name} ({t.title})", "complete": standings.complete, "played": standings.rounds_played,
+            "planned": t.planned, "rows": rows, "rounds": rounds,
+            "dropped": [line for r in standings.rows if (line := dropped_text(r))],
+            "scoring": parse_scheme(t.scoring).describe(), "score_name": label}
+
+
+def standings_text(t: Tournament, standings: Standings) -> str:
+    return render("tournament/standings.txt", **_context(t, standings))
+
+
+def standings_mail(t: Tournament, standings: Standings, rnd: Round, player: str) -> tuple[str, str]:
+    """The mail every player gets when round `rnd` is over: (subject, text)."""
+    row = next(r for r in standings.rows if r.name == player)
+    over = t.complete and rnd.number == len(t.rounds)
+    if over:
+        headline = f"The tournament is over. You finished {ordinal_text(row.rank)}{' (shared)' if row.shared else ''}" \
+                   f" with {show(row.points)} points from {row.games} game(s)."
+        nxt = "Thank you for playing."
+        subject = f"[{t.name}] Final standings"
+    else:
+        headline = f"Round {rnd.number} of {t.planned} is over. You are {ordinal_text(row.rank)}" \
+                   f"{' (shared)' if row.shared else ''} with {show(row.points)} points from {row.games} game(s)."
+        nxt = ("The organiser makes the next round from these standings; if you play in it, the game's first "
+               "report tells you your table and your seat." if not row.dropped else
+               "You have dropped out, so you will not be seated in later rounds.")
+        subject = f"[{t.name}] Standings after round {rnd.number}"
+    text = render("tournament/mail.txt", player=player, headline=headline, next=nxt, tournament=t.name,
+                  seed=t.seed if over and t.seed_revealed else None, commitment=t.commitment,
+                  **_context(t, standings))
+    return subject, text
+
+
+def standings_csv(standings: Standings) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["rank", "shared", "name", "points", "score", "head_to_head", "games", "rating", "mu", "sigma",
+                     "dropped_after", "final_place", *[f"round_{i + 1}" for i in range(len(standings.rows[0].places)
+                                                                                       if standings.rows else 0)]])
+    for r in standings.rows:
+        writer.writerow([r.rank, "yes" if r.shared else "", r.name, show(r.points), show(r.score), r.head_to_head,
+                         r.games, f"{r.rating:.3f}", f"{r.mu:.3f}", f"{r.sigma:.3f}",
+                         (r.dropped or {}).get("after", ""), r.finalist or "", *r.places])
+    return out.getvalue()
+
+
+def results_page(t: Tournament, standings: Standings, logs: Mapping[str, str] | None = None) -> str:
+    """The results page: one HTML file, no external resources. With `logs` (game id -> log
+    text) each game's log is embedded as a data: link; without, links point at
+    `games/<id>.log` beside the page, as in the archive."""
+    ctx = _context(t, standings)
+    label = ctx["score_name"]
+    links = {}
+    for rnd in t.rounds:
+        for table in rnd.tables:
+            if logs is None:
+                links[table.game] = f"games/{table.game}.log"
+            elif table.game in logs:
+                data = base64.b64encode(logs[table.game].encode("utf-8")).decode("ascii")
+                links[table.game] = f"data:text/plain;charset=utf-8;base64,{data}"
+    rounds = [{"number": r.number, "final": r.kind == FINAL, "top": r.top,
+               "tables": [{"number": x.number, "game": x.game, "link": links.get(x.game), "text": table_text(x, label),
+                           "commitment": x.commitment} for x in r.tables]} for r in t.rounds]
+    return render("tournament/results.html", t=t, standings=standings, rows=standings.rows, rounds=rounds,
+                  place_text=place_text, show=show, dropped=ctx["dropped"], scoring=ctx["scoring"],
+                  score_name=label)
