@@ -19,6 +19,7 @@ from referee.contract import Game, Result
 from referee.gamelog import replay_log, write_log
 from referee.rendering import render
 from referee.rng import new_seed, verify_commitment
+from referee.standings import standings_context
 
 from ..common import EXIT_REFUSED, fail
 from .run import PLAYER_NAMES, STALL_SECONDS, DemoFailed, DemoRun, Tick
@@ -27,13 +28,8 @@ DEFAULT_GAME = "constantinopolis"
 
 
 def standings(game: Game, result: Result) -> str:
-    places = []
-    rank = 1
-    for tied in result.ranking:
-        detail = ", ".join(f"{k} {v}" for k, v in result.scores[tied[0]].items() if v is not False)
-        places.append({"rank": rank, "players": list(tied), "detail": detail})
-        rank += len(tied)
-    return render("standings.txt", title=game.title, places=places, winners=list(result.winners))
+    """The final standings in the rulebook's words, with the tie-breaks that decided places."""
+    return render("standings.txt", title=game.title, standings=standings_context(game, result))
 
 
 def _choose_game(name: str | None) -> Game:
