@@ -17,7 +17,6 @@ a sender rate limit high enough for bots that answer within milliseconds.
 from __future__ import annotations
 
 import queue
-import random
 import socket
 import threading
 import time
@@ -118,7 +117,7 @@ class DemoRun:
                                       on_delivery=self._delivered)
         for name, address in addresses.items():
             self.bots[name] = MailBot(name, address, self.game, self.game_id, self.services.store,
-                                      self.mailbox(name), self.listen_port, random.Random(f"{self.seed}/{name}"))
+                                      self.mailbox(name), self.listen_port, self.seed)
         stop, ready = threading.Event(), threading.Event()
         relay_server = capture_server(self.capture, self.capture_port)
         relay_server.start()

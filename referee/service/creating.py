@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 from .. import registry
-from ..contract import ComponentError, SetupError, phase_kinds
+from ..contract import ComponentError, Game, SetupError, State, phase_kinds
 from ..errors import BadRequest
 from ..history import components_hash
 from ..options import resolve_options
@@ -100,9 +101,14 @@ class Creating(Openings):
         }
         self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names,
                                                    "policy": rules.preset}],
-                          then=lambda tx: self._notify_reports(tx, game, state, opened))
+                          then=lambda tx: self._opened(tx, game, state, opened))
         self._flush_notices()
         return NewGame(game_id, game.name, seats, meta["commitment"])
+
+    def _opened(self, tx: Any, game: Game, state: State, now: datetime) -> None:
+        """The new game's first unit of work: its deadline and everyone's opening mail."""
+        self._notify_reports(tx, game, state, now)
+        self._settle_mail(tx, now)
 
     def _fresh_id(self, name: str) -> str:
         prefix = name.split("-")[0][:16]
