@@ -83,17 +83,36 @@ def text(msg) -> str:
     return msg.get_body(("plain",)).get_content()
 
 
+def flat(msg) -> str:
+    """The mail's text with its lines joined: a report wraps its paragraphs at 78 columns."""
+    return " ".join(text(msg).split())
+
+
 def events(svc, game_id: str, kind: str | None = None):
     return [e for e in svc.store.load(game_id).events if kind is None or e["type"] == kind]
 
 
-def race(svc, game_id="race-1", players=("ann", "bob"), policy="standard", sets=(), target="21"):
+def each(svc, game_id: str) -> None:
+    """Every player of the game chooses `NOTIFY each` (a mail for everything as it happens),
+    set in the seats without an event, so the log reads as before: these tests read each
+    notice, reminder and report as a mail of its own. tests/mailer/test_one_mail.py checks
+    that under the default the same news reaches the player folded into their next mail."""
+    with svc.store.transaction(game_id) as tx:
+        tx.set_meta(seats=[dict(s, notify={"mode": "each"}) for s in tx.meta["seats"]])
+
+
+def race(svc, game_id="race-1", players=("ann", "bob"), policy="standard", sets=(), target="21", notify="each"):
     made = svc.referee.new_game("race", [(p, f"{p}@players.test") for p in players], seed="s",
                                 options={"target": target}, game_id=game_id, policy=policy, policy_set=list(sets))
+    if notify == "each":
+        each(svc, game_id)
     return {p["name"]: p["token"] for p in made.players}
 
 
-def simul(svc, game_id="simul-1", players=("ann", "bob", "cid"), policy="standard", sets=(), rounds="2"):
+def simul(svc, game_id="simul-1", players=("ann", "bob", "cid"), policy="standard", sets=(), rounds="2",
+          notify="each"):
     made = svc.referee.new_game("simul", [(p, f"{p}@players.test") for p in players], seed="s",
                                 options={"rounds": rounds}, game_id=game_id, policy=policy, policy_set=list(sets))
+    if notify == "each":
+        each(svc, game_id)
     return {p["name"]: p["token"] for p in made.players}
