@@ -181,7 +181,7 @@ class MailNotifier:
                       help=game.help(state, player), block=orders_block(game, state, tx.game_id, player))
         subject = "Your orders were cancelled" if cancelled else "Your part is open again"
         if brief:  # the ORDERS block and the deadline come with the rest of their mail
-            folding.add_part(tx, player, "reopened", subject, body, urgent=True)
+            folding.add_part(tx, player, "reopened", subject, f"{subject}.\n{body}", urgent=True)
             return
         self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {subject}: please send your orders again", body, serial)
 

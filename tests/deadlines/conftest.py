@@ -14,7 +14,7 @@ from commands.main import cli
 from mailer.daemon.wiring import build
 from referee.config import Settings
 
-from ..service.conftest import games  # noqa: F401  (the race and simul test games)
+from ..service.conftest import each_mail, games  # noqa: F401  (the race and simul test games)
 
 HOST = "games.test"
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday
@@ -93,12 +93,8 @@ def events(svc, game_id: str, kind: str | None = None):
 
 
 def each(svc, game_id: str) -> None:
-    """Every player of the game chooses `NOTIFY each` (a mail for everything as it happens),
-    set in the seats without an event, so the log reads as before: these tests read each
-    notice, reminder and report as a mail of its own. tests/mailer/test_one_mail.py checks
-    that under the default the same news reaches the player folded into their next mail."""
-    with svc.store.transaction(game_id) as tx:
-        tx.set_meta(seats=[dict(s, notify={"mode": "each"}) for s in tx.meta["seats"]])
+    """These tests read each notice, reminder and report as a mail of its own."""
+    each_mail(svc.store, game_id)
 
 
 def race(svc, game_id="race-1", players=("ann", "bob"), policy="standard", sets=(), target="21", notify="each"):
