@@ -64,13 +64,14 @@ class _TextExtractor(HTMLParser):
                 self.skip_tag, self.skip_depth = tag, 1
             return
         if tag not in _VOID:
-            for frame in reversed(self.quotes):
-                if frame[0] == tag:
-                    frame[1] += 1
-                    break
             if tag == "blockquote" or classes & _QUOTE_CLASSES:
                 self._newline()
                 self.quotes.append([tag, 1])
+            else:
+                for frame in reversed(self.quotes):
+                    if frame[0] == tag:
+                        frame[1] += 1
+                        break
         if tag == "pre":
             self.pre_depth += 1
         if tag == "br":
