@@ -49,7 +49,7 @@ ATTRIBUTION = re.compile(
       | le\b.+\ba\s+[ée]crit{_COLON}
       | el\b.+\bescribi[óo]{_COLON}
       | em\b.+\bescreveu{_COLON}
-      | op\b.+\bschreef\b.*{_COLON}
+      | op\b.+\b(?:schreef\b.*|geschreven){_COLON}
       | (?:w\s+dniu|dnia)\b.+\b(?:napisa[łl](?:\(a\)|a)?|pisze){_COLON}
       | den\b.+\bskrev\b.*{_COLON}
       | (?=.*(?:@|\d)).+?\s?{_WROTE_LAST}{_COLON}

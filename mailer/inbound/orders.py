@@ -35,6 +35,9 @@ _PLAYER = re.compile(
     re.IGNORECASE,
 )
 _PLAYER_KEYWORD = re.compile(r"^player\b", re.IGNORECASE)
+# The first line of a block the referee wrote: "ORDERS <game> <phase>", as it writes it. A quoted
+# block is only ever the referee's, so a quoted line such as "Orders: stay, take" is not one.
+_SENT_START = re.compile(r"^ORDERS\s+(?P<tag>[\w.-]+\s+[\w.:-]+)\s*$")
 
 
 def clean_text(text: str) -> str:
@@ -87,7 +90,7 @@ def _quoted_blocks(lines: list[str], reply: Reply) -> tuple[list[Block], set[int
     i = 0
     while i < len(lines) and len(blocks) < _MAX_QUOTED_BLOCKS:
         depth, content = split_quote(lines[i])
-        found = _ORDERS_START.match(content.strip()) if (depth or i >= reply.cut) else None
+        found = _SENT_START.match(content.strip()) if (depth or i >= reply.cut) else None
         if found is None:
             i += 1
             continue
