@@ -19,7 +19,7 @@ __all__ = ["is_closing", "is_salutation"]
 _GREETINGS = r"""
     hi | hello | hey | hiya | howdy | dear | good\s+(?:morning|afternoon|evening|day|night) | greetings
   | hallo | moin | servus | gr[üu][ßs]\s?gott | guten\s+(?:morgen|tag|abend) | liebe[rs]? | sehr\s+geehrte[rs]?
-  | ciao | salve | buongiorno | buonasera | cari | caro | cara | gentile
+  | ciao | buongiorno | buonasera | cari | caro | cara | gentile
   | bonjour | bonsoir | salut | coucou | cher | ch[èe]re
   | hola | buenos\s+d[íi]as | buenas\s+(?:tardes|noches) | querid[oa]s? | estimad[oa]s?
   | ol[áa] | bom\s+dia | boa\s+tarde | boa\s+noite
