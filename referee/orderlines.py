@@ -92,16 +92,22 @@ def alternatives(words: Sequence[str], last: str = "or") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
-def keyword_match(word: str, keywords: Mapping[str, str]) -> tuple[str, list[str]]:
-    """How a line's first word reads against a grammar's keywords (every spelling and alias to
-    its keyword), the way `match_name` reads it: ("exact", [keyword]), ("prefix", the keywords
-    it begins), ("close", the keywords a "did you mean" would offer, all of them) or ("none", []).
+
+def folded_names(names: Mapping[str, str]) -> dict[str, str]:
+    """A table of names (spelling or alias to the canonical name) with its spellings folded."""
+    return {fold(alias): canonical for alias, canonical in names.items()}
+
+
+def keyword_match(word: str, table: Mapping[str, str]) -> tuple[str, list[str]]:
+    """How a line's first word reads against a grammar's keywords (`folded_names` of every
+    spelling and alias to its keyword), the way `match_name` reads it: ("exact", [keyword]),
+    ("prefix", the keywords it begins), ("close", the keywords a "did you mean" would offer,
+    all of them) or ("none", []).
 
     Mail reading asks this to tell a line of prose from a line that tries to be an order."""
     key = fold(word)
     if not key:
         return "none", []
-    table = _folded(keywords)
     if key in table:
         return "exact", [table[key]]
     hits = sorted({canonical for alias, canonical in table.items() if alias.startswith(key)})
@@ -109,17 +115,3 @@ def keyword_match(word: str, keywords: Mapping[str, str]) -> tuple[str, list[str
         return "prefix", hits
     close = difflib.get_close_matches(key, list(table), n=len(table), cutoff=0.6)
     return ("close", list(dict.fromkeys(table[c] for c in close))) if close else ("none", [])
-
-
-_FOLDED_KEYWORDS: dict[int, tuple[Mapping[str, str], dict[str, str]]] = {}
-
-
-def _folded(keywords: Mapping[str, str]) -> dict[str, str]:
-    """A grammar's keyword table folded once (the tables are module constants)."""
-    entry = _FOLDED_KEYWORDS.get(id(keywords))
-    if entry is None or entry[0] is not keywords:
-        if len(_FOLDED_KEYWORDS) > 16:
-            _FOLDED_KEYWORDS.clear()
-        entry = (keywords, {fold(alias): canonical for alias, canonical in keywords.items()})
-        _FOLDED_KEYWORDS[id(keywords)] = entry
-    return entry[1]

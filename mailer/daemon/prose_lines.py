@@ -29,7 +29,7 @@ from typing import Mapping
 
 from mailer.inbound.prose import is_closing, is_salutation
 from referee.contract import AmbiguousOrder, Game, IllegalOrder, OrderError, OrderErrors, State, order_keywords
-from referee.orderlines import keyword_match
+from referee.orderlines import folded_names, keyword_match
 
 __all__ = ["set_aside_prose"]
 
@@ -116,9 +116,10 @@ def _is_prose(game: Game, state: State, player: str, line: str, keywords: Mappin
 def set_aside_prose(game: Game, state: State, player: str, lines: list[str]) -> tuple[list[str], list[str]]:
     """The lines with prose blanked (so the game's line numbers still count the player's lines),
     and the prose lines set aside."""
-    keywords = order_keywords(game)
-    if not keywords:
+    names = order_keywords(game)
+    if not names:
         return lines, []
+    keywords = folded_names(names)
     closing = _closing_at(lines)
     suspects = []
     for i, line in enumerate(lines):

@@ -25,7 +25,7 @@ from mailer.inbound.message import Block, InboundMail
 from mailer.safe_headers import sanitise_header
 from mailer.sent_blocks import SentBlock, fingerprint, sent_block
 from referee.contract import Game, State, order_keywords
-from referee.orderlines import keyword_match
+from referee.orderlines import folded_names, keyword_match
 from referee.service import Reading
 
 from .prose_lines import set_aside_prose
@@ -171,7 +171,8 @@ def _looks_like_order(game: Game, state: State, player: str, line: str) -> bool:
     """A line outside the ORDERS block that the game would have read as an order."""
     keywords = order_keywords(game)
     content = line.split("#", 1)[0].strip()
-    if not keywords or not content or keyword_match(content.split()[0], keywords)[0] not in ("exact", "prefix"):
+    if not keywords or not content or \
+            keyword_match(content.split()[0], folded_names(keywords))[0] not in ("exact", "prefix"):
         return False
     try:
         game.parse(state, player, content)
