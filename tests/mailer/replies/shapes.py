@@ -325,9 +325,11 @@ def _per_language() -> list[Shape]:
     for code, lang in LANGUAGES.items():
         width = {"en": 60, "de": 50, "it": 55, "pl": 45, "ru": 30, "ja": 25}.get(code)
         shapes += [
-            Shape("top", "gmail", code, gmail(lang)),
+            Shape("top", "gmail", code, gmail(lang),
+                  answer=(f"Not read as orders: {lang.greeting} {lang.intro} {lang.closing} {lang.name}",)),
             Shape("outlook-block", "outlook", code, outlook_desktop(lang)),
-            Shape("html-only", "outlook-web", code, outlook_web(lang)),
+            Shape("html-only", "outlook-web", code, outlook_web(lang),
+                  answer=(f"Not read as orders: {lang.greeting} {lang.intro} {lang.closing} {lang.name}",)),
             Shape("top", "apple", code, apple(lang)),
             Shape("top", "ios", code, ios(lang)),
             Shape("top", "samsung", code, samsung(lang)),
@@ -343,7 +345,7 @@ def _per_language() -> list[Shape]:
 
 SHAPES: list[Shape] = _per_language() + [
     Shape("top", "yahoo", "en", yahoo),
-    Shape("html-only", "windows-mail", "en", windows_mail),
+    Shape("html-only", "windows-mail", "en", windows_mail, answer=("Not read as orders: Thanks, Bob",)),
     Shape("html-only", "mailru", "ru", mailru),
     Shape("html-only", "yandex", "ru", yandex),
     Shape("typed-in-block-unmarked", "vim", "en", typed_into_block_unmarked),

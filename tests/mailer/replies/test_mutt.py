@@ -17,16 +17,29 @@ def test_the_committed_corpus_is_every_variant():
     assert all(b"User-Agent: Mutt/" in (HERE / name).read_bytes() for name in CORPUS)
 
 
-def check(world, raw: bytes, taken: list[str]) -> None:
+# What the receipt, or the answer to a mail refused, must say besides the orders taken.
+SAYS = {
+    "en-top": ("Not read as orders: Hi all, Thanks, Bob",),
+    "en-block-and-top": ("Your own text holds orders", "take Consul; defend 4"),
+    "en-in-block": ("Read from the ORDERS block you edited",),
+    "en-untouched": ("Not read as orders: Hi all, I will send my orders tomorrow. Bob", "No orders were found",
+                     "the ORDERS block quoted from the referee's mail (as it was sent)"),
+}
+
+
+def check(world, raw: bytes, taken: list[str], name: str) -> None:
     report = world.report("c")
     handled = world.read(raw, report.reply_to)
     assert world.taken("c") == taken, (handled, world.answers())
     assert handled.outcome == ("accepted" if taken else "rejected")
+    text = " ".join((world.receipt("c") if taken else world.answers()[-1]).split())
+    for part in SAYS.get(name, ()):
+        assert part in text, text
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_a_reply_mutt_composed_is_read_exactly(world, name):
-    check(world, (HERE / name).read_bytes(), CORPUS[name])
+    check(world, (HERE / name).read_bytes(), CORPUS[name], name.removesuffix(".eml"))
 
 
 def in_ci() -> bool:
@@ -43,4 +56,4 @@ def test_mutt_composes_the_same_replies_again(world, variant):
         pytest.skip(message)
     raw = mutt_replies.compose(mutt_replies.report_raw(world), variant)
     assert b"User-Agent: Mutt/" in raw
-    check(world, raw, list(variant.taken))
+    check(world, raw, list(variant.taken), variant.name)
