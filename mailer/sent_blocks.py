@@ -9,7 +9,10 @@ to an older mail names a phase that has closed, which is refused anyway, and a g
 rewritten with every turn, so it must not grow with every report ever sent.
 
 Both directions use it: mailer/outbound/outbox.py remembers the block of each mail it queues,
-mailer/daemon/reading.py looks it up by the Message-ID a reply names in In-Reply-To or References.
+mailer/daemon/reading.py looks it up by the Message-ID a reply names in In-Reply-To or References,
+or, for a reply that names none on record (a client that drops those headers, a reply to a
+copy forwarded to oneself), among the blocks sent to the player's address with the tag the
+quoted block carries (`sent_blocks_to`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from typing import Iterable
 
 from referee.store import GameTransaction
 
-__all__ = ["KEPT_PER_ADDRESS", "TABLE", "SentBlock", "block_of", "fingerprint", "remember", "sent_block"]
+__all__ = ["KEPT_PER_ADDRESS", "TABLE", "SentBlock", "block_of", "fingerprint", "remember", "sent_block",
+           "same_tag", "sent_blocks_to"]
 
 TABLE = "sent_blocks"
 KEPT_PER_ADDRESS = 3
@@ -34,6 +38,12 @@ def fingerprint(line: str) -> str:
     """A line's short hash, the same whatever its spacing and letter case."""
     even = _SPACES.sub(" ", line).strip().casefold()
     return hashlib.blake2s(even.encode("utf-8"), digest_size=_PRINT // 2).hexdigest()
+
+
+def same_tag(a: str | None, b: str | None) -> bool:
+    """Two ORDERS tags name the same game and phase, whatever their spacing and letter case."""
+    return a is not None and b is not None and _SPACES.sub(" ", a).strip().casefold() == \
+        _SPACES.sub(" ", b).strip().casefold()
 
 
 def block_of(text: str) -> tuple[str | None, list[str]] | None:
@@ -58,8 +68,11 @@ class SentBlock:
     tag: str | None
     prints: tuple[str, ...]
 
-    def holds(self, line: str) -> bool:
-        return fingerprint(line) in self.prints
+    @classmethod
+    def of(cls, record: dict) -> SentBlock:
+        prints = record.get("prints") or ""
+        return cls(record["message_id"], record.get("tag"),
+                   tuple(prints[i : i + _PRINT] for i in range(0, len(prints), _PRINT)))
 
 
 def remember(tx: GameTransaction, message_id: str, to: str, text: str) -> None:
@@ -81,7 +94,11 @@ def sent_block(tx: GameTransaction, message_ids: Iterable[str]) -> SentBlock | N
     for message_id in message_ids:
         record = tx.find_record(TABLE, "message_id", message_id)
         if record is not None:
-            prints = record.get("prints") or ""
-            return SentBlock(message_id, record.get("tag"),
-                             tuple(prints[i : i + _PRINT] for i in range(0, len(prints), _PRINT)))
+            return SentBlock.of(record)
     return None
+
+
+def sent_blocks_to(tx: GameTransaction, to: str, tag: str) -> list[SentBlock]:
+    """The kept blocks sent to *to* under *tag* (the same game and phase), the newest first."""
+    found = [record for record in tx.records(TABLE) if record.get("to") == to and same_tag(record.get("tag"), tag)]
+    return [SentBlock.of(record) for record in sorted(found, key=lambda record: record["id"], reverse=True)]

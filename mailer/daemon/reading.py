@@ -4,7 +4,8 @@ What the inbound parser found (mailer/inbound/message.py) is the player's own te
 block of theirs, or the new text of the reply) and the ORDERS blocks of the quoted part. Here:
 
 * the quoted block is compared with the block as it was sent (mailer/sent_blocks.py, found by
-  the Message-ID the reply names in In-Reply-To or References): only the lines the player added
+  the Message-ID the reply names in In-Reply-To or References, or else among the blocks sent to
+  the player under the same tag, the one the mail's block matches best): only the lines the player added
   or changed there count, however the client quoted or re-wrapped the rest, and a block left as
   it was is never taken for the player's orders. Without the block sent on record nothing of a
   quoted block is read: only the comparison can tell the player's lines from the referee's;
@@ -18,12 +19,11 @@ block of theirs, or the new text of the reply) and the ORDERS blocks of the quot
 
 from __future__ import annotations
 
-import re
 from typing import Any, Sequence
 
 from mailer.inbound.message import Block, InboundMail
 from mailer.safe_headers import sanitise_header
-from mailer.sent_blocks import SentBlock, fingerprint, sent_block
+from mailer.sent_blocks import SentBlock, fingerprint, same_tag, sent_block, sent_blocks_to
 from referee.contract import Game, State, order_keywords
 from referee.orderlines import folded_names, keyword_match
 from referee.service import Reading
@@ -35,15 +35,14 @@ __all__ = ["MailReading", "phase_key_of"]
 MAX_SET_ASIDE = 12
 MAX_SHOWN = 100  # characters of one line quoted back in a receipt
 _REWRAP = 3  # a line of the block sent may come back split over this many lines
-_SPACES = re.compile(r"\s+")
 
 OWN_WINS = ("Your own text holds orders, so the lines you typed into the quoted ORDERS block were not read "
             "(your own text comes first): {lines}.")
 QUOTED_READ = "Read from the ORDERS block you edited where your reply quotes it: the lines you added or changed."
 OWN_AS_SENT = ("The ORDERS block in your mail is the one the referee sent, unchanged, so it was not read; the text "
                "above it may be part of the quote and was not read either.")
-QUOTED_UNKNOWN = ("The ORDERS block quoted in your reply could not be compared with the block the referee sent (the "
-                  "mail it answers is not on record), so nothing in it was read.")
+QUOTED_UNKNOWN = ("The ORDERS block quoted in your reply could not be compared with a block the referee sent you "
+                  "(none with its ORDERS line is on record), so nothing in it was read.")
 OUTSIDE = "Only the ORDERS block of your mail is read; these lines outside it look like orders: {lines}."
 NO_ORDERS = ("No orders were found. Looked in {places}. Write one order per line between the ORDERS and END "
              "lines, or above the quoted report.")
@@ -55,11 +54,6 @@ def phase_key_of(tag: str | None, game_id: str) -> str | None:
     if len(words) >= 2 and words[0].lower() == game_id:
         return words[1]
     return None
-
-
-def _same_tag(a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and _SPACES.sub(" ", a).strip().casefold() == \
-        _SPACES.sub(" ", b).strip().casefold()
 
 
 def _is_order_line(line: str) -> bool:
@@ -114,7 +108,7 @@ class MailReading:
         mail = self.mail
         sent = None
         if mail.quoted_blocks or (mail.orders_from_block and mail.orders_tag):
-            sent = sent_block(tx, self._answered())
+            sent = sent_block(tx, self._answered()) or self._sent_to(tx, player)
         notes: list[str] = []
         places: list[str] = []
         own = mail.orders_text.split("\n") if mail.orders_text else []
@@ -122,7 +116,7 @@ class MailReading:
         set_aside: list[str] = []
         if mail.orders_from_block:
             own_key = phase_key_of(mail.orders_tag, self.game_id)
-            if sent is not None and _same_tag(mail.orders_tag, sent.tag):
+            if sent is not None and same_tag(mail.orders_tag, sent.tag):
                 own, unchanged = not_as_sent(own, sent)
                 if unchanged:
                     notes.append(OWN_AS_SENT)
@@ -150,6 +144,22 @@ class MailReading:
             shown.append(f"... and {len(set_aside) - MAX_SET_ASIDE} more")
         return Reading("\n".join(text), key, tuple(shown), tuple(notes))
 
+    def _sent_to(self, tx: Any, player: str) -> SentBlock | None:
+        """For a reply that names no mail on record: of the blocks sent to the player under the
+        tag of a block in the mail, the one that leaves the fewest of its lines unmatched."""
+        mail = self.mail
+        email = next((seat.get("email") for seat in tx.meta.get("seats", []) if seat.get("name") == player), None)
+        blocks = list(mail.quoted_blocks)
+        if mail.orders_from_block and mail.orders_tag:
+            blocks.insert(0, Block(mail.orders_tag, tuple(mail.orders_text.split("\n"))))
+        best: tuple[int, SentBlock] | None = None
+        for block in blocks if email else ():
+            for sent in sent_blocks_to(tx, email, block.tag or ""):
+                left = sum(1 for line in not_as_sent(block.lines, sent)[0] if line.strip())
+                if best is None or left < best[0]:
+                    best = (left, sent)
+        return best[1] if best else None
+
     def _quoted(self, sent: SentBlock | None, notes: list[str], places: list[str]) -> tuple[list[str], str | None]:
         """The lines the player added or changed in the quoted ORDERS block, and its phase."""
         blocks = self.mail.quoted_blocks
@@ -157,8 +167,8 @@ class MailReading:
             return [], None
         block: Block = blocks[0]
         if sent is not None:
-            block = next((b for b in blocks if _same_tag(b.tag, sent.tag)), blocks[0])
-        if sent is None or not _same_tag(block.tag, sent.tag):
+            block = next((b for b in blocks if same_tag(b.tag, sent.tag)), blocks[0])
+        if sent is None or not same_tag(block.tag, sent.tag):
             if any(_is_order_line(line) for line in block.lines):
                 notes.append(QUOTED_UNKNOWN)
             return [], None

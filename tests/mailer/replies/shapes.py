@@ -246,6 +246,24 @@ def own_text_wins(report: Report) -> bytes:
     return reply(report, [Part(text)], client="gmail")
 
 
+def typed_into_block_without_references(report: Report) -> bytes:
+    """A client that drops In-Reply-To and References: the block is found by its ORDERS line."""
+    text = f"Hi,\n\nOn Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n\n{quoted(in_block(report.text, WRITTEN, ''))}\n"
+    return reply(report, [Part(text)], client="webmail", references=False)
+
+
+def untouched_without_references(report: Report) -> bytes:
+    text = f"Tomorrow.\n\nOn Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n\n{quoted(report.text)}\n"
+    return reply(report, [Part(text)], client="webmail", references=False)
+
+
+def typed_into_block_of_another_mail(report: Report) -> bytes:
+    """Orders typed into a block whose ORDERS line the referee never sent this player."""
+    block = in_block(report.text, WRITTEN, "").replace("ORDERS c ", "ORDERS c x", 1)
+    text = f"On Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n\n{quoted(block)}\n"
+    return reply(report, [Part(text)], client="webmail", references=False)
+
+
 def no_orders_anywhere(report: Report) -> bytes:
     text = (f"Hi all,\nsorry, I need a day to think.\n\nThanks,\nBob\n\nOn Tue, 3 Mar 2026 at 10:12, {who(report)} "
             f"wrote:\n\n{quoted(report.text)}\n")
@@ -350,6 +368,12 @@ SHAPES: list[Shape] = _per_language() + [
     Shape("html-only", "yandex", "ru", yandex),
     Shape("typed-in-block-unmarked", "vim", "en", typed_into_block_unmarked),
     Shape("typed-in-rewrapped-block", "apple", "en", typed_into_rewrapped_block),
+    Shape("in-block-without-references", "webmail", "en", typed_into_block_without_references,
+          answer=("Read from the ORDERS block you edited",)),
+    Shape("untouched-without-references", "webmail", "en", untouched_without_references, taken=(),
+          answer=("Not read as orders: Tomorrow.", "quoted from the referee's mail (as it was sent)")),
+    Shape("in-unknown-block", "webmail", "en", typed_into_block_of_another_mail, taken=(),
+          answer=("could not be compared with a block the referee sent you",)),
     Shape("own-text-wins", "gmail", "en", own_text_wins, answer=("Your own text holds orders",)),
     Shape("no-orders", "gmail", "en", no_orders_anywhere, taken=(),
           answer=("No orders were found", "sorry, I need a day to think.", "quoted from the referee's mail (as it was sent)")),
