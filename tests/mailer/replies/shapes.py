@@ -239,35 +239,35 @@ def typed_into_rewrapped_block(report: Report) -> bytes:
     return reply(report, [Part(text + "\n")], client="apple")
 
 
+def gmail_plain(report: Report, own: str, old: str, *, references: bool = True) -> bytes:
+    """A plain-text reply: the player's text, Gmail's attribution and *old* quoted with ">"."""
+    text = f"{own}\n\nOn Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n\n{quoted(old)}\n"
+    return reply(report, [Part(text.lstrip("\n"))], client="gmail" if references else "webmail",
+                 references=references)
+
+
 def own_text_wins(report: Report) -> bytes:
     """Orders above the quote, and other orders typed into the quoted block: the own text wins."""
-    text = (f"take consul\ndefend 4\n\nOn Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n\n"
-            f"{quoted(in_block(report.text, 'stay', ''))}\n")
-    return reply(report, [Part(text)], client="gmail")
+    return gmail_plain(report, "take consul\ndefend 4", in_block(report.text, "stay", ""))
 
 
 def typed_into_block_without_references(report: Report) -> bytes:
     """A client that drops In-Reply-To and References: the block is found by its ORDERS line."""
-    text = f"Hi,\n\nOn Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n\n{quoted(in_block(report.text, WRITTEN, ''))}\n"
-    return reply(report, [Part(text)], client="webmail", references=False)
+    return gmail_plain(report, "Hi,", in_block(report.text, WRITTEN, ""), references=False)
 
 
 def untouched_without_references(report: Report) -> bytes:
-    text = f"Tomorrow.\n\nOn Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n\n{quoted(report.text)}\n"
-    return reply(report, [Part(text)], client="webmail", references=False)
+    return gmail_plain(report, "Tomorrow.", report.text, references=False)
 
 
 def typed_into_block_of_another_mail(report: Report) -> bytes:
     """Orders typed into a block whose ORDERS line the referee never sent this player."""
     block = in_block(report.text, WRITTEN, "").replace("ORDERS c ", "ORDERS c x", 1)
-    text = f"On Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n\n{quoted(block)}\n"
-    return reply(report, [Part(text)], client="webmail", references=False)
+    return gmail_plain(report, "", block, references=False)
 
 
 def no_orders_anywhere(report: Report) -> bytes:
-    text = (f"Hi all,\nsorry, I need a day to think.\n\nThanks,\nBob\n\nOn Tue, 3 Mar 2026 at 10:12, {who(report)} "
-            f"wrote:\n\n{quoted(report.text)}\n")
-    return reply(report, [Part(text)], client="gmail")
+    return gmail_plain(report, "Hi all,\nsorry, I need a day to think.\n\nThanks,\nBob", report.text)
 
 
 def own_block_copied(report: Report) -> bytes:
