@@ -129,6 +129,7 @@ def _report(game: Game, run: DemoRun) -> bool:
     refused = sum(b.counters.refused for b in bots)
     click.echo(f"\nPlayed by mail in {run.elapsed:.1f} s: {run.mails_in} mails from the players, "
                f"{run.mails_out} from the referee (reports, receipts and notices).")
+    click.echo(f"Mail per player: {run.mail_stats().summary()}.")
     if refused:
         click.echo(f"The referee refused {refused} set(s) of orders, each with the reason; the bots wrote new ones.")
     sealed = verify_commitment(meta["seed"], meta["commitment"])

@@ -31,7 +31,9 @@ from mailer.daemon.wiring import Services, build
 from referee.config import Limits, Settings
 from referee.contract import Game
 
+from . import mailstats
 from .bot import MailBot
+from .mailstats import MailStats
 from .capture import CaptureHandler, capture_server
 
 GAME_HOST = "games.localhost"
@@ -88,6 +90,7 @@ class DemoRun:
     elapsed: float = 0.0
     listen_port: int = 0
     capture_port: int = 0
+    notify: str | None = None  # every player's mail setting (None: the default, `turn`)
 
     def __post_init__(self) -> None:
         self._notes: queue.Queue[tuple[float, str]] = queue.Queue()
@@ -96,6 +99,13 @@ class DemoRun:
 
     def mailbox(self, player: str) -> Path:
         return self.data_dir / "mailboxes" / player
+
+    def mail_stats(self) -> MailStats:
+        """What the players got by mail, from their mailboxes (after `run`)."""
+        assert self.services is not None
+        state = self.services.store.load(self.game_id).state
+        rounds = self.game.phase(state).round
+        return mailstats.read(self.data_dir / "mailboxes", self.players, max(rounds, 1))
 
     @property
     def mails_in(self) -> int:
@@ -111,7 +121,9 @@ class DemoRun:
         settings = demo_settings(self.data_dir, self.listen_port, self.capture_port)
         self.services = build(settings)
         addresses = {name: f"{name}@{PLAYER_HOST}" for name in self.players}
-        created = self.services.referee.new_game(self.game.name, list(addresses.items()), seed=self.seed)
+        created = self.services.referee.new_game(
+            self.game.name, list(addresses.items()), seed=self.seed,
+            notify={name: self.notify for name in self.players} if self.notify else None)
         self.game_id = created.id
         self.capture = CaptureHandler(self.data_dir / "mailboxes", {a: n for n, a in addresses.items()},
                                       on_delivery=self._delivered)

@@ -10,6 +10,7 @@ from .. import registry
 from ..contract import ComponentError, Game, SetupError, State, phase_kinds
 from ..errors import BadRequest
 from ..history import components_hash
+from ..notify import Notify, NotifyError
 from ..options import resolve_options
 from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
 from ..rng import commitment, new_seed
@@ -36,11 +37,13 @@ class Creating(Openings):
     def new_game(self, game_type: str, players: Sequence[tuple[str, str]], *, seed: str | None = None,
                  options: Mapping[str, Any] | None = None, components: Mapping[str, Any] | None = None,
                  game_id: str | None = None, policy: str | None = None,
-                 policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None) -> NewGame:
+                 policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None,
+                 notify: Mapping[str, str] | None = None) -> NewGame:
         """Check everything first; create the game only when nothing is wrong. `policy` names
         a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides,
         `timezones` a player's time zone by name, so that their first report already shows
-        deadlines in it."""
+        deadlines in it, `notify` a player's mail setting by name (`each`, `turn`,
+        `digest 08:00`; referee/notify.py), so that it holds from their first mail."""
         try:
             game = self._games(game_type)
         except registry.UnknownGame as exc:
@@ -70,6 +73,15 @@ class Creating(Openings):
                 zones[raw.strip().lower()] = zone_name(zone)
             except TimeError as exc:
                 problems.append(f"time zone of {raw[:40]}: {exc}")
+        choices: dict[str, dict[str, Any]] = {}
+        for raw, spec in (notify or {}).items():
+            if raw.strip().lower() not in names:
+                problems.append(f"a mail setting is given for {raw[:40]!r}, who is not a player")
+                continue
+            try:
+                choices[raw.strip().lower()] = Notify.parse(spec).to_json()
+            except NotifyError as exc:
+                problems.append(f"mail setting of {raw[:40]}: {exc}")
         for dup in sorted({n for n in names if names.count(n) > 1}):
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
         values, option_problems = resolve_options(game, options or {})
@@ -100,7 +112,8 @@ class Creating(Openings):
         except SetupError as exc:
             raise BadRequest([f"setup refused: {exc}"]) from None
         game_id = game_id or self._fresh_id(game.name)
-        seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {})}
+        seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {}),
+                  **({"notify": choices[n]} if n in choices else {})}
                  for n, e in zip(names, addresses)]
         opened = self.clock()
         now = self._now()
