@@ -89,8 +89,7 @@ class PlayerLevers(Openings):
                 name_of_zone = zone_name(zone)
             except TimeError as exc:
                 raise BadRequest([str(exc)]) from None
-            seats = [dict(s, timezone=name_of_zone) if s["name"] == seat["name"] else s for s in tx.meta["seats"]]
-            tx.set_meta(seats=seats)
+            self._set_seat(tx, seat["name"], timezone=name_of_zone)
             seq = tx.append({"type": "timezone", "at": to_iso(now), "player": seat["name"], "zone": name_of_zone,
                              "source": source})
             text = deadline_text(tx.meta, name_of_zone)
@@ -117,8 +116,7 @@ class PlayerLevers(Openings):
             name = seat["name"]
             if self._seen_command(tx, message_id):
                 return {"game": game_id, "player": name, "duplicate": True}
-            seats = [dict(s, notify=choice.to_json()) if s["name"] == name else s for s in tx.meta["seats"]]
-            tx.set_meta(seats=seats)
+            self._set_seat(tx, name, notify=choice.to_json())
             seq = tx.append({"type": "notify", "at": to_iso(now), "player": name, **choice.to_json(),
                              "source": source})
             text = choice.describe(seat.get("timezone"))
@@ -130,6 +128,11 @@ class PlayerLevers(Openings):
             self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "player": name, "notify": choice.to_json(), "text": text}
+
+    @staticmethod
+    def _set_seat(tx: Any, name: str, **fields: Any) -> None:
+        """Change fields of one player's seat (their time zone, their mail setting)."""
+        tx.set_meta(seats=[dict(s, **fields) if s["name"] == name else s for s in tx.meta["seats"]])
 
     def _seen_command(self, tx: Any, message_id: str | None) -> bool:
         """Whether this mail command was done before; if not, remember it (same unit of work)."""

@@ -12,9 +12,7 @@
 
 from __future__ import annotations
 
-import email
 from datetime import datetime, timedelta, timezone
-from email import policy as email_policy
 from email.message import EmailMessage
 
 import pytest
@@ -28,6 +26,7 @@ from referee.playthrough import BotStuck, bot_submission
 from referee.rng import Rng
 from referee.service import BadRequest
 
+from tests.deadlines.conftest import flat, mails
 from tests.service.conftest import games  # noqa: F401  (the race and simul test games)
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
@@ -47,23 +46,6 @@ def svc(tmp_path, games):  # noqa: F811
     services = build(Settings(hostname="games.test", data_dir=tmp_path / "var"), clock=clock)
     services.clock = clock
     return services
-
-
-def mails(svc, to: str | None = None):
-    rows = svc.outbox.pending(include_sent=True) + svc.system_outbox.pending(include_sent=True)
-    rows.sort(key=lambda r: (r["created_at"], r["id"]))
-    out = []
-    for r in rows:
-        if to and r["to"] != to:
-            continue
-        msg = email.message_from_bytes(r["raw"].encode("utf-8", "surrogateescape"), policy=email_policy.default)
-        msg.kind = r["kind"]
-        out.append(msg)
-    return out
-
-
-def flat(msg) -> str:
-    return " ".join(msg.get_body(("plain",)).get_content().split())
 
 
 def play_to_the_end(svc, gid: str, seed: str) -> None:
