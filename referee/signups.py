@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
 from .rng import Rng
-from .timekeeping import TimeError, from_iso, parse_moment, to_iso
+from .timekeeping import TimeError, from_iso, parse_moment, show_moment, to_iso
 
 OPEN = "open"
 FULL = "full"
@@ -74,8 +74,8 @@ def start_rule_text(record: Mapping[str, Any]) -> str:
     """The start rule as LIST and the CLI show it."""
     if record["starts_when"] == FULL:
         return f"starts when all {record['max']} seats are taken"
-    return (f"starts at {record['starts_when'].replace('T', ' ').replace('Z', ' UTC')} with at least "
-            f"{record['min']} players (at once if all {record['max']} seats are taken first)")
+    return (f"starts at {show_moment(from_iso(record['starts_when']))} with at least {record['min']} players "
+            f"(at once if all {record['max']} seats are taken first)")
 
 
 def start_due(record: Mapping[str, Any], seated: int, now: datetime) -> bool:

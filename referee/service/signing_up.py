@@ -288,8 +288,12 @@ class SigningUp(Creating, Starting):
             raise unknown
         try:
             with self.store.transaction(game_id) as tx:
-                if tx.meta.get("status") != OPEN or not tx.meta.get("signup"):
-                    raise ServiceError(f"{game_id} has already started (or never took sign-ups); "
+                meta = tx.meta
+                if meta.get("status") != OPEN or not meta.get("signup"):
+                    if meta.get("signup") and len(meta["seats"]) >= meta["signup"]["max"]:
+                        raise ServiceError(f"{game_id} is full: all {meta['signup']['max']} seats were taken and "
+                                           "the game has started; LIST shows the games open now")
+                    raise ServiceError(f"{game_id} has already started, so it takes no more players; "
                                        "LIST shows the games open now")
                 yield tx
         except GameNotFound:

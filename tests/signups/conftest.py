@@ -44,7 +44,9 @@ def world(tmp_path, monkeypatch):
 
     def mail(frm: str, body: str, to: str = f"referee@{HOST}", subject: str = "hello") -> str:
         """Spool one mail as the SMTP server does (Delivered-To on top), process the spool;
-        the mail's Message-ID."""
+        the mail's Message-ID. The clock moves a second first, so the answers sort after
+        everything sent before."""
+        clock.move(seconds=1)
         msg = EmailMessage()
         msg["From"], msg["To"], msg["Subject"] = frm, to, subject
         mid = msg["Message-ID"] = f"<m{next(counter)}@players.test>"
