@@ -152,8 +152,14 @@ def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
     if as_json:
         echo_json(info)
         return
-    phase = info["phase"]
     click.echo(f"{info['id']}: {info['title']} ({info['status']})")
+    if info["status"] == "open":
+        signup = info["signup"]
+        click.echo(f"Waiting for players: {len(info['players'])} of {signup['max']} seats taken "
+                   f"({', '.join(info['players']) or 'none yet'}); the game {signup['start']}.")
+        click.echo(f"Seed commitment: {info['commitment']}")
+        return
+    phase = info["phase"]
     click.echo(f"Round {phase['round']}, {phase['name']} (phase {phase['key']})")
     if info["waiting_for"]:
         for p in info["waiting_for"]:

@@ -115,6 +115,8 @@ class Queries(ServiceCore):
 
     def show(self, game_id: str, player: str | None = None) -> dict[str, Any]:
         stored = self.store.load(game_id)
+        if stored.meta.get("status") == OPEN:
+            raise ServiceError(f"{game_id} has not started yet: there is no position to show")
         game = self.game_of(stored.meta)
         if player is not None:
             player = self._require_seat(stored.meta, player)["name"]

@@ -236,3 +236,32 @@ def test_unknown_command_to_the_referee_gets_the_list_of_commands(world):
     world.mail("zoe@p.test", "hello there")
     text = last(world, "zoe@p.test").get_content()
     assert "no command the referee knows" in text and "JOIN <game id> [NAME]" in text
+
+
+def test_before_the_start_moderator_commands_refuse_and_after_it_the_record_replays(world):
+    from click.testing import CliRunner
+
+    from commands.main import cli
+    world.ref.open_game("race", "2..2", game_id="r1", options={"target": 5})
+    runner = CliRunner()
+    data = str(world.svc.settings.data_dir)
+
+    def run(*args):
+        return runner.invoke(cli, ["--data-dir", data, *args])
+
+    for args in (["show", "r1"], ["log", "r1"], ["adjudicate", "r1"], ["undo", "r1", "--to", "1", "--reason", "x"]):
+        done = run(*args)
+        assert done.exit_code == 1 and "has not started yet" in done.output, (args, done.output)
+    status = run("status", "r1", "--json")
+    assert status.exit_code == 0 and '"status": "open"' in status.output
+    status = run("status", "r1")
+    assert status.exit_code == 0 and "Waiting for players: 0 of 2 seats taken" in status.output
+    join(world, "ann")
+    join(world, "bob")
+    first = world.svc.store.load("r1").meta["players"][0]
+    world.ref.submit("r1", first, "ADD 2")
+    undone = run("undo", "r1", "--to", "2", "--reason", "x")
+    assert undone.exit_code == 1 and "an undo goes back to its start at most" in undone.output
+    log = world.svc.settings.data_dir / "r1.log"
+    log.write_text(run("log", "r1").output)
+    assert run("replay", str(log), "--seed", world.svc.store.load("r1").meta["seed"]).exit_code == 0
