@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from mailer.inbound.addresses import KnownGames, parse_plus_address
@@ -26,6 +26,7 @@ from referee.store import remember_existing
 
 from .desk import Desk, desk_code
 from .mail_commands import CHECK, command_summary, lines_after_command, mail_command, unread_notice
+from .reading import MailReading, phase_key_of
 from .refusals import RefusalBook
 
 log = logging.getLogger("referee.worker")
@@ -183,8 +184,10 @@ class MailHandler:
         seat = self.referee.seat(game_id, player, token)
         if seat is None:
             return Handled("refused", f"bad token; {self._refuse(read.mail)}", game_id, player)
-        receipt = self.referee.check(game_id, player, read.command[1], token=token, phase_key=read.phase_key(),
-                                     source="mail")
+        checked = replace(read.mail, orders_text=read.command[1])
+        receipt = self.referee.check_submission(game_id, Submission(
+            player, checked.orders_text, token=token, phase_key=read.phase_key(), source="mail",
+            reader=MailReading(checked, game_id)))
         verdict = "would be accepted" if receipt.ok else "would NOT be accepted"
         self.notifier.system_mail(
             seat["email"], f"[{game_id}] CHECK: your orders {verdict}",
@@ -245,16 +248,19 @@ class IdentifiedMail:
     command: tuple[str, str] | None
 
     def phase_key(self) -> str | None:
-        """The phase an ORDERS block's tag names, when it names this game."""
-        words = (self.mail.orders_tag or "").split()
-        if len(words) >= 2 and words[0].lower() == self.who[0]:
-            return words[1]
-        return None
+        """The phase an ORDERS block's tag names, when it names this game: the player's own
+        block, or else the quoted one they may have typed their orders into."""
+        own = phase_key_of(self.mail.orders_tag, self.who[0])
+        if own is None and self.mail.quoted_blocks:
+            return phase_key_of(self.mail.quoted_blocks[0].tag, self.who[0])
+        return own
 
     def submission(self) -> Submission:
-        _, player, token = self.who
+        """The orders, to be read in the game's unit of work (mailer/daemon/reading.py)."""
+        game_id, player, token = self.who
         return Submission(player, self.mail.orders_text, token=token, message_id=self.mail.message_id,
-                          phase_key=self.phase_key(), source="mail", in_reply_to=self.mail.message_id)
+                          phase_key=self.phase_key(), source="mail", in_reply_to=self.mail.message_id,
+                          reader=MailReading(self.mail, game_id))
 
 
 def _digest(message_id: str | None, raw: bytes) -> str:
