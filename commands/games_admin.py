@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
+from typing import Any, Callable
 
 import click
 
@@ -119,25 +120,25 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is
 def list_command(ctx: click.Context, only_open: bool, as_json: bool) -> None:
     """List the stored games with their type, players and status."""
     if only_open:
-        games = referee(ctx).open_games()
-        if as_json:
-            echo_json(games)
-            return
-        if not games:
-            click.echo("No game is open for sign-ups; `referee new GAME --open --seats MIN..MAX` makes one.")
-        for g in games:
-            click.echo(f"{g['id']:<22} {g['game']:<18} {g['taken']} of {g['max']} taken, {g['free']} free; "
-                       f"{g['start']}; {g['preset']}; {g['language']}{'; approval' if g['approve'] else ''}")
+        _rows(referee(ctx).open_games(), as_json,
+              "No game is open for sign-ups; `referee new GAME --open --seats MIN..MAX` makes one.",
+              lambda g: f"{g['id']:<22} {g['game']:<18} {g['taken']} of {g['max']} taken, {g['free']} free; "
+                        f"{g['start']}; {g['preset']}; {g['language']}{'; approval' if g['approve'] else ''}")
         return
-    rows = referee(ctx).list()
+    _rows(referee(ctx).list(), as_json, "No games yet; `referee new` creates one.",
+          lambda row: f"{row['id']:<22} {row.get('game') or '?':<18} {row.get('status') or '?':<9} "
+                      f"{', '.join(row.get('players') or [])}")
+
+
+def _rows(rows: list[dict[str, Any]], as_json: bool, empty: str, line: Callable[[dict[str, Any]], str]) -> None:
+    """A listing: JSON, or a line per row, or what to do when there is none."""
     if as_json:
         echo_json(rows)
         return
     if not rows:
-        click.echo("No games yet; `referee new` creates one.")
+        click.echo(empty)
     for row in rows:
-        click.echo(f"{row['id']:<22} {row.get('game') or '?':<18} {row.get('status') or '?':<9} "
-                   f"{', '.join(row.get('players') or [])}")
+        click.echo(line(row))
 
 
 @click.command("status")

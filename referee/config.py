@@ -32,6 +32,7 @@ class Limits:
     smtp_timeout_seconds: int = 120
     pending_signups_per_address: int = 3  # JOINs one address may have waiting for their confirmation
     signups_per_address_per_hour: int = 5  # JOIN requests one address may make in an hour
+    desk_answers_per_address_per_hour: int = 10  # answers from the referee's own address (LIST, GAMES, refusals)
 
 
 @dataclass(frozen=True)

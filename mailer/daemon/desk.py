@@ -23,6 +23,7 @@ from referee.rendering import render
 from referee.service import Referee, ServiceError
 
 from .mail_commands import SUBJECT_PREFIX
+from .refusals import RefusalBook
 
 DESK_COMMANDS = ("LIST", "JOIN", "CONFIRM", "LEAVE", "GAMES", "HELP")
 
@@ -58,10 +59,11 @@ def desk_command(mail: InboundMail) -> tuple[str, list[str]]:
 class Desk:
     """Answers the mail of the referee's own address."""
 
-    def __init__(self, referee: Referee, notifier: MailNotifier, hostname: str) -> None:
+    def __init__(self, referee: Referee, notifier: MailNotifier, hostname: str, answers: RefusalBook) -> None:
         self.referee = referee
         self.notifier = notifier
         self.host = hostname
+        self.answers = answers  # answers per address and hour: From may be forged, so they are bounded
 
     def handle(self, mail: InboundMail, raw: bytes, code: str) -> DeskResult:
         sender = mail.sender
@@ -127,7 +129,10 @@ class Desk:
         return render("signup/desk-commands.txt", referee=referee_address(self.host)).rstrip("\n")
 
     def _answer(self, to: str, subject: str, text: str, mail: InboundMail, serial: str) -> None:
-        self.notifier.system_mail(to, subject, text, in_reply_to=mail.message_id, serial=serial)
+        """An answer from the system outbox, unless `to` had its hour's share of them (From
+        may be forged: someone else's address must not be flooded with LIST answers)."""
+        self.answers.answer(to, player=True, send=lambda: self.notifier.system_mail(
+            to, subject, text, in_reply_to=mail.message_id, serial=serial))
 
 
 def _digest(message_id: str | None, raw: bytes) -> str:

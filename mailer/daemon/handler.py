@@ -64,7 +64,9 @@ class MailHandler:
         self.settings = settings
         self.game_exists = remember_existing(game_exists or referee.store.exists)
         self.players = PlayerAddresses(referee.store.games_dir)
-        self.desk = Desk(referee, notifier, settings.hostname)
+        self.desk = Desk(referee, notifier, settings.hostname, RefusalBook(
+            notifier.system_outbox.store.root / "desk-answers.json", settings.limits.desk_answers_per_address_per_hour,
+            notifier.clock))
         self.refusals = RefusalBook(notifier.system_outbox.store.root / "refusals.json",
                                     settings.limits.refusals_per_sender_per_hour, notifier.clock)
 

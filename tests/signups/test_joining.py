@@ -265,3 +265,12 @@ def test_before_the_start_moderator_commands_refuse_and_after_it_the_record_repl
     log = world.svc.settings.data_dir / "r1.log"
     log.write_text(run("log", "r1").output)
     assert run("replay", str(log), "--seed", world.svc.store.load("r1").meta["seed"]).exit_code == 0
+
+
+def test_answers_from_the_referee_address_are_bounded_per_address_and_hour(world):
+    for _ in range(12):
+        world.mail("victim@p.test", "LIST")
+    assert len(world.sent("victim@p.test")) == 10  # limits.desk_answers_per_address_per_hour
+    world.clock.move(hours=1)
+    world.mail("victim@p.test", "LIST")
+    assert len(world.sent("victim@p.test")) == 11
