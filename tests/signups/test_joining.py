@@ -274,3 +274,24 @@ def test_answers_from_the_referee_address_are_bounded_per_address_and_hour(world
     world.clock.move(hours=1)
     world.mail("victim@p.test", "LIST")
     assert len(world.sent("victim@p.test")) == 11
+
+
+def test_refusals_of_the_moderator_and_of_a_second_seat(world):
+    import pytest
+
+    from referee.service import ServiceError
+    world.ref.open_game("race", "2..3", game_id="r1")
+    world.ref.open_game("race", "2..3", game_id="r2", approve=True)
+    join(world, "ann")
+    world.mail("ann@p.test", "JOIN r1 anne")
+    assert "this address already has a seat in r1" in last(world, "ann@p.test").get_content()
+    with pytest.raises(ServiceError, match="players who confirm by mail; there is nothing to approve"):
+        world.ref.approve("r1", "ann")
+    with pytest.raises(ServiceError, match="no such sign-up waits in r2"):
+        world.ref.approve("r2", "nobody")
+    with pytest.raises(ServiceError, match="no sign-up as 'nobody' waits in r2"):
+        world.ref.decline("r2", "nobody")
+    world.mail("ann@p.test", "LEAVE r2")
+    assert "this address holds no seat in r2" in last(world, "ann@p.test").get_content()
+    with pytest.raises(ServiceError, match="there is no game"):
+        world.ref.join("r9", "x@p.test")
