@@ -89,3 +89,25 @@ def test_check_of_the_set_that_would_end_the_game_ends_nothing(world):
     receipt = world.ref.check("g1", "ann", "ADD 3")
     assert receipt.status == "accepted" and receipt.next["finished"]
     assert ended == [] and world.ref.status("g1")["result"] is None
+
+
+def test_check_above_a_quoted_report_reads_the_lines_added_to_its_orders_block(world):
+    """A reply that says CHECK above the quoted report, the order typed into the quoted ORDERS
+    block: read as orders are, by comparing the block with the one sent."""
+    world.ref.new_game("race", [("ann", "ann@p.test"), ("bob", "bob@p.test")], game_id="g1", seed="s")
+    before = world.svc.store.path("g1").read_bytes()
+    report = last(world, "ann@p.test")
+    text = report.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    head, block = text.split("ORDERS g1", 1)
+    edited = head + "ORDERS g1" + block.replace("\n", "\nADD 2\n", 1)
+    quoted = "\n".join("> " + line if line else ">" for line in edited.rstrip("\n").split("\n"))
+    world.svc.spool.add(
+        (f"Delivered-To: {report['Reply-To']}\r\nFrom: ann@p.test\r\nTo: {report['Reply-To']}\r\n"
+         f"Subject: Re: {report['Subject']}\r\nMessage-ID: <q1@p.test>\r\nIn-Reply-To: {report['Message-ID']}\r\n"
+         f"References: {report['Message-ID']}\r\n\r\nCHECK\r\n\r\nOn Monday the referee wrote:\r\n"
+         + quoted.replace("\n", "\r\n") + "\r\n").encode())
+    world.worker.run_once(world.svc.spool)
+    answer = last(world, "ann@p.test")
+    assert answer["Subject"] == "[g1] CHECK: your orders would be accepted", answer.get_content()
+    assert "Understood as:\r\n  ADD 2" in answer.get_content()
+    assert world.svc.store.path("g1").read_bytes() == before
