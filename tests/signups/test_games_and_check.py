@@ -111,3 +111,28 @@ def test_check_above_a_quoted_report_reads_the_lines_added_to_its_orders_block(w
     assert answer["Subject"] == "[g1] CHECK: your orders would be accepted", answer.get_content()
     assert "Understood as:\r\n  ADD 2" in answer.get_content()
     assert world.svc.store.path("g1").read_bytes() == before
+
+
+def test_new_open_on_the_command_line_checks_everything_first(world):
+    runner = CliRunner()
+    data = str(world.svc.settings.data_dir)
+
+    def run(*args):
+        return runner.invoke(cli, ["--data-dir", data, *args])
+
+    made = run("new", "race", "--open", "--seats", "2..3", "--starts-when", "2099-04-01T18:00Z", "--approve",
+               "--language", "Italiano", "--id", "club")
+    assert made.exit_code == 0 and "players join by mail with JOIN club" in made.output
+    listed = run("list", "--open")
+    assert "club" in listed.output and "0 of 3 taken, 3 free" in listed.output and "Italiano; approval" in listed.output
+    for args, why in ((["--open", "--seats", "2..3", "--player", "a:a@p.test"], "give no --player"),
+                      (["--seats", "2..3", "--player", "a:a@p.test", "--player", "b:b@p.test"], "go with --open"),
+                      (["--open"], "--open needs --seats"),
+                      (["--open", "--seats", "3..1"], "not above the most"),
+                      (["--open", "--seats", "2..9"], "takes 2-4 players, not 2..9"),
+                      (["--open", "--seats", "2..3", "--starts-when", "2020-01-01"], "already past"),
+                      (["--open", "--seats", "2..3", "--id", "referee"], "the referee's own address")):
+        done = run("new", "race", *args)
+        assert done.exit_code == 2 and why in done.output, (args, done.output)
+    shown = run("signups", "show", "club")
+    assert shown.exit_code == 0 and "the moderator approves each player" in shown.output
