@@ -104,8 +104,9 @@ def limit_problem(email: str, records: Sequence[Mapping[str, Any]], limits: Sign
                   now: datetime) -> str | None:
     """Why one more JOIN from `email` is refused, over the records of every open game; None
     when it is not. Counts the address's pending sign-ups and its requests of the last hour."""
+    email = email.lower()
     pending = sum(1 for r in records for p in r["pending"]
-                  if p["email"] == email and now - from_iso(p["at"]) < PENDING_FOR)
+                  if p["email"].lower() == email and now - from_iso(p["at"]) < PENDING_FOR)
     if pending >= limits.pending_per_address:
         return (f"this address already has {pending} sign-ups waiting for a reply (the most is "
                 f"{limits.pending_per_address}); reply to those first, or wait until they lapse")
