@@ -134,6 +134,8 @@ MAIL_COMMANDS = (
     ("HELP", "this summary of the orders you may give now"),
     ("VACATION 5d", "away for five days (or: VACATION until 2026-12-01, VACATION off)"),
     ("TIMEZONE Europe/Berlin", "show deadlines in your time zone"),
+    ("CHECK, then your orders", "the receipt they would get now; nothing is sent or changed"),
+    ("LEAVE", "give up your seat, before the game starts"),
 )
 HELP_MENU_LINES = 200
 
