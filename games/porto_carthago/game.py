@@ -159,17 +159,17 @@ class PortoCarthago:
             carry_out(new, decision, Order("done"), events)
             decision = current_decision(new) or decision._replace(seat=-1)
         if rest and decision.seat == seat:
-            first = rest.pop(0)
-            chosen, reasons = choose(new, decision, first)
-            if chosen is None:
-                if first.kind == "either":
+            first = chosen = rest.pop(0)
+            if first.kind == "either":
+                chosen, reasons = choose(new, decision, first)
+                if chosen is None:
                     raise IllegalOrder("none of the alternatives is possible now: " + "; ".join(reasons),
                                        line=first_line, text=grammar.format_order(first))
+            else:
                 try:
                     validate(new, decision, first)
                 except OrderError as exc:
                     raise exc.at(first_line, grammar.format_order(first)) from None
-                raise IllegalOrder("; ".join(reasons), line=first_line, text=grammar.format_order(first))
             events.append(Event("order", f"{player}: {grammar.format_order(chosen)}", {"player": player}))
             carry_out(new, decision, chosen, events)
         if rest:  # a mail with turns to come replaces the queue; a single answer or a plan leaves it
