@@ -185,6 +185,13 @@ class Constantinopolis:
     def view(self, state: State, player: str | None) -> dict[str, JSON]:
         return _view(state, player)
 
+    def standing_plan(self, state: State, player: str) -> list[str]:
+        """The player's defend limit, standing list and plan parts (their report alone)."""
+        return plans.standing_lines(state, player) if player in state["p"] else []
+
+    def plan_template(self, state: State, player: str) -> list[str]:
+        return plans.template(state, player) if player in state["p"] else []
+
     def help(self, state: State, player: str) -> str:
         mine = [p for p in flow.prompts(state) if p.player == player]
         if not mine:

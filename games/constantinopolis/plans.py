@@ -379,3 +379,27 @@ def _failed(state: GameState, player: str, part: str, alts: Sequence[Order], rea
     events.append(Event("plan.failed", f"Your plan for {WHEN[part]} could not be used: none of '{shown}' is possible "
                         f"now ({'; '.join(reasons)}). It is dropped and you are asked.",
                         {"part": part, "reasons": reasons}, to=(player,)))
+
+
+# --------------------------------------------------------------------------- the report's template
+
+
+def template(state: GameState, player: str) -> list[str]:
+    """Plan lines to fill in, for what comes after the decision open now: after the accept
+    phase the rest of the round and the next auction and construction; in the auction, the
+    construction turn."""
+    phase = state["phase"]
+    rest_of_round = ["donate: donate <good> or pass", "store: keep <goods> or keep nothing"]
+    next_round = ["defend <gold>", "auction: bid <office> up to <gold> or take free or stay",
+                  "pretorio: good <type> or <type>", "consul: preempt never (or: preempt list <buildings>)",
+                  "construction: build <building> or <building> if available", "construction: sell 1 <good> if available",
+                  "construction: done"]
+    if phase == "accept":
+        return rest_of_round + next_round
+    if phase == "donate":
+        return rest_of_round[1:] + next_round
+    if phase == "store":
+        return next_round
+    if phase in ("auction", "pretorio"):
+        return next_round[3:] if phase == "pretorio" else next_round[1:]
+    return []

@@ -190,6 +190,13 @@ class PortoCarthago:
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
 
+    def standing_plan(self, state: State, player: str) -> list[str]:
+        """The player's queued turns and standing answers (their report alone)."""
+        return plans.standing_lines(state, player) if player in state["players"] else []
+
+    def plan_template(self, state: State, player: str) -> list[str]:
+        return plans.template(state, player) if player in state["players"] else []
+
     def help(self, state: State, player: str) -> str:
         decision = current_decision(state)
         if decision is None:

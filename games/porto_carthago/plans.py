@@ -111,3 +111,17 @@ def lapse(state: State, part: str, events: list[Event]) -> None:
             events.append(Event("plan.lapsed", f"Your plan for {WHEN[part]} lapses, the arrival is over (left "
                                 f"unused: {format_alternatives([Order.from_json(a) for a in left])}).",
                                 {"part": part}, to=(player,)))
+
+
+def template(state: State, player: str) -> list[str]:
+    """Plan lines to fill in: the turns to come (below the answer), and the standing answers
+    the player has not given yet; the lighthouse list names the ships that enter next."""
+    mine = plans_of(state, player)
+    out = ["<next turn> or TALENTS   (a line a turn, after your answer)"]
+    ships = state["row2"] if state["stage"] in ("actions", "refresh") else state["row1"]
+    if "lighthouse" not in mine and ships:
+        out.append("LIGHTHOUSE: " + " or ".join(f"DOCK {s}" for s in ships[:3]))
+    examples = {"intrigue": "INTRIGUE: INTRIGUE 1 or 0", "privilege": "PRIVILEGE: ACCEPT or DECLINE",
+                "refill": "REFILL: BUY <good> or PASS", "extras": "EXTRAS: EXPAND or PALACE or DONE",
+                "final": "FINAL: PALACE or PASS"}
+    return out + [line for part, line in examples.items() if part not in mine]
