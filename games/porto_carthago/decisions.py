@@ -201,8 +201,10 @@ def run_queues(state: State, events: list[Event]) -> None:
                                     f"({why}); the rest of your queue is dropped and you are asked.",
                                     {"player": player}, to=(player,)))
                 return
-            events.append(Event("queue", f"Queued order of {player} carried out: {grammar.format_order(order)}.",
-                                {"player": player}))
+            # told to the others exactly like a live answer; that it was queued, to its owner alone
+            events.append(Event("queue", f"Your queued order is carried out: {grammar.format_order(order)}.",
+                                {"player": player}, to=(player,)))
+            events.append(Event("order", f"{player}: {grammar.format_order(order)}", {"player": player}))
             carry_out(state, decision, order, events)
             continue
         part = plans.DECISIONS.get(decision.name)

@@ -72,12 +72,15 @@ class ConstantinopolisBot:
         return out + ["done"]
 
     def _contracts(self, game: Game, state: State, player: str) -> list[str]:
-        """A whole set: orders tried one by one on a copy of the position, loads first."""
+        """A whole set: orders tried one by one on a copy of the position, loads first. Only
+        contracts in hand when the set is written are loaded: a trading post draws a card
+        from the hidden deck, which the player learns only once the set is carried out."""
         out: list[str] = []
         trial = state
+        hand = {c["id"] for c in game.view(state, player)["players"][player]["hand"]}
         for _ in range(MAX_SET):
             menu = game.legal_orders(trial, player)
-            loads = [o for o in menu if o.kind == "load"]
+            loads = [o for o in menu if o.kind == "load" and o.args["contract"] in hand]
             extras = [o for o in menu if o.kind in ("ship", "post")]
             if loads:
                 order = self.rng.choice(loads)

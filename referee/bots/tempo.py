@@ -86,7 +86,7 @@ def play_game(game_name: str, players: Sequence[str], seed: str, kinds: Mapping[
         tempo.mails += len(mails)
         for mail, receipt in zip(mails, receipts):
             if receipt.status != ACCEPTED:
-                tempo.not_accepted.append(f"{mail.player}: {receipt.status}: {receipt.render()}")
+                tempo.not_accepted.append(f"{mail.player}: {receipt.status}: {mail.text!r}: {receipt.render()}")
     if record:
         from ..gamelog import write_log
         stored = store.load(made.id)
