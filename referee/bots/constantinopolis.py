@@ -72,7 +72,8 @@ class ConstantinopolisBot:
         return out + ["done"]
 
     def _contracts(self, game: Game, state: State, player: str) -> list[str]:
-        """A whole set: orders tried one by one on a copy of the position, loads first. Only
+        """A whole set: orders tried one by one on a copy of the position, loads first, a
+        ship last (another player answering at the same time may take that size first). Only
         contracts in hand when the set is written are loaded: a trading post draws a card
         from the hidden deck, which the player learns only once the set is carried out."""
         out: list[str] = []
@@ -96,6 +97,8 @@ class ConstantinopolisBot:
             except OrderError:
                 break
             out.append(text)
+            if order.kind == "ship":
+                break  # the size bought depends on the players answering at the same time
         return out + ["done"]
 
     # ------------------------------------------------------------------ the plan
