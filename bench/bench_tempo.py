@@ -16,6 +16,7 @@ at every player count at least three times fewer round trips than the ask-only b
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -59,9 +60,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games_to_play", nargs="*", metavar="GAME", default=list(GAMES))
     parser.add_argument("--games", type=int, default=20, help="games per player count and bot kind")
-    parser.add_argument("--quick", action="store_true", help="3 games each, for a fast look")
+    parser.add_argument("--quick", action="store_true", help="3 games each, for a fast look (also BENCH_QUICK=1)")
     args = parser.parse_args()
-    games = 3 if args.quick else args.games
+    games = 3 if args.quick or os.environ.get("BENCH_QUICK", "") not in ("", "0") else args.games
     failed = []
     for name in args.games_to_play:
         game = registry.get(name)
