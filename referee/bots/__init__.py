@@ -12,6 +12,22 @@ Two kinds for each game, with the same taste in moves so that only the mailing d
 A bot reads what its player may see (`Game.view`, the player's menus) and tries its own
 orders on a copy of the position, as a person does who works out a whole turn before writing
 it down. Each bot draws from its own seeded stream, so a game of bots is the same every time.
+
+Use, for any game in `GAMES` and kind in `KINDS`:
+
+    from referee.bots import make_bot
+    from referee.playthrough import own_position
+
+    bot = make_bot("porto-carthago", "plans", seed="demo/ann")      # or "ask-only"
+    stored = store.load(game_id)
+    text = bot.mail(game, own_position(game, stored, "ann"), "ann")  # the body of ann's mail
+
+Ask a bot only for a player the game asks now (`game.prompts(state)`); one bot per player,
+kept for the whole game. In a phase played by all at once, pass `own_position` (the position
+without the player's earlier set, which their new mail replaces; the stored state when it raises
+OrderError); elsewhere the stored state.
+The text is what goes between the ORDERS block's markers; `referee.bots.tempo.play_game`
+shows the whole loop through `Referee.submit_many`.
 """
 
 from __future__ import annotations
