@@ -9,31 +9,20 @@ construction into every mail, each line ending in an answer that always works (`
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from ..contract import Game, Order, OrderError, State
+from .base import MailingBot
 
 GOODS = ("green", "blue", "red", "black", "yellow")  # least valuable first
 OFFICES = ("magister", "pretorio", "comes", "urbi", "consul")
 MAX_SET = 10  # orders tried in one set of contracts
 
 
-class ConstantinopolisBot:
-    def __init__(self, plans: bool, rng: random.Random) -> None:
-        self.plans = plans
-        self.rng = rng
+class ConstantinopolisBot(MailingBot):
+    # ------------------------------------------------------------------ the answer
 
-    # ------------------------------------------------------------------ the mail
-
-    def mail(self, game: Game, state: State, player: str) -> str:
-        prompt = next(p for p in game.prompts(state) if p.player == player)
-        lines = self._answer(game, state, player, prompt.decision)
-        if self.plans:
-            lines += self._plan(game, state, player, prompt.decision)
-        return "\n".join(lines)
-
-    def _answer(self, game: Game, state: State, player: str, decision: str) -> list[str]:
+    def answer(self, game: Game, state: State, player: str, decision: str) -> list[str]:
         menu = [o for o in game.legal_orders(state, player) if o.kind != "defend"]
         pick = self.rng
         if decision == "auction.choose":
@@ -103,7 +92,7 @@ class ConstantinopolisBot:
 
     # ------------------------------------------------------------------ the plan
 
-    def _plan(self, game: Game, state: State, player: str, decision: str) -> list[str]:
+    def plan(self, game: Game, state: State, player: str, decision: str) -> list[str]:
         """Everything it can see coming until its next real choice: after the contracts the
         donation and the goods to keep; from then on the next auction, the Praefectus
         Pretorio's good, the Consul's list and the construction turn."""

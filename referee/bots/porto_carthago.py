@@ -9,29 +9,21 @@ the extras after an action and the final seat.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from ..contract import Game, Order, State
+from .base import MailingBot
 
 TURNS_AHEAD = 6  # action turns queued in each mail: the rest of a decade and the start of the next
 
 
-class PortoCarthagoBot:
-    def __init__(self, plans: bool, rng: random.Random) -> None:
-        self.plans = plans
-        self.rng = rng
+class PortoCarthagoBot(MailingBot):
+    # ------------------------------------------------------------------ the answer
 
-    # ------------------------------------------------------------------ the mail
+    def answer(self, game: Game, state: State, player: str, decision: str) -> list[str]:
+        return [game.format(self._pick(game.legal_orders(state, player), decision))]
 
-    def mail(self, game: Game, state: State, player: str) -> str:
-        prompt = next(p for p in game.prompts(state) if p.player == player)
-        lines = [game.format(self._answer(game.legal_orders(state, player), prompt.decision))]
-        if self.plans:
-            lines += self._plan(game.view(state, player), player, prompt.decision)
-        return "\n".join(lines)
-
-    def _answer(self, menu: list[Order], decision: str) -> Order:
+    def _pick(self, menu: list[Order], decision: str) -> Order:
         pick = self.rng
         by_kind: dict[str, list[Order]] = {}
         for order in menu:
@@ -48,7 +40,8 @@ class PortoCarthagoBot:
 
     # ------------------------------------------------------------------ the plan
 
-    def _plan(self, view: dict[str, Any], player: str, decision: str) -> list[str]:
+    def plan(self, game: Game, state: State, player: str, decision: str) -> list[str]:
+        view = game.view(state, player)
         me = view["players"][player]
         out: list[str] = []
         if decision == "setup.optional_dock":

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import tempfile
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -21,20 +20,10 @@ from ..playthrough import own_position
 from ..receipts import ACCEPTED
 from ..service import Referee, Submission
 from ..store import TinyDBStore
+from ..timekeeping import StepClock
 from . import make_bot
 
 MAX_ROUND_TRIPS = 5000
-
-
-class StepClock:
-    """A minute later each time it is read, from a fixed start: games are the same every run."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(minutes=1)
-        return self.now
 
 
 @dataclass
