@@ -13,6 +13,7 @@ from ..options import resolve_options
 from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
 from ..rng import commitment, new_seed
 from ..store import GAME_ID, StoreError, check_game_id
+from ..timekeeping import TimeError, zone_name
 from ..tokens import name_problem, new_token, normalise_email, valid_name
 from .openings import Openings
 
@@ -34,9 +35,11 @@ class Creating(Openings):
     def new_game(self, game_type: str, players: Sequence[tuple[str, str]], *, seed: str | None = None,
                  options: Mapping[str, Any] | None = None, components: Mapping[str, Any] | None = None,
                  game_id: str | None = None, policy: str | None = None,
-                 policy_set: Sequence[str] = ()) -> NewGame:
+                 policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None) -> NewGame:
         """Check everything first; create the game only when nothing is wrong. `policy` names
-        a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides."""
+        a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides,
+        `timezones` a player's time zone by name, so that their first report already shows
+        deadlines in it."""
         try:
             game = self._games(game_type)
         except registry.UnknownGame as exc:
@@ -57,6 +60,15 @@ class Creating(Openings):
                 addresses.append(normalise_email(email))
             except ValueError as exc:
                 problems.append(f"bad email address for {raw[:40]}: {exc}")
+        zones: dict[str, str] = {}
+        for raw, zone in (timezones or {}).items():
+            if raw.strip().lower() not in names:
+                problems.append(f"a time zone is given for {raw[:40]!r}, who is not a player")
+                continue
+            try:
+                zones[raw.strip().lower()] = zone_name(zone)
+            except TimeError as exc:
+                problems.append(f"time zone of {raw[:40]}: {exc}")
         for dup in sorted({n for n in names if names.count(n) > 1}):
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
         values, option_problems = resolve_options(game, options or {})
@@ -87,7 +99,8 @@ class Creating(Openings):
         except SetupError as exc:
             raise BadRequest([f"setup refused: {exc}"]) from None
         game_id = game_id or self._fresh_id(game.name)
-        seats = [{"name": n, "email": e, "token": new_token()} for n, e in zip(names, addresses)]
+        seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {})}
+                 for n, e in zip(names, addresses)]
         opened = self.clock()
         now = self._now()
         meta = {

@@ -1,7 +1,7 @@
 """The organiser: runs tournaments over the games of the service.
 
 Everything a tournament does to a game goes through the service's public operations
-(`Referee.new_game`, `status`, `drop`, `set_timezone`, `load`); the tournament's own record
+(`Referee.new_game`, `status`, `drop`, `load`); the tournament's own record
 is kept in its file (store.py). Checks come first and every problem is listed; nothing is
 written until all of them pass.
 
@@ -156,10 +156,8 @@ class Organiser:
             if not self.referee.store.exists(table.game):
                 made = self.referee.new_game(
                     t.game, [(p, by_name[p].email) for p in table.seats], seed=game_seed(t.seed, table.game),
-                    options=t.options, game_id=table.game, policy=t.policy, policy_set=t.policy_set)
-                for player in table.seats:
-                    if by_name[player].timezone:
-                        self.referee.set_timezone(table.game, player, by_name[player].timezone)
+                    options=t.options, game_id=table.game, policy=t.policy, policy_set=t.policy_set,
+                    timezones={p: by_name[p].timezone for p in table.seats if by_name[p].timezone})
                 table.commitment = made.commitment
             elif not table.commitment:
                 table.commitment = self.referee.status(table.game)["commitment"]

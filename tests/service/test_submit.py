@@ -57,6 +57,20 @@ def test_bad_new_game_creates_nothing(ref, store, game_type, players, options, n
     assert store.list() == [] and not list(store.games_dir.glob("*.json"))
 
 
+def test_time_zones_given_at_creation_are_kept_from_the_start(ref, store):
+    new_race(ref, timezones={"Ann": "Europe/Rome"})
+    seats = {s["name"]: s for s in store.load("r1").meta["seats"]}
+    assert seats["ann"]["timezone"] == "Europe/Rome" and "timezone" not in seats["bob"]
+
+
+@pytest.mark.parametrize("zones, needle", [({"ann": "Mars/Olympus"}, "time zone of ann"),
+                                           ({"cy": "Europe/Rome"}, "who is not a player")])
+def test_bad_time_zones_at_creation_create_nothing(ref, store, zones, needle):
+    with pytest.raises(BadRequest) as caught:
+        new_race(ref, timezones=zones)
+    assert any(needle in p for p in caught.value.problems) and not store.exists("r1")
+
+
 def test_bad_components_list_every_problem(ref, store):
     with pytest.raises(BadRequest) as err:
         ref.new_game("race", [("a", "a@x.org"), ("b", "b@x.org")], components={"steps": [0]})

@@ -182,3 +182,17 @@ def test_the_command_line(tmp_path, monkeypatch):
     assert run("tournament", "list").stdout.startswith("club ")
     nothing = run("tournament", "standings", "nope")
     assert nothing.exit_code == 1 and "no tournament 'nope'" in nothing.stderr
+
+
+def test_a_roster_time_zone_is_in_the_players_first_report(svc):
+    entries = [Entry(e.name, e.email, timezone=None if e.name == "dee" else "Europe/Rome") for e in roster(4)]
+    made = svc.tournaments.create("tz", "constantinopolis", entries, rounds=1, table_size="4", seed="tz")
+    game = made.round.tables[0].game
+    seats = {s["name"]: s for s in svc.referee.load(game).meta["seats"]}
+    assert seats["ann"]["timezone"] == "Europe/Rome" and "timezone" not in seats["dee"]
+    asked = svc.referee.status(game)["waiting_for"][0]["player"]
+    first = next(r for r in svc.outbox.pending() if r["game"] == game and r["to"] == f"{asked}@club.test")
+    with svc.store.transaction(game) as tx:
+        raw = tx.find_record("outbox", "message_id", first["message_id"])["raw"]
+    text = email.message_from_string(raw, policy=policy.default).get_body(("plain",)).get_content()
+    assert "CEST (" in text  # the deadline in the player's own time (Rome, in May) from the first mail
