@@ -397,3 +397,11 @@ def plan_template(game: Game, state: State, player: str) -> list[str]:
     defining ``plan_template(state, player) -> list[str]``."""
     hook = getattr(game, "plan_template", None)
     return list(hook(state, player)) if hook is not None else []
+
+
+def order_keywords(game: Game) -> Mapping[str, str] | None:
+    """Every spelling of a game's order keywords (aliases too) to the keyword, when the game
+    lists them (optional attribute ``keywords``). Mail reading sets aside a line of prose around
+    the orders ("Hi all,", "Thanks, Ann") only when it can tell it from an order by them; for a
+    game without the list every line is read as an order, as before."""
+    return getattr(game, "keywords", None)

@@ -39,6 +39,8 @@ class Receipt:
     seq: int | None = None
     deadline: str = ""  # the open phase's deadline, in the player's time zone
     menu: list[str] = field(default_factory=list)  # every order the player may give, after a rejection
+    set_aside: list[str] = field(default_factory=list)  # lines of a mail read as prose, not orders
+    notes: list[str] = field(default_factory=list)  # how a mail was read, where that needs saying
 
     @property
     def ok(self) -> bool:
