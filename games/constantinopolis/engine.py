@@ -36,7 +36,9 @@ class Constantinopolis:
     max_players = MAX_PLAYERS
     rules_version = "2"  # 2: the Consul is asked on open facts; offers hold what they give
     options = OPTIONS
-    keywords = KEYWORDS  # every spelling of an order keyword: mail tells prose from orders by them
+    # every spelling of an order keyword, and the names of plan parts (`construction: ...`): mail
+    # tells prose from orders by them, so a plan line gone wrong is refused, not set aside
+    keywords = {**plans.PART_NAMES, **KEYWORDS}
 
     # ------------------------------------------------------------------ setup
 

@@ -53,7 +53,9 @@ class PortoCarthago:
         GameOption("sixth_action", None, "A9: which action is printed on the sixth card (default: the component data, "
                    "a second porter)", (None, "captain", "aristocrat", "loadmaster", "merchant", "porter")),
     )
-    keywords = grammar.KEYWORDS  # every spelling of an order keyword: mail tells prose from orders by them
+    # every spelling of an order keyword, and the names of plan parts (`INTRIGUE: ...`): mail
+    # tells prose from orders by them, so a plan line gone wrong is refused, not set aside
+    keywords = {**plans.PART_NAMES, **grammar.KEYWORDS}
 
     # -- setup
 
