@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
-from .contract import AmbiguousOrder, InvalidOrder
+from .contract import AmbiguousOrder, InvalidOrder, OrderError
 
 
 def order_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -116,10 +116,13 @@ def section_of(line: str) -> tuple[str | None, str]:
 
 
 def sections(lines: Iterable[tuple[int, str]], names: Mapping[str, str],
-             what: str = "plan part") -> Iterator[tuple[int, str, str | None]]:
+             what: str = "plan part") -> Iterator[tuple[int, str, str | OrderError | None]]:
     """(line number, text, part) for each line: the part named at its start or by the last
     `part:` line above it (None before the first). A line that names a part alone gives
-    nothing. InvalidOrder (with its line) for a part name that is not one of `names`."""
+    nothing. A line that starts like a part name that is not one of `names` gives its error
+    (InvalidOrder or AmbiguousOrder, with its line) as the part, for the caller to report with
+    the other wrong lines; the lines after it belong to no part (it may be prose a mail reader
+    sets aside: "My orders for this round:")."""
     part: str | None = None
     for number, line in lines:
         head, rest = section_of(line)
@@ -127,7 +130,9 @@ def sections(lines: Iterable[tuple[int, str]], names: Mapping[str, str],
             try:
                 part = match_name(head, names, what)
             except (InvalidOrder, AmbiguousOrder) as exc:
-                raise exc.at(number, line) from None
+                part = None
+                yield number, line, exc.at(number, line)
+                continue
             if not rest:
                 continue
             line = rest

@@ -80,12 +80,10 @@ class Constantinopolis:
         orders: list[Order] = []
         errors: list[OrderError] = []
         ended: set[str] = set()
-        try:
-            lines = list(sections(order_lines(text), plans.PART_NAMES))
-        except OrderError as e:
-            raise e if e.line is not None else e.at(1) from None
-        for number, line, part in lines:
+        for number, line, part in sections(order_lines(text), plans.PART_NAMES):
             try:
+                if isinstance(part, OrderError):
+                    raise part  # a part name that is none of the plan's parts
                 if part is not None:
                     order = plans.parse_line(part, line, components, state["players"])
                     if order.kind == "plan" and part in ended:

@@ -283,12 +283,10 @@ def parse(state: State, text: str, answering: bool = False) -> list[Order]:
     from .plans import PART_NAMES, TURNS
     orders: list[Order] = []
     errors: list[OrderError] = []
-    try:
-        lines = list(sections(order_lines(text), PART_NAMES))
-    except OrderError as exc:
-        raise exc if exc.line is not None else exc.at(1) from None
-    for number, line, part in lines:
+    for number, line, part in sections(order_lines(text), PART_NAMES):
         try:
+            if isinstance(part, OrderError):
+                raise part  # a part name that is none of the plan's parts
             if part is not None and part != TURNS:
                 orders.append(_plan_line(state, part, line))
                 continue

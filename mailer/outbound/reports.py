@@ -98,7 +98,7 @@ def orders_block(game: Game, state: State, game_id: str, player: str) -> list[st
                 lines.append(f"# ... and {len(menu) - MENU_LINES} more; send HELP for the full list.")
     template = plan_template(game, state, player)
     if template:
-        lines.append("# Plan ahead in the same mail (optional; only you see it). Fill in and remove the #:")
+        lines.append("# Plan ahead (optional, only you see it): fill in, remove the #")
         lines += [f"#   {part}" for part in template]
     lines.append("END")
     return lines

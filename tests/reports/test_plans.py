@@ -32,7 +32,7 @@ def test_constantinopolis_plan_in_its_owners_report_alone():
         text, html = reports(game, state, other)
         assert "Your standing plan" not in text and "Textrinum or Figulina" not in text + html
     text, _ = reports(game, state, "kay")  # asked in the auction: the template for what follows
-    assert "# Plan ahead in the same mail" in text and "#   construction: build <building>" in text
+    assert "# Plan ahead (optional, only you see it)" in text and "#   construction: build <building>" in text
 
 
 def test_porto_carthago_plan_in_its_owners_report_alone():
@@ -54,4 +54,4 @@ def test_porto_carthago_plan_in_its_owners_report_alone():
         assert "Your standing plan" not in text and "INTRIGUE 2 or 1" not in text + html
         assert "CAPTAIN or TALENTS" not in text + html
     text, _ = reports(game, state, "ann")
-    assert "# Plan ahead in the same mail" in text and "LIGHTHOUSE: DOCK" in text
+    assert "# Plan ahead (optional, only you see it)" in text and "LIGHTHOUSE: DOCK" in text
