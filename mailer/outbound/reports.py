@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.contract import Event, Game, State
+from referee.contract import Event, Game, State, plan_template, standing_plan
 from referee.rendering import has_template, menu_text, render
 
 MENU_LINES = 12
@@ -96,6 +96,10 @@ def orders_block(game: Game, state: State, game_id: str, player: str) -> list[st
             lines += [f"# {part}" for part in menu[:MENU_LINES]]
             if len(menu) > MENU_LINES:
                 lines.append(f"# ... and {len(menu) - MENU_LINES} more; send HELP for the full list.")
+    template = plan_template(game, state, player)
+    if template:
+        lines.append("# Plan ahead (optional, only you see it): fill in, remove the #")
+        lines += [f"#   {part}" for part in template]
     lines.append("END")
     return lines
 
@@ -126,6 +130,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "deadline": deadline or "none set",
         "result": result.to_json() if result else None,
         "notices": list(notices),
+        "plan": standing_plan(game, state, player),
     }
 
 
