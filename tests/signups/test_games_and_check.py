@@ -136,3 +136,21 @@ def test_new_open_on_the_command_line_checks_everything_first(world):
         assert done.exit_code == 2 and why in done.output, (args, done.output)
     shown = run("signups", "show", "club")
     assert shown.exit_code == 0 and "the moderator approves each player" in shown.output
+
+
+def test_check_of_a_plan_says_which_step_the_position_as_it_stands_takes(world):
+    """A plan checked while its player is asked: the answer names the alternative that would
+    be played now (the first one is not legal, the second is), and the plan for later
+    decisions is echoed; the game file is not touched."""
+    world.ref.new_game("constantinopolis", [("ann", "ann@p.test"), ("bob", "bob@p.test"), ("cy", "cy@p.test")],
+                       game_id="c1", seed="s")
+    asked = world.ref.status("c1")["waiting_for"][0]["player"]
+    before = world.svc.store.path("c1").read_bytes()
+    to = f"c1+{asked}+{token_of(world, 'c1', asked)}@{HOST}"
+    world.mail(f"{asked}@p.test", "CHECK\nauction: bid comes 99 or bid comes 1 up to 3\n"
+               "construction: build Textrinum or Figulina if available", to=to)
+    text = last(world, f"{asked}@p.test").get_content()
+    assert "Your plan plays 'bid comes 1 up to 3'" in text
+    assert "passed over: 'bid comes 99': you have only" in text  # why the first was not taken
+    assert "build Textrinum or Figulina if available" in text
+    assert world.svc.store.path("c1").read_bytes() == before
