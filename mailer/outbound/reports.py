@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.contract import Event, Game, State
+from referee.contract import Event, Game, State, plan_template, standing_plan
 from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
 from referee.standings import standings_context
@@ -100,6 +100,10 @@ def orders_block(game: Game, state: State, game_id: str, player: str) -> list[st
             lines += [f"# {part}" for part in menu[:MENU_LINES]]
             if len(menu) > MENU_LINES:
                 lines.append(f"# ... and {len(menu) - MENU_LINES} more; send HELP for the full list.")
+    template = plan_template(game, state, player)
+    if template:
+        lines.append("# Plan ahead (optional, only you see it): fill in, remove the #")
+        lines += [f"#   {part}" for part in template]
     lines.append("END")
     return lines
 
@@ -143,6 +147,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "changed": changed,  # None: show everything
         "footer": choice.short(zone),
         "setting": choice.command(),
+        "plan": standing_plan(game, state, player),
     }
 
 
@@ -170,6 +175,8 @@ MAIL_COMMANDS = (
     ("HELP", "this summary of the orders you may give now"),
     ("VACATION 5d", "away for five days (or: VACATION until 2026-12-01, VACATION off)"),
     ("TIMEZONE Europe/Berlin", "show deadlines in your time zone"),
+    ("CHECK, then your orders", "the receipt they would get now; nothing is sent or changed"),
+    ("LEAVE", "give up your seat, before the game starts"),
 )
 HELP_MENU_LINES = 200
 

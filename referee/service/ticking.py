@@ -20,10 +20,12 @@ from ..store import GameNotFound, StoreBusy, StoreError
 from ..timekeeping import UTC, format_duration, from_iso, show_moment, to_iso
 from ..notify import digest_wake
 from ..wakeups import NEVER
+from ..signups import OPEN, start_wake
+from .starting import Starting
 from .steps import Steps, TickAction
 
 
-class Ticking(Steps):
+class Ticking(Steps, Starting):
     """Part of `Referee`: due deadlines and reminders, for cron and the daemon alike."""
 
     def tick(self, now: datetime | None = None, games: Sequence[str] | None = None) -> list[TickAction]:
@@ -53,6 +55,11 @@ class Ticking(Steps):
 
     def _tick_game(self, game_id: str, now: datetime) -> list[TickAction]:
         with self.store.transaction(game_id) as tx:
+            if tx.meta.get("status") == OPEN:  # its start (with everyone's first mail), or nothing
+                if self._start_if_due(tx, now):
+                    return [TickAction(game_id, "started", f"started with {', '.join(tx.meta['players'])}",
+                                       tuple(tx.meta["players"]))]
+                return []
             done = self._tick_in(tx, game_id, now)
             # reminders, the reports of a phase closed, digests due: each player's one mail
             digests = [name for name, why in self._settle_mail(tx, now) if why in ("digest", "soon")]
@@ -211,6 +218,8 @@ def next_wake(meta: Mapping[str, Any]) -> float:
     less its longest reminder, a vacation ends at its `until`, a digest is due at its
     player's time or a day before a deadline (referee/notify.py), and everything else a
     tick could do follows a unit of work, which sets the time again."""
+    if meta.get("status") == OPEN:  # only a start date needs the clock; a sign-up starts a full game
+        return start_wake(meta.get("signup") or {"starts_when": "full"}) or NEVER
     digest = digest_wake(meta) if meta.get("status") != "finished" else None
     policy = Policy.from_meta(meta.get("policy"))
     if policy is None or meta.get("status") == "finished" or meta.get("paused"):
