@@ -97,7 +97,7 @@ class Notify:
             return "a mail for everything as it happens"
         if self.mode == DIGEST:
             return f"a mail a day at {self.at} {zone or 'UTC'}, sooner near a deadline"
-        return "mail when you are asked, at round ends, and reminders"
+        return "mail when asked, at round ends, reminders"
 
     def describe(self, zone: str | None = None) -> str:
         """What the player gets, in a few words, for the footer of every mail."""

@@ -40,10 +40,13 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import formataddr, format_datetime, make_msgid
 from pathlib import Path
+from typing import Any
 
 from mailer.inbound.message import InboundMail, parse_message
 from mailer.inbound.orders import find_orders
-from referee.contract import Game, State
+from referee.bots import Bot
+from referee.contract import Game, OrderError, State
+from referee.playthrough import own_position
 from referee.store import GameStore, StoreError
 
 MAX_ORDERS_PER_MAIL = 12
@@ -94,6 +97,7 @@ class MailBot:
     seed: str
     smtp_host: str = "127.0.0.1"
     max_refusals: int = MAX_REFUSALS
+    brain: Bot | None = None  # referee/bots: what to write (None: random legal orders)
     wake: threading.Event = field(default_factory=threading.Event)
     counters: BotCounters = field(default_factory=BotCounters)
     finished: bool = False
@@ -233,12 +237,26 @@ class MailBot:
             earlier = list(self._sets.get(key, [])) if standing else []
         limit = 1 if self._refusals.get(key) else MAX_ORDERS_PER_MAIL
         count = self._mails.get(key, 0)
-        new = self.choose(state, key, limit, random.Random(f"{self.seed}/{self.name}/{key}/{count}"))
+        if self.brain is not None and not self._refusals.get(key):
+            earlier, new = [], self._think(stored)  # a whole set (and plans) from the game's own bot
+        else:
+            new = self.choose(state, key, limit, random.Random(f"{self.seed}/{self.name}/{key}/{count}"))
         if not new:
             self.problem = f"{self.name}: asked in phase {key} but the rules allow no order"
             return
         self._mails[key] = count + 1
         self._send(target, key, earlier, new)
+
+    def _think(self, stored: Any) -> list[str]:
+        """The lines the game's bot writes for this player now: its answer to what is asked
+        and, for a bot that plans, its plans. In a phase played by all at once it works from
+        the position without this player's earlier set, which the new mail replaces."""
+        assert self.brain is not None
+        try:
+            state = own_position(self.game, stored, self.name)
+        except OrderError:
+            state = stored.state
+        return [line for line in self.brain.mail(self.game, state, self.name).splitlines() if line.strip()]
 
     def choose(self, state: State, key: str, limit: int = MAX_ORDERS_PER_MAIL,
                rng: random.Random | None = None) -> list[str]:

@@ -29,6 +29,7 @@ from typing import Callable
 from mailer.daemon.serve import serve
 from mailer.daemon.wiring import Services, build
 from referee.config import Limits, Settings
+from referee.bots import Bot, make_bot
 from referee.contract import Game
 
 from . import mailstats
@@ -91,6 +92,7 @@ class DemoRun:
     listen_port: int = 0
     capture_port: int = 0
     notify: str | None = None  # every player's mail setting (None: the default, `turn`)
+    bots_kind: str = "plans"  # referee/bots: "plans" or "ask-only"; a game without bots: random orders
 
     def __post_init__(self) -> None:
         self._notes: queue.Queue[tuple[float, str]] = queue.Queue()
@@ -99,6 +101,14 @@ class DemoRun:
 
     def mailbox(self, player: str) -> Path:
         return self.data_dir / "mailboxes" / player
+
+    def _brain(self, player: str) -> Bot | None:
+        """The game's own bot of the chosen kind for this player, seeded by the demo's seed;
+        None for a game that has none (its bots pick random legal orders)."""
+        try:
+            return make_bot(self.game.name, self.bots_kind, f"{self.seed}/{player}")
+        except ValueError:
+            return None
 
     def mail_stats(self) -> MailStats:
         """What the players got by mail, from their mailboxes (after `run`)."""
@@ -129,7 +139,8 @@ class DemoRun:
                                       on_delivery=self._delivered)
         for name, address in addresses.items():
             self.bots[name] = MailBot(name, address, self.game, self.game_id, self.services.store,
-                                      self.mailbox(name), self.listen_port, self.seed)
+                                      self.mailbox(name), self.listen_port, self.seed,
+                                      brain=self._brain(name))
         stop, ready = threading.Event(), threading.Event()
         relay_server = capture_server(self.capture, self.capture_port)
         relay_server.start()

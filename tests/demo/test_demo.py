@@ -189,7 +189,8 @@ def test_constantinopolis_by_mail(run, tmp_path):
     result = run("--data-dir", str(data), "demo", "--players", "2", "--seed", "s1")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "Constantinopolis, 2 players: alice, bruno; seed s1" in out
+    assert "Constantinopolis, 2 players: alice, bruno; seed s1; bots: plans" in out
+    assert "mails per player per round" in out
     assert "round 9:" in out and "Constantinopolis: final standings" in out
     assert "referee replay constantinopolis-1.log: OK" in out
     assert run("replay", str(data / "constantinopolis-1.log")).exit_code == 0
