@@ -285,7 +285,7 @@ class MailNotifier:
         host = self.settings.hostname
         filled = [line.replace("{referee}", referee_address(host)).replace("{code}", code or "") for line in lines]
         text = render("notice.txt", game_id=tx.game_id, title=tx.meta.get("title") or tx.game_id, lines=filled,
-                      reason="")
+                      reason="", brief=False, subject=subject)
         self._queue(tx, OutgoingMail(tx.game_id, "signup", to, subject, text,
                                      message_id(tx.game_id, "signup", serial, "x", host),
                                      reply_to=referee_address(host, code), in_reply_to=in_reply_to,
