@@ -50,7 +50,7 @@ def test_installed_wheel_finds_its_templates_outside_the_checkout(wheel, tmp_pat
         "import mailer.inbound.ingest, mailer.daemon.serve, commands.demo.run; "  # the subpackages load
         "import referee.rendering as r; "
         "print(r.template_dir()); "
-        "print(r.render('standings.txt', title='T', places=[], winners=['x']))"
+        "print(r.render('standings.txt', title='T', standings={'places': [], 'left': [], 'winners': ['x'], 'rule': '', 'decided': []}))"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,

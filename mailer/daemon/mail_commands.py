@@ -1,5 +1,5 @@
 """The mail commands a player may send instead of orders: STATUS, HELP, VACATION, TIMEZONE,
-LEAVE; and CHECK, which stands in front of orders.
+NOTIFY, LEAVE; and CHECK, which stands in front of orders.
 
 A command is a mail's first line of text, or else its subject, and nothing else: a mail with
 an ORDERS block is never a command, and what follows a command in the mail is not read (the
@@ -19,7 +19,7 @@ from referee.rendering import plural
 
 SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 MAX_UNREAD_SHOWN = 10
-COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LEAVE": 0}  # how many words must follow
+COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LEAVE": 0, "NOTIFY": 1}  # how many words must follow
 CHECK = "CHECK"
 
 
@@ -42,7 +42,7 @@ def check_request(mail: InboundMail) -> str | None:
 
 def mail_command(mail: InboundMail) -> tuple[str, str] | None:
     """A mail command (name, argument): a first body line, or else a subject, that is just
-    STATUS, HELP, VACATION ... or TIMEZONE ...; never in a mail with an ORDERS block.
+    STATUS, HELP, VACATION ..., TIMEZONE ... or NOTIFY ...; never in a mail with an ORDERS block.
     CHECK comes back as (CHECK, the orders to check)."""
     checked = check_request(mail)
     if checked is not None:

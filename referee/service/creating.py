@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 from .. import registry
-from ..contract import ComponentError, Game, SetupError, phase_kinds
+from ..contract import ComponentError, Game, SetupError, State, phase_kinds
 from ..errors import BadRequest
 from ..history import components_hash
+from ..notify import Notify, NotifyError
 from ..options import resolve_options
 from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
 from ..rng import commitment, new_seed
@@ -38,11 +40,13 @@ class Creating(Openings):
     def new_game(self, game_type: str, players: Sequence[tuple[str, str]], *, seed: str | None = None,
                  options: Mapping[str, Any] | None = None, components: Mapping[str, Any] | None = None,
                  game_id: str | None = None, policy: str | None = None,
-                 policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None) -> NewGame:
+                 policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None,
+                 notify: Mapping[str, str] | None = None) -> NewGame:
         """Check everything first; create the game only when nothing is wrong. `policy` names
         a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides,
         `timezones` a player's time zone by name, so that their first report already shows
-        deadlines in it."""
+        deadlines in it, `notify` a player's mail setting by name (`each`, `turn`,
+        `digest 08:00`; referee/notify.py), so that it holds from their first mail."""
         game, planned, problems = self._game_and_id(game_type, game_id)
         names = [name.strip().lower() for name, _ in players]
         if not game.min_players <= len(names) <= game.max_players:
@@ -65,6 +69,15 @@ class Creating(Openings):
                 zones[raw.strip().lower()] = zone_name(zone)
             except TimeError as exc:
                 problems.append(f"time zone of {raw[:40]}: {exc}")
+        choices: dict[str, dict[str, Any]] = {}
+        for raw, spec in (notify or {}).items():
+            if raw.strip().lower() not in names:
+                problems.append(f"a mail setting is given for {raw[:40]!r}, who is not a player")
+                continue
+            try:
+                choices[raw.strip().lower()] = Notify.parse(spec).to_json()
+            except NotifyError as exc:
+                problems.append(f"mail setting of {raw[:40]}: {exc}")
         for dup in sorted({n for n in names if names.count(n) > 1}):
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
         values, rules, loaded = self._settings_checked(game, options, policy, policy_set, components, problems)
@@ -76,7 +89,8 @@ class Creating(Openings):
         except SetupError as exc:
             raise BadRequest([f"setup refused: {exc}"]) from None
         game_id = game_id or self._fresh_id(game.name)
-        seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {})}
+        seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {}),
+                  **({"notify": choices[n]} if n in choices else {})}
                  for n, e in zip(names, addresses)]
         opened = self.clock()
         now = self._now()
@@ -84,9 +98,14 @@ class Creating(Openings):
         meta = self._new_meta(game, names, seats, values, loaded, components is not None, seed, rules, now)
         self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names,
                                                    "policy": rules.preset}],
-                          then=lambda tx: self._notify_reports(tx, game, state, opened))
+                          then=lambda tx: self._opened(tx, game, state, opened))
         self._flush_notices()
         return NewGame(game_id, game.name, seats, meta["commitment"])
+
+    def _opened(self, tx: Any, game: Game, state: State, now: datetime) -> None:
+        """The new game's first unit of work: its deadline and everyone's opening mail."""
+        self._notify_reports(tx, game, state, now)
+        self._settle_mail(tx, now)
 
     @staticmethod
     def _new_meta(game: Game, names: list[str], seats: list[dict[str, Any]], values: dict[str, Any], loaded: Any,

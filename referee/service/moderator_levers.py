@@ -70,6 +70,7 @@ class ModeratorLevers(Openings):
                 body += [f"  {c.text()}" for c in felt] or [f"  {line}" for line in lines]
                 body += ["", "A deadline already set stays as it is; new values apply from the next phase on."]
                 self._announce(tx, "Deadline rules changed", body, reason.strip(), f"policy-{seq}")
+            self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "changes": lines, "unchanged": unchanged, "announced": bool(felt or current is None),
                 "policy": new.to_json()}
@@ -113,6 +114,7 @@ class ModeratorLevers(Openings):
             self._announce(tx, "Deadline extended", [
                 f"The moderator extended the deadline of phase {schedule['phase']} by {format_duration(delta)}.",
                 "", "New deadline: {deadline}"], reason.strip(), f"extend-{seq}")
+            self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "phase": schedule["phase"], "by": format_duration(delta), "due": schedule["due"]}
 
@@ -131,6 +133,7 @@ class ModeratorLevers(Openings):
             self._announce(tx, "Game paused", [
                 "The moderator paused this game: no deadline runs until it resumes.",
                 "You may still send orders; they are taken as usual."], reason.strip(), f"pause-{seq}")
+            self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "paused": to_iso(now)}
 
@@ -161,6 +164,7 @@ class ModeratorLevers(Openings):
                 policy = Policy.from_meta(tx.meta.get("policy"))
                 if policy is not None:
                     self._vacation_moves(tx, policy, pos.waiting_for(), now)
+            self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "moved": format_duration(shift), "due": schedule.get("due") if schedule else None}
 
