@@ -49,12 +49,14 @@ def _read_components(path: Path) -> dict:
               help="Deadline preset: casual, standard or tournament (default: the default_policy setting).")
 @click.option("--set", "policy_set", multiple=True, metavar="KEY=VALUE",
               help="A deadline policy key, e.g. grace=2h or deadline.auction=36h; repeatable.")
+@click.option("--language", default=None, metavar="LANG",
+              help="The game's language, de, en or it (default: en): every player's until they choose their own.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @handles_errors
 def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], seed: str | None,
                 options: tuple[str, ...], components: Path | None, game_id: str | None, policy: str | None,
-                policy_set: tuple[str, ...], as_json: bool) -> None:
+                policy_set: tuple[str, ...], language: str | None, as_json: bool) -> None:
     """Create a game and print its id, each player's secret token and the seed commitment.
 
     Everything is checked before anything is created: game type, player count and names,
@@ -69,7 +71,7 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], se
         given[key.strip()] = value.strip()
     data = _read_components(components) if components is not None else None
     made = referee(ctx).new_game(game_type, pairs, seed=seed, options=given, components=data, game_id=game_id,
-                                 policy=policy, policy_set=list(policy_set))
+                                 policy=policy, policy_set=list(policy_set), language=language)
     if as_json:
         echo_json(made.to_json())
         return

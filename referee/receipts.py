@@ -13,10 +13,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from .contract import OrderError, OrderErrors
+from .i18n import DEFAULT_LANGUAGE, N_
 from .orderlines import order_lines
 from .rendering import render
 
 ACCEPTED, REJECTED, DUPLICATE, REFUSED = "accepted", "rejected", "duplicate", "refused"
+STATUS_WORDS = (N_("accepted"), N_("rejected"), N_("duplicate"), N_("refused"))  # as players read them
 
 
 @dataclass
@@ -39,6 +41,7 @@ class Receipt:
     seq: int | None = None
     deadline: str = ""  # the open phase's deadline, in the player's time zone
     menu: list[str] = field(default_factory=list)  # every order the player may give, after a rejection
+    language: str = DEFAULT_LANGUAGE  # the player's: the receipt is written, and its orders echoed, in it
 
     @property
     def ok(self) -> bool:
@@ -52,7 +55,7 @@ class Receipt:
         return cls(**data)
 
     def render(self) -> str:
-        return render("receipt.txt", r=self)
+        return render("receipt.txt", lang=self.language, r=self)
 
 
 def diff_lines(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -64,14 +67,18 @@ def diff_lines(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[
 
 
 def error_list(exc: OrderError, text: str) -> list[dict[str, Any]]:
-    """Every error of a submission as dicts. An error the engine raised without a line (from
-    `apply`) is placed on the submission's only order line when there is just one."""
+    """Every error of a submission as dicts, each showing its line as the player wrote it
+    (`text`, before it was read into English). An error the engine raised without a line
+    (from `apply`) is placed on the submission's only order line when there is just one."""
     errors = exc.errors if isinstance(exc, OrderErrors) else [exc]
     lines = list(order_lines(text))
+    written = dict(lines)
     out = []
     for err in errors:
         item = err.to_json()
         if item["line"] is None and len(lines) == 1:
             item["line"], item["text"] = lines[0][0], item["text"] or lines[0][1]
+        elif item["line"] in written:  # the line as the player wrote it, not as it was read
+            item["text"] = written[item["line"]]
         out.append(item)
     return out

@@ -1,4 +1,5 @@
-"""The mail commands a player may send instead of orders: STATUS, HELP, VACATION, TIMEZONE.
+"""The mail commands a player may send instead of orders: STATUS, HELP, VACATION, TIMEZONE,
+LANGUAGE.
 
 A command is a mail's first line of text, or else its subject, and nothing else: a mail with
 an ORDERS block is never a command, and what follows a command in the mail is not read (the
@@ -16,12 +17,16 @@ from referee.rendering import plural
 
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 MAX_UNREAD_SHOWN = 10
-COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1}  # how many words must follow
+COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1}  # how many words must follow
+# The commands' names in the other languages a player may write in (docs/languages.md).
+ALIASES = {"TZ": "TIMEZONE", "ZEITZONE": "TIMEZONE", "FUSO": "TIMEZONE", "SPRACHE": "LANGUAGE", "LINGUA": "LANGUAGE",
+           "HILFE": "HELP", "AIUTO": "HELP", "STAND": "STATUS", "STATO": "STATUS", "URLAUB": "VACATION",
+           "VACANZA": "VACATION", "FERIEN": "VACATION"}
 
 
 def mail_command(mail: InboundMail) -> tuple[str, str] | None:
     """A mail command (name, argument): a first body line, or else a subject, that is just
-    STATUS, HELP, VACATION ... or TIMEZONE ...; never in a mail with an ORDERS block."""
+    STATUS, HELP, VACATION ..., TIMEZONE ... or LANGUAGE ... (or one of their `ALIASES`); never in a mail with an ORDERS block."""
     if mail.orders_from_block:
         return None
     lines = _text_lines(mail)
@@ -30,8 +35,7 @@ def mail_command(mail: InboundMail) -> tuple[str, str] | None:
         if not words:
             continue
         name = words[0].upper().rstrip(":")
-        if name == "TZ":
-            name = "TIMEZONE"
+        name = ALIASES.get(name, name)
         if name in COMMANDS and (len(words) > 1) == bool(COMMANDS[name]):
             return name, " ".join(words[1:])
         if lines:  # a first body line that is not a command: these are orders

@@ -14,6 +14,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.config import Settings
 from referee.contract import Event, Game, State
+from referee.i18n import recipient_language, translations
+from referee.i18n.messages import Message, say
 from referee.receipts import Receipt
 from referee.rendering import render
 from referee.schedule import deadline_text, due_of
@@ -92,8 +94,10 @@ class MailNotifier:
         """An accepted submission's receipt, to the player's registered address."""
         seat = self._seat(meta, receipt.player)
         serial = f"{receipt.seq}" if receipt.seq is not None else receipt.at
+        t = translations(receipt.language)
         self._queue(tx, OutgoingMail(
-            tx.game_id, "receipt", seat["email"], f"[{tx.game_id}] Orders received: {receipt.status}",
+            tx.game_id, "receipt", seat["email"],
+            t.gettext("[{game}] Orders received: {status}").format(game=tx.game_id, status=t.gettext(receipt.status)),
             receipt.render(), message_id(tx.game_id, "receipt", serial, seat["name"], self.settings.hostname),
             reply_to=reply_address(tx.game_id, seat, self.settings.hostname),
             in_reply_to=in_reply_to, auto="auto-replied"))
@@ -117,9 +121,11 @@ class MailNotifier:
             if not (name in asked or over or meta.get("reported_stage") != stage):
                 continue
             seen = reported.get(name, 0)
+            lang = recipient_language(meta, name)
             events = [Event.from_json(e) for r in records if r["seq"] > seen for e in r.get("events", [])]
             ctx = report_context(game, state, game_id=tx.game_id, player=name, events=events,
-                                 deadline=deadline_text(meta, seat.get("timezone")), notices=notices.pop(name, ()))
+                                 deadline=deadline_text(meta, seat.get("timezone"), lang),
+                                 notices=[say(line, lang, game) for line in notices.pop(name, ())], lang=lang)
             text, html = render_report(ctx)
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
@@ -140,14 +146,16 @@ class MailNotifier:
         assert due is not None
         phase = game.phase(state)
         prompts = [p for p in game.prompts(state) if p.player == player]
-        text = render("reminder.txt", game_id=tx.game_id, title=game.title, player=player,
+        lang = recipient_language(meta, player)
+        text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player,
                       phase={"key": phase.key, "round": phase.round, "name": phase.name},
                       prompt=prompts[0].text if prompts else "", left=show_span(due - now),
-                      deadline=deadline_text(meta, seat.get("timezone")),
+                      deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=game.help(state, player) if prompts else "",
-                      block=orders_block(game, state, tx.game_id, player) if prompts else [])
-        self._to_seat(tx, seat, "reminder", f"[{tx.game_id}] Reminder: orders due in {show_span(due - now)}",
-                      text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
+                      block=orders_block(game, state, tx.game_id, player, lang) if prompts else [])
+        subject = translations(lang).gettext("[{game}] Reminder: orders due in {left}").format(
+            game=tx.game_id, left=show_span(due - now))
+        self._to_seat(tx, seat, "reminder", subject, text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
 
     def reopened(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                  *, by: str, lines: Sequence[str], cancelled: Sequence[str], serial: str) -> None:
@@ -157,22 +165,30 @@ class MailNotifier:
         would only come when the phase resolves, too late to answer."""
         seat = self._seat(meta, player)
         phase = game.phase(state)
-        body = render("reopened.txt", game_id=tx.game_id, title=game.title, player=player, by=by,
-                      phase={"key": phase.key, "round": phase.round, "name": phase.name}, lines=list(lines),
-                      cancelled=list(cancelled), deadline=deadline_text(meta, seat.get("timezone")),
-                      help=game.help(state, player), block=orders_block(game, state, tx.game_id, player))
-        subject = "Your orders were cancelled" if cancelled else "Your part is open again"
-        self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {subject}: please send your orders again", body, serial)
+        lang = recipient_language(meta, player)
+        t = translations(lang)
+        body = render("reopened.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, by=by,
+                      phase={"key": phase.key, "round": phase.round, "name": phase.name},
+                      lines=[say(line, lang, game) for line in lines],
+                      cancelled=[say(line, lang, game) for line in cancelled],
+                      deadline=deadline_text(meta, seat.get("timezone"), lang),
+                      help=game.help(state, player), block=orders_block(game, state, tx.game_id, player, lang))
+        subject = (t.gettext("[{game}] Your orders were cancelled: please send your orders again") if cancelled
+                   else t.gettext("[{game}] Your part is open again: please send your orders again"))
+        self._to_seat(tx, seat, "notice", subject.format(game=tx.game_id), body, serial)
 
-    def announce(self, tx: GameTransaction, meta: Mapping[str, Any], subject: str, lines: Sequence[str],
+    def announce(self, tx: GameTransaction, meta: Mapping[str, Any], subject: Message, lines: Sequence[Message],
                  reason: str, serial: str, *, in_reply_to: str | None = None) -> None:
-        """A notice to every player: a policy change, an extension, a pause, a vacation. A line
-        may hold `{deadline}`, filled in with each player's deadline in their own time zone."""
+        """A notice to every player, each in their language: a policy change, an extension, a
+        pause, a vacation. A line may hold `{deadline}`, filled in with each player's deadline
+        in their own time zone."""
         for seat in meta["seats"]:
-            deadline = deadline_text(meta, seat.get("timezone"))
-            text = render("notice.txt", game_id=tx.game_id, title=meta.get("title") or tx.game_id,
-                          lines=[line.replace("{deadline}", deadline) for line in lines], reason=reason)
-            self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {subject}", text, serial, in_reply_to=in_reply_to)
+            lang = recipient_language(meta, seat["name"])
+            deadline = deadline_text(meta, seat.get("timezone"), lang)
+            text = render("notice.txt", lang=lang, game_id=tx.game_id, title=meta.get("title") or tx.game_id,
+                          lines=[say(line, lang).replace("{deadline}", deadline) for line in lines], reason=reason)
+            self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {say(subject, lang)}", text, serial,
+                          in_reply_to=in_reply_to)
 
     def alert(self, tx: GameTransaction, subject: str, lines: Sequence[str], serial: str, moderator: str) -> None:
         """A mail to the moderator (the game's policy address, else the server's); none when
@@ -180,8 +196,8 @@ class MailNotifier:
         to = moderator or self.settings.moderator_email
         if not to:
             return
-        text = render("notice.txt", game_id=tx.game_id, title=f"Moderator alert for {tx.game_id}", lines=list(lines),
-                      reason="")
+        text = render("notice.txt", game_id=tx.game_id, title=f"Moderator alert for {tx.game_id}",
+                      lines=[say(line, "en") for line in lines], reason="")
         self._queue(tx, OutgoingMail(tx.game_id, "alert", to, f"[{tx.game_id}] {subject}", text,
                                      message_id(tx.game_id, "alert", serial, "moderator", self.settings.hostname)))
 
@@ -195,11 +211,13 @@ class MailNotifier:
         """STATUS: the player's latest report again (its events, and whatever happened since),
         with the position and deadline as they stand; it does not count as a report sent."""
         seat = self._seat(meta, player)
+        lang = recipient_language(meta, player)
         seen = dict(meta.get("reported_from", {})).get(player, 0)
         events = [Event.from_json(e) for r in tx.events(since=seen) for e in r.get("events", [])]
         ctx = report_context(game, state, game_id=tx.game_id, player=player, events=events,
-                             deadline=deadline_text(meta, seat.get("timezone")),
-                             notices=(meta.get("notices") or {}).get(player, ()))
+                             deadline=deadline_text(meta, seat.get("timezone"), lang),
+                             notices=[say(line, lang, game) for line in (meta.get("notices") or {}).get(player, ())],
+                             lang=lang)
         text, html = render_report(ctx)
         self._to_seat(tx, seat, "status", report_subject(ctx), text, serial, html=html, in_reply_to=in_reply_to,
                       auto="auto-replied")
@@ -211,19 +229,23 @@ class MailNotifier:
         the position as it stands, as their report shows it."""
         seat = self._seat(meta, player)
         host = self.settings.hostname
-        intro = [f"Welcome to {game.title}, game {tx.game_id}. You now play {player}, taking over the seat "
-                 "from the player before you.", "",
-                 f"To send orders, reply to any mail from the referee for this game: its reply address, "
-                 f"{reply_address(tx.game_id, seat, host)}, carries your secret token. Or write to "
-                 f"{tx.game_id}@{host} with this line in your mail:", "",
+        lang = recipient_language(meta, player)
+        t = translations(lang)
+        intro = [t.gettext("Welcome to {title}, game {game}. You now play {player}, taking over the seat "
+                           "from the player before you.").format(title=game.title, game=tx.game_id, player=player), "",
+                 t.gettext("To send orders, reply to any mail from the referee for this game: its reply address, "
+                           "{address}, carries your secret token. Or write to {game_address} with this line in "
+                           "your mail:").format(address=reply_address(tx.game_id, seat, host),
+                                                 game_address=f"{tx.game_id}@{host}"), "",
                  f"    PLAYER {player} {seat['token']}", "",
-                 "Keep the token to yourself. The game as it stands now:", ""]
+                 t.gettext("Keep the token to yourself. The game as it stands now:"), ""]
         seen = dict(meta.get("reported_from", {})).get(player, 0)
         events = [Event.from_json(e) for r in tx.events(since=seen) for e in r.get("events", [])]
         ctx = report_context(game, state, game_id=tx.game_id, player=player, events=events,
-                             deadline=deadline_text(meta, seat.get("timezone")), notices=intro)
+                             deadline=deadline_text(meta, seat.get("timezone"), lang), notices=intro, lang=lang)
         text, html = render_report(ctx)
-        self._to_seat(tx, seat, "welcome", f"[{tx.game_id}] Welcome: you now play {player}", text, serial, html=html)
+        self._to_seat(tx, seat, "welcome", t.gettext("[{game}] Welcome: you now play {player}").format(
+            game=tx.game_id, player=player), text, serial, html=html)
 
     def drop_for_seat(self, tx: GameTransaction, seat: Mapping[str, Any], why: str) -> list[str]:
         """Mail not yet sent that invites a seat's former holder to reply with their token,
@@ -239,10 +261,11 @@ class MailNotifier:
     def help_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                     in_reply_to: str | None, serial: str) -> None:
         seat = self._seat(meta, player)
+        lang = recipient_language(meta, player)
         text = help_text(game, state, game_id=tx.game_id, player=player,
-                         deadline=deadline_text(meta, seat.get("timezone")), zone=seat.get("timezone"))
-        self._to_seat(tx, seat, "help", f"[{tx.game_id}] Help: your orders now", text, serial,
-                      in_reply_to=in_reply_to, auto="auto-replied")
+                         deadline=deadline_text(meta, seat.get("timezone"), lang), zone=seat.get("timezone"), lang=lang)
+        self._to_seat(tx, seat, "help", translations(lang).gettext("[{game}] Help: your orders now").format(
+            game=tx.game_id), text, serial, in_reply_to=in_reply_to, auto="auto-replied")
 
     # -- mail that must not touch a game
 

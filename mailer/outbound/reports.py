@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.contract import Event, Game, State
+from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
 from referee.rendering import has_template, menu_text, render
 
 MENU_LINES = 12
@@ -73,38 +74,41 @@ def view_partial(game: Game) -> str | None:
     return base if has_template(f"{base}.txt") and has_template(f"{base}.html") else None
 
 
-def view_text(game: Game, view: Mapping[str, Any], player: str) -> str:
+def view_text(game: Game, view: Mapping[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> str:
     """A player's view as the text report shows it (also `referee show --as`)."""
     partial = view_partial(game)
-    return render(f"{partial or GENERIC_VIEW}.txt", view=view, player=player,
+    return render(f"{partial or GENERIC_VIEW}.txt", lang=lang, view=view, player=player,
                   rows=[] if partial else view_rows(view))
 
 
-def orders_block(game: Game, state: State, game_id: str, player: str) -> list[str]:
+def orders_block(game: Game, state: State, game_id: str, player: str, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """The block a player edits and sends back: the tag names game and phase, so a reply
     that arrives after the phase closed is recognised and refused. A game with a complete
     menu has it all here; otherwise the first lines and a pointer to HELP."""
     phase = game.phase(state)
+    t = translations(lang)
     lines = [f"ORDERS {game_id} {phase.key}"]
-    menu, complete = menu_text(game, state, player)
+    menu, complete = menu_text(game, state, player, lang=lang)
     if menu:
         if complete:
-            lines.append("# Write your orders below, one per line. Every order you may give now:")
+            lines.append("# " + t.gettext("Write your orders below, one per line. Every order you may give now:"))
             lines += [f"# {part}" for part in menu]
         else:
-            lines.append("# Write your orders below, one per line. Some of what you may order now:")
+            lines.append("# " + t.gettext("Write your orders below, one per line. Some of what you may order now:"))
             lines += [f"# {part}" for part in menu[:MENU_LINES]]
             if len(menu) > MENU_LINES:
-                lines.append(f"# ... and {len(menu) - MENU_LINES} more; send HELP for the full list.")
+                lines.append("# " + t.gettext("... and {count} more; send HELP for the full list.").format(
+                    count=len(menu) - MENU_LINES))
     lines.append("END")
     return lines
 
 
 def report_context(game: Game, state: State, *, game_id: str, player: str, events: Iterable[Event],
-                   deadline: str | None = None, notices: Sequence[str] = ()) -> dict[str, Any]:
-    """What a report shows one player. `notices` come first: what the referee or the
-    moderator did that the events do not show (an undo and its reason, default orders played
-    at a deadline, a welcome to a new player)."""
+                   deadline: str | None = None, notices: Sequence[str] = (),
+                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """What a report shows one player, in their language. `notices` come first: what the
+    referee or the moderator did that the events do not show (an undo and its reason, default
+    orders played at a deadline, a welcome to a new player)."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     result = game.result(state)
@@ -122,46 +126,61 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "prompt": prompts[0].text if prompts else None,
         "waiting_for": sorted({p.player for p in game.prompts(state)} - {player}),
         "help": game.help(state, player) if prompts else "",
-        "block": orders_block(game, state, game_id, player) if prompts else [],
-        "deadline": deadline or "none set",
+        "block": orders_block(game, state, game_id, player, lang) if prompts else [],
+        "deadline": deadline or translations(lang).gettext("none set"),
         "result": result.to_json() if result else None,
         "notices": list(notices),
+        "lang": lang,
+        "language": NAMES[lang],
     }
 
 
 MAIL_COMMANDS = (
-    ("STATUS", "your current report again"),
-    ("HELP", "this summary of the orders you may give now"),
-    ("VACATION 5d", "away for five days (or: VACATION until 2026-12-01, VACATION off)"),
-    ("TIMEZONE Europe/Berlin", "show deadlines in your time zone"),
+    ("STATUS", N_("your current report again")),
+    ("HELP", N_("this summary of the orders you may give now")),
+    ("VACATION 5d", N_("away for five days (or: VACATION until 2026-12-01, VACATION off)")),
+    ("TIMEZONE Europe/Berlin", N_("show deadlines in your time zone")),
+    ("LANGUAGE de", N_("your mail in German (de), Italian (it) or English (en)")),
 )
+
+
+def mail_commands(lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
+    """The mail commands and what each does, in `lang` (the commands themselves stay English,
+    and are also understood in the player's language)."""
+    t = translations(lang)
+    return [(name, t.gettext(what)) for name, what in MAIL_COMMANDS]
+
+
 HELP_MENU_LINES = 200
 
 
 def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: str,
-              zone: str | None) -> str:
+              zone: str | None, lang: str = DEFAULT_LANGUAGE) -> str:
     """HELP: the engine's summary for the player's current decision, every order on the menu,
     and the mail commands."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
-    menu = menu_text(game, state, player, width=74)[0] if prompts else []
-    return render("help.txt", game_id=game_id, title=game.title, player=player,
+    menu = menu_text(game, state, player, width=74, lang=lang)[0] if prompts else []
+    return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player,
                   phase={"key": phase.key, "round": phase.round, "name": phase.name},
                   prompt=prompts[0].text if prompts else "", help=game.help(state, player) if prompts else "",
                   menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),
                   waiting_for=sorted({p.player for p in game.prompts(state)} - {player}),
-                  deadline=deadline, zone=zone or "UTC", commands=MAIL_COMMANDS)
+                  deadline=deadline, zone=zone or "UTC", commands=mail_commands(lang), language=NAMES[lang])
 
 
 def render_report(context: Mapping[str, Any]) -> tuple[str, str]:
+    """The text and HTML parts, in the language the context was made for."""
     return render("report.txt", **context), render("report.html", **context)
 
 
 def report_subject(context: Mapping[str, Any]) -> str:
     phase = context["phase"]
+    t = translations(context.get("lang", DEFAULT_LANGUAGE))
     if context["result"]:
-        return f"[{context['game_id']}] Game over"
-    return f"[{context['game_id']}] Round {phase['round']}: {phase['name']}"
+        return t.gettext("[{game}] Game over").format(game=context["game_id"])
+    return t.gettext("[{game}] Round {round}: {phase}").format(game=context["game_id"], round=phase["round"],
+                                                               phase=phase["name"])
 
 
 def new_events(events: Sequence[Mapping[str, Any]]) -> list[Event]:

@@ -9,6 +9,7 @@ from .. import registry
 from ..contract import ComponentError, SetupError, phase_kinds
 from ..errors import BadRequest
 from ..history import components_hash
+from ..i18n import LanguageError, language_code
 from ..options import resolve_options
 from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
 from ..rng import commitment, new_seed
@@ -35,11 +36,13 @@ class Creating(Openings):
     def new_game(self, game_type: str, players: Sequence[tuple[str, str]], *, seed: str | None = None,
                  options: Mapping[str, Any] | None = None, components: Mapping[str, Any] | None = None,
                  game_id: str | None = None, policy: str | None = None,
-                 policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None) -> NewGame:
+                 policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None,
+                 language: str | None = None, languages: Mapping[str, str] | None = None) -> NewGame:
         """Check everything first; create the game only when nothing is wrong. `policy` names
         a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides,
         `timezones` a player's time zone by name, so that their first report already shows
-        deadlines in it."""
+        deadlines in it. `language` is the game's language (every player's until they choose
+        their own), `languages` a player's own by name: the first report is already in it."""
         try:
             game = self._games(game_type)
         except registry.UnknownGame as exc:
@@ -69,6 +72,20 @@ class Creating(Openings):
                 zones[raw.strip().lower()] = zone_name(zone)
             except TimeError as exc:
                 problems.append(f"time zone of {raw[:40]}: {exc}")
+        spoken: dict[str, str] = {}
+        game_language = None
+        try:
+            game_language = language_code(language) if language is not None else None
+        except LanguageError as exc:
+            problems.append(f"the game's language: {exc}")
+        for raw, code in (languages or {}).items():
+            if raw.strip().lower() not in names:
+                problems.append(f"a language is given for {raw[:40]!r}, who is not a player")
+                continue
+            try:
+                spoken[raw.strip().lower()] = language_code(code)
+            except LanguageError as exc:
+                problems.append(f"language of {raw[:40]}: {exc}")
         for dup in sorted({n for n in names if names.count(n) > 1}):
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
         values, option_problems = resolve_options(game, options or {})
@@ -99,7 +116,8 @@ class Creating(Openings):
         except SetupError as exc:
             raise BadRequest([f"setup refused: {exc}"]) from None
         game_id = game_id or self._fresh_id(game.name)
-        seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {})}
+        seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {}),
+                  **({"language": spoken[n]} if n in spoken else {})}
                  for n, e in zip(names, addresses)]
         opened = self.clock()
         now = self._now()
@@ -110,9 +128,11 @@ class Creating(Openings):
             "components_custom": components is not None,
             "seed": seed, "commitment": commitment(seed), "seed_revealed": False,
             "created": now, "status": "active", "steps": [], "policy": rules.to_meta(),
+            **({"language": game_language} if game_language else {}),
         }
         self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names,
-                                                   "policy": rules.preset}],
+                                                   "policy": rules.preset,
+                                                   **({"language": game_language} if game_language else {})}],
                           then=lambda tx: self._notify_reports(tx, game, state, opened))
         self._flush_notices()
         return NewGame(game_id, game.name, seats, meta["commitment"])

@@ -1,5 +1,6 @@
-"""A player's levers on the clock, by mail or from the command line: a vacation, which moves
-deadlines within the game's quota, and a time zone for the deadlines they are shown."""
+"""A player's levers, by mail or from the command line: a vacation, which moves deadlines
+within the game's quota, a time zone for the deadlines they are shown, and the language
+everything they are sent is written in."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from ..errors import BadRequest, ServiceError
+from ..i18n import NAMES, LanguageError, language_code, translations
 from ..policy import Policy
 from ..schedule import deadline_info, deadline_text
 from ..timekeeping import (TimeError, UTC, check_moment, format_duration, get_zone, parse_duration, show_moment,
@@ -99,6 +101,37 @@ class PlayerLevers(Openings):
                     serial or f"timezone-{seq}", in_reply_to, "answer")
         self._flush_notices()
         return {"game": game_id, "player": seat["name"], "timezone": name_of_zone, "deadline": text}
+
+    def set_language(self, game_id: str, player: str, language: str, *, token: str | None = None,
+                     source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
+                     message_id: str | None = None) -> dict[str, Any]:
+        """The language a player's reports, receipts, notices and HELP are written in, and
+        accepted for their orders beside English. It is kept in the seat and in the game's
+        history (an event), so it holds after a restart and a replay."""
+        now = self.clock()
+        with self.store.transaction(game_id) as tx:
+            seat = self._checked_seat(tx, player, token)
+            if self._seen_command(tx, message_id):
+                return {"game": game_id, "player": seat["name"], "duplicate": True}
+            try:
+                code = language_code(language)
+            except LanguageError as exc:
+                raise BadRequest([str(exc)]) from None
+            seats = [dict(s, language=code) if s["name"] == seat["name"] else s for s in tx.meta["seats"]]
+            tx.set_meta(seats=seats)
+            seq = tx.append({"type": "language", "at": to_iso(now), "player": seat["name"], "language": code,
+                             "source": source})
+            if self.notifier is not None and source == "mail":
+                t = translations(code)
+                self.notifier.to_player(
+                    tx, tx.meta, seat["name"],
+                    t.gettext("[{game}] Language set: {language}").format(game=game_id, language=NAMES[code]),
+                    t.gettext("From now on everything the referee sends you in {game} is written in {language}: "
+                              "reports, receipts, reminders, notices and HELP. You may write your orders in "
+                              "{language} or in English.").format(game=game_id, language=NAMES[code]) + "\n",
+                    serial or f"language-{seq}", in_reply_to, "answer")
+        self._flush_notices()
+        return {"game": game_id, "player": seat["name"], "language": code}
 
     def _seen_command(self, tx: Any, message_id: str | None) -> bool:
         """Whether this mail command was done before; if not, remember it (same unit of work)."""

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..contract import Game, OrderError
+from ..i18n import recipient_language
+from ..i18n.terms import localise, to_english
 from ..policy import Policy
 from ..progress import DEFAULT, ORDER, Position, Refused, Step, phase_dict, phase_json
 from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
@@ -63,7 +65,8 @@ class Submissions(Steps):
         player, text, message_id = sub.player.strip().lower(), sub.text, sub.message_id
         phase_key, source, in_reply_to = sub.phase_key, sub.source, sub.in_reply_to
         at = self._now()
-        base = {"game": game_id, "player": player, "message_id": message_id, "source": source, "at": at}
+        base = {"game": game_id, "player": player, "message_id": message_id, "source": source, "at": at,
+                "language": recipient_language(tx.meta, player)}
         screened = self._screened(tx, game_id, player, sub, base)
         if screened is not None:
             return screened
@@ -76,12 +79,14 @@ class Submissions(Steps):
             return Receipt(REFUSED, reason=f"{game_id} is over; no more orders are taken", **base)
         if phase_key is not None and phase_key != phase["key"]:
             return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, phase), **base)
+        lang = base["language"]
         try:
-            orders = pos.take(player, text)
+            # read at the edge: the game, its errors and the log see English only
+            orders = pos.take(player, to_english(game, lang, text))
         except Refused as exc:
             return Receipt(REFUSED, reason=str(exc), **base)
         except OrderError as exc:
-            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player),
+            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player, base["language"]),
                            next=self._next(game, pos, player, False), **base)
         held = meta.get("held")
         previous = pos.last_set(player)
@@ -91,7 +96,7 @@ class Submissions(Steps):
             trial = Position(game, pos.state, pos.opening, list(pos.steps))
             outcome = trial.submit(player, orders)
         except OrderError as exc:
-            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player),
+            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player, base["language"]),
                            next=self._next(game, pos, player, False), **base)
         echo = [game.format(o) for o in orders]
         old = previous.text.splitlines() if previous else []
@@ -125,7 +130,9 @@ class Submissions(Steps):
             after = self._next(game, pos, player, outcome.resolved)
             if outcome.resolved:  # the receipt names the new phase's deadline
                 self._sync_schedule(tx, game, pos.state, self.clock())
-        receipt = Receipt(ACCEPTED, echo=echo, added=added, removed=removed, first_set=previous is None,
+        shown = [localise(game, lang, line) for line in echo]
+        added, removed = [localise(game, lang, line) for line in added], [localise(game, lang, line) for line in removed]
+        receipt = Receipt(ACCEPTED, echo=shown, added=added, removed=removed, first_set=previous is None,
                           events=visible, next=after, seq=seq,
                           deadline=self._deadline_line(tx.meta, player), **base)
         # enough to recognise the message again; the receipt itself is rebuilt from the log
@@ -161,11 +168,13 @@ class Submissions(Steps):
             old.status = DUPLICATE
             return old
         event = tx.find_record("events", "seq", record["seq"]) or {}
-        return Receipt(DUPLICATE, echo=event.get("text", "").splitlines(), seq=record["seq"],
+        game = self.game_of(tx.meta)
+        return Receipt(DUPLICATE, echo=[localise(game, base["language"], line)
+                                        for line in event.get("text", "").splitlines()], seq=record["seq"],
                        **dict(base, phase=None))
 
     @staticmethod
-    def _menu(game: Game, pos: Position, player: str) -> list[str]:
+    def _menu(game: Game, pos: Position, player: str, lang: str) -> list[str]:
         """What a player whose set was rejected may send: in a simultaneous phase the menu of
         the position a new set replaces the earlier one in; a game with a complete menu only."""
         state = pos.state
@@ -174,7 +183,7 @@ class Submissions(Steps):
                 state = pos.without(player)[0]
             except OrderError:
                 pass
-        lines, complete = menu_text(game, state, player)
+        lines, complete = menu_text(game, state, player, lang=lang)
         return lines if complete else []
 
     def _stale(self, tx: Any, player: str, phase_key: str, phase: Mapping[str, Any]) -> str:

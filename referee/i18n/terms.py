@@ -1,0 +1,198 @@
+"""Order text between a player's language and the canonical English the games read.
+
+A game may ship `glossary.toml` beside its code (games/<name>/glossary.toml): for each
+language its order keywords, the other words of its orders, and aliases accepted but never
+shown. Orders are read here before the game parses them: each word or phrase of the
+player's language becomes its English form, so a game's grammar, its errors and the game log
+only ever see English, and replay never depends on a translation. The other way round,
+`localise` writes the canonical text of an order (a receipt's echo, a menu line) in the
+player's language.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from ..contract import InvalidOrder, OrderErrors
+from ..orderlines import fold
+from . import DEFAULT_LANGUAGE, translations
+
+_WORD = re.compile(r"[^\W\d_](?:[\w'-]*\w)?|\d+")  # words of letters (and the - of pre-empt); numbers apart
+MAX_PHRASE = 3
+
+
+@dataclass(frozen=True)
+class Terms:
+    """One game's words in one language."""
+
+    lang: str
+    orders: dict[str, str] = field(default_factory=dict)  # folded local keyword -> English
+    words: dict[str, str] = field(default_factory=dict)  # folded local word or alias -> English
+    shown: dict[str, str] = field(default_factory=dict)  # English (folded) -> the local word shown
+
+    def english(self, phrase: str) -> str | None:
+        key = fold(phrase)
+        return self.orders.get(key) or self.words.get(key)
+
+
+def glossary_data(game: Any) -> dict[str, Any]:
+    """The parsed glossary.toml of a game's package; empty for a game without one."""
+    package = getattr(sys.modules.get(type(game).__module__), "__package__", None)
+    if not package:
+        return {}
+    return _load(package)
+
+
+@lru_cache(maxsize=None)
+def _load(package: str) -> dict[str, Any]:
+    try:
+        text = resources.files(package).joinpath("glossary.toml").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+        return {}
+    return tomllib.loads(text)
+
+
+@lru_cache(maxsize=None)
+def _terms(package: str, lang: str) -> Terms:
+    data = _load(package).get(lang, {})
+    terms = Terms(lang)
+    for section, table in (("orders", terms.orders), ("words", terms.words), ("aliases", terms.words)):
+        for english, local in data.get(section, {}).items():
+            for word in local:
+                table[fold(word)] = english
+            if section != "aliases" and local:
+                terms.shown.setdefault(fold(english), local[0])
+    return terms
+
+
+def english_keywords(game: Any) -> set[str]:
+    """Every first word the game's English grammar takes (folded): the keywords the glossary
+    translates to, and its `[en.orders]` aliases."""
+    data = glossary_data(game)
+    words = {fold(k) for lang in data.values() for k in lang.get("orders", {})}
+    words |= {fold(w) for local in data.get("en", {}).get("orders", {}).values() for w in local}
+    return words
+
+
+def terms(game: Any, lang: str) -> Terms | None:
+    """A game's words in `lang`; None for English or a game without a glossary."""
+    package = getattr(sys.modules.get(type(game).__module__), "__package__", None)
+    if lang == DEFAULT_LANGUAGE or not package or lang not in _load(package):
+        return None
+    return _terms(package, lang)
+
+
+def _spans(line: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _WORD.finditer(line)]
+
+
+def _phrases(line: str, table: dict[str, str] | None = None,
+             lookup: Any = None) -> list[tuple[int, int, str]]:
+    """Longest-first matches of known phrases (up to MAX_PHRASE words) in `line`: (start, end,
+    replacement). `lookup(phrase)` gives the replacement or None."""
+    spans = _spans(line)
+    out: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(spans):
+        for n in range(min(MAX_PHRASE, len(spans) - i), 0, -1):
+            start, end = spans[i][0], spans[i + n - 1][1]
+            text = line[start:end]
+            if n > 1 and not re.fullmatch(r"[\w'-]+(?: [\w'-]+)*", text):
+                continue  # a phrase is words apart by single spaces
+            found = lookup(text)
+            if found is not None:
+                out.append((start, end, found))
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def _replace(line: str, matches: list[tuple[int, int, str]]) -> str:
+    for start, end, text in reversed(matches):
+        line = line[:start] + text + line[end:]
+    return line
+
+
+def to_english(game: Any, lang: str, text: str) -> str:
+    """A submission in `lang` (or English, or a mix) as the English the game reads, line for
+    line so that errors keep their line numbers; comments are left as they are. A first word
+    that is neither an English order word (`english_keywords`), a prefix of one, nor an order
+    word of the player's language is refused with the closest words of their language."""
+    table = terms(game, lang)
+    if table is None:
+        return text
+    keywords = english_keywords(game)
+    out, errors = [], []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        body, hash_, comment = raw.partition("#")
+        if body.strip():
+            try:
+                body = _line_to_english(table, body, keywords, number)
+            except InvalidOrder as exc:
+                errors.append(exc)
+        out.append(body + hash_ + comment)
+    if errors:
+        raise errors[0] if len(errors) == 1 else OrderErrors(errors)
+    return "\n".join(out)
+
+
+def _line_to_english(table: Terms, line: str, english_keywords: set[str], number: int) -> str:
+    matches = _phrases(line, lookup=table.english)
+    first = _spans(line)[:1]
+    if first and (not matches or matches[0][0] != first[0][0]):
+        start, end = first[0]
+        word = line[start:end]
+        key = fold(word)
+        if not any(k.startswith(key) for k in english_keywords):
+            local = sorted({english for folded, english in table.orders.items() if folded.startswith(key)})
+            if len(local) == 1:
+                matches.insert(0, (start, end, local[0]))
+            else:
+                raise _unknown_keyword(table, word, line.strip(), number, local)
+    return _replace(line, matches)
+
+
+def _unknown_keyword(table: Terms, word: str, line: str, number: int, several: list[str]) -> InvalidOrder:
+    """No order starts with `word` in either language: the closest in the player's language."""
+    t = translations(table.lang)
+    if several:
+        shown = ", ".join(repr(table.shown.get(fold(e), e)) for e in several[:6])
+        return InvalidOrder(t.gettext("{word!r} could be more than one order: {orders}").format(
+            word=word, orders=shown), line=number, text=line,
+            suggestion=t.gettext("write more of the word"))
+    close = difflib.get_close_matches(fold(word), list(table.orders), n=3, cutoff=0.6)
+    names = list(dict.fromkeys(table.shown.get(fold(table.orders[c]), c) for c in close))
+    suggestion = (t.gettext("did you mean {words}?").format(words=t.gettext(" or ").join(repr(n) for n in names))
+                  if names else t.gettext("send HELP for the orders you may give now"))
+    return InvalidOrder(t.gettext("no order called {word!r}").format(word=word), line=number, text=line,
+                        suggestion=suggestion)
+
+
+def localise(game: Any, lang: str, line: str) -> str:
+    """Canonical English order text (an echo, a menu line) in the player's language: each
+    English word the glossary knows as its first word in `lang`, in the same letter case
+    (`CAPTAIN 2` -> `KAPITÄN 2`, `take consul` -> `nimm consul`)."""
+    table = terms(game, lang)
+    if table is None:
+        return line
+
+    def shown(phrase: str) -> str | None:
+        local = table.shown.get(fold(phrase))
+        if local is None:
+            return None
+        if phrase.isupper():
+            return local.upper()
+        if phrase[:1].isupper():
+            return local[:1].upper() + local[1:]
+        return local
+
+    return _replace(line, _phrases(line, lookup=shown))
