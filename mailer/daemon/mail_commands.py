@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from mailer.inbound.message import InboundMail
-from mailer.outbound.reports import MAIL_COMMANDS
+from mailer.outbound.reports import mail_commands
 from mailer.safe_headers import sanitise_header
-from referee.rendering import plural
+from referee.i18n import DEFAULT_LANGUAGE, translations
 
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 MAX_UNREAD_SHOWN = 10
@@ -54,15 +54,20 @@ def _text_lines(mail: InboundMail) -> list[str]:
     return [line.strip() for line in mail.orders_text.splitlines() if line.strip()]
 
 
-def unread_notice(name: str, rest: list[str]) -> str:
+def unread_notice(name: str, rest: list[str], lang: str = DEFAULT_LANGUAGE) -> str:
+    t = translations(lang)
     shown = [sanitise_header(line, 100) for line in rest[:MAX_UNREAD_SHOWN]]
-    more = f"\n    ... and {len(rest) - len(shown)} more" if len(rest) > len(shown) else ""
-    return (f"Your mail began with {name}, so it was read as that command alone. "
-            f"{plural(len(rest), 'line')} after it {'was' if len(rest) == 1 else 'were'} not read, "
-            f"and no orders were taken from this mail:\n\n" + "\n".join(f"    {line}" for line in shown)
-            + more + "\n\nSend orders in a mail of their own.\n")
+    more = ("\n    " + t.gettext("... and {count} more").format(count=len(rest) - len(shown))
+            if len(rest) > len(shown) else "")
+    return (t.ngettext("Your mail began with {command}, so it was read as that command alone. {count} line after it "
+                       "was not read, and no orders were taken from this mail:",
+                       "Your mail began with {command}, so it was read as that command alone. {count} lines after it "
+                       "were not read, and no orders were taken from this mail:", len(rest)).format(
+                command=name, count=len(rest))
+            + "\n\n" + "\n".join(f"    {line}" for line in shown)
+            + more + "\n\n" + t.gettext("Send orders in a mail of their own.") + "\n")
 
 
-def command_summary() -> str:
-    return "\n".join(f"    {name:<24} {what}" for name, what in MAIL_COMMANDS)
+def command_summary(lang: str = DEFAULT_LANGUAGE) -> str:
+    return "\n".join(f"    {name:<24} {what}" for name, what in mail_commands(lang))
 

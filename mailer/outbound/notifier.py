@@ -125,7 +125,8 @@ class MailNotifier:
             events = [Event.from_json(e) for r in records if r["seq"] > seen for e in r.get("events", [])]
             ctx = report_context(game, state, game_id=tx.game_id, player=name, events=events,
                                  deadline=deadline_text(meta, seat.get("timezone"), lang),
-                                 notices=[say(line, lang, game) for line in notices.pop(name, ())], lang=lang)
+                                 notices=[say(line, lang, game, seat.get("timezone")) for line in notices.pop(name, ())],
+                                 lang=lang)
             text, html = render_report(ctx)
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
@@ -186,7 +187,8 @@ class MailNotifier:
             lang = recipient_language(meta, seat["name"])
             deadline = deadline_text(meta, seat.get("timezone"), lang)
             text = render("notice.txt", lang=lang, game_id=tx.game_id, title=meta.get("title") or tx.game_id,
-                          lines=[say(line, lang).replace("{deadline}", deadline) for line in lines], reason=reason)
+                          lines=[say(line, lang, zone=seat.get("timezone")).replace("{deadline}", deadline)
+                                 for line in lines], reason=reason)
             self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {say(subject, lang)}", text, serial,
                           in_reply_to=in_reply_to)
 
@@ -216,7 +218,8 @@ class MailNotifier:
         events = [Event.from_json(e) for r in tx.events(since=seen) for e in r.get("events", [])]
         ctx = report_context(game, state, game_id=tx.game_id, player=player, events=events,
                              deadline=deadline_text(meta, seat.get("timezone"), lang),
-                             notices=[say(line, lang, game) for line in (meta.get("notices") or {}).get(player, ())],
+                             notices=[say(line, lang, game, seat.get("timezone"))
+                                      for line in (meta.get("notices") or {}).get(player, ())],
                              lang=lang)
         text, html = render_report(ctx)
         self._to_seat(tx, seat, "status", report_subject(ctx), text, serial, html=html, in_reply_to=in_reply_to,

@@ -10,6 +10,7 @@ value may itself be a message (a reason inside a sentence); a plain string is sh
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Mapping, Union
 
 from . import translations
@@ -29,16 +30,28 @@ def orders(text: str) -> dict[str, str]:
     return {"orders": text}
 
 
-def say(message: Message, lang: str, game: Any = None) -> str:
-    """A message in `lang` (a plain string as it is)."""
+def moment(value: datetime) -> dict[str, str]:
+    """A value that is a moment, written as the reader's language writes dates, in the
+    reader's time zone when it is known where the message is written."""
+    from ..timekeeping import to_iso
+
+    return {"moment": to_iso(value)}
+
+
+def say(message: Message, lang: str, game: Any = None, zone: str | None = None) -> str:
+    """A message in `lang` (a plain string as it is), for a reader in time zone `zone`."""
     if isinstance(message, str):
         return message
+    if "moment" in message:
+        from ..timekeeping import from_iso, show_moment
+
+        return show_moment(from_iso(str(message["moment"])), zone, lang)
     if "orders" in message:
         if game is None:
             return str(message["orders"])
         from .terms import localise
 
         return " | ".join(localise(game, lang, line) for line in str(message["orders"]).split(" | "))
-    values = {key: say(value, lang, game) if isinstance(value, Mapping) else value
+    values = {key: say(value, lang, game, zone) if isinstance(value, Mapping) else value
               for key, value in (message.get("args") or {}).items()}
     return translations(lang).gettext(message["msg"]).format(**values)

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import BadRequest, ServiceError
 from ..i18n import NAMES, LanguageError, language_code, translations
+from ..i18n.messages import moment, msg
 from ..policy import Policy
 from ..schedule import deadline_info, deadline_text
 from ..timekeeping import (TimeError, UTC, check_moment, format_duration, get_zone, parse_duration, show_moment,
@@ -50,7 +51,8 @@ class PlayerLevers(Openings):
                 tx.set_meta(vacations=vacations)
                 seq = tx.append({"type": "vacation", "at": to_iso(now), "player": name, "until": None,
                                  "source": source})
-                self._announce(tx, f"{name} is back", [f"{name}'s vacation is over; deadlines run as usual."],
+                self._announce(tx, msg("{player} is back", player=name),
+                               [msg("{player}'s vacation is over; deadlines run as usual.", player=name)],
                                "", f"vacation-{seq}")
                 result = {"game": game_id, "player": name, "until": None, "quota_left": format_duration(left)}
             else:
@@ -58,14 +60,15 @@ class PlayerLevers(Openings):
                 tx.set_meta(vacations=vacations)
                 seq = tx.append({"type": "vacation", "at": to_iso(now), "player": name, "until": to_iso(until),
                                  "source": source})
-                quota_note = (f"Deadlines that fall while {name} is away move to give {name} a normal deadline "
-                              f"after coming back, within the vacation quota: {format_duration(left)} left of "
-                              f"{format_duration(policy.vacation_quota)}.")
+                quota_note = msg("Deadlines that fall while {player} is away move to give {player} a normal "
+                                 "deadline after coming back, within the vacation quota: {left} left of {quota}.",
+                                 player=name, left=format_duration(left), quota=format_duration(policy.vacation_quota))
                 if left <= timedelta(0):
-                    quota_note = (f"{name}'s vacation quota in this game ({format_duration(policy.vacation_quota)}) "
-                                  "is used up, so deadlines do not move; default orders apply as usual.")
-                self._announce(tx, f"{name} is on vacation", [
-                    f"{name} is on vacation until {show_moment(until, seat.get('timezone'))}.", "", quota_note],
+                    quota_note = msg("{player}'s vacation quota in this game ({quota}) is used up, so deadlines do "
+                                     "not move; default orders apply as usual.", player=name,
+                                     quota=format_duration(policy.vacation_quota))
+                self._announce(tx, msg("{player} is on vacation", player=name), [
+                    msg("{player} is on vacation until {until}.", player=name, until=moment(until)), "", quota_note],
                     "", f"vacation-{seq}")
                 game = self.game_of(tx.meta)
                 pos = self._position(tx, game)
