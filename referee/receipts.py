@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from .contract import OrderError, OrderErrors
 from .i18n import DEFAULT_LANGUAGE, N_
+from .i18n.terms import localise_error
 from .orderlines import order_lines
 from .rendering import render
 
@@ -66,10 +67,11 @@ def diff_lines(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[
     return list(dict.fromkeys(added)), list(dict.fromkeys(removed))
 
 
-def error_list(exc: OrderError, text: str) -> list[dict[str, Any]]:
+def error_list(exc: OrderError, text: str, lang: str = DEFAULT_LANGUAGE, game: Any = None) -> list[dict[str, Any]]:
     """Every error of a submission as dicts, each showing its line as the player wrote it
     (`text`, before it was read into English). An error the engine raised without a line
-    (from `apply`) is placed on the submission's only order line when there is just one."""
+    (from `apply`) is placed on the submission's only order line when there is just one. An
+    error made from templates (`OrderError.templates`) is written in `lang`."""
     errors = exc.errors if isinstance(exc, OrderErrors) else [exc]
     lines = list(order_lines(text))
     written = dict(lines)
@@ -80,5 +82,7 @@ def error_list(exc: OrderError, text: str) -> list[dict[str, Any]]:
             item["line"], item["text"] = lines[0][0], item["text"] or lines[0][1]
         elif item["line"] in written:  # the line as the player wrote it, not as it was read
             item["text"] = written[item["line"]]
+        for key, template in err.templates.items():
+            item[key] = localise_error(game, lang, template)
         out.append(item)
     return out

@@ -54,4 +54,5 @@ def say(message: Message, lang: str, game: Any = None, zone: str | None = None) 
         return " | ".join(localise(game, lang, line) for line in str(message["orders"]).split(" | "))
     values = {key: say(value, lang, game, zone) if isinstance(value, Mapping) else value
               for key, value in (message.get("args") or {}).items()}
-    return translations(lang).gettext(message["msg"]).format(**values)
+    english = str(message["msg"])
+    return translations(lang).gettext(english).format(**values)

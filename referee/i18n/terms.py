@@ -36,6 +36,7 @@ class Terms:
     orders: dict[str, str] = field(default_factory=dict)  # folded local keyword -> English
     words: dict[str, str] = field(default_factory=dict)  # folded local word or alias -> English
     shown: dict[str, str] = field(default_factory=dict)  # English (folded) -> the local word shown
+    nouns: dict[str, str] = field(default_factory=dict)  # a kind of name in errors ("building") -> local
 
     def english(self, phrase: str) -> str | None:
         key = fold(phrase)
@@ -69,6 +70,7 @@ def _terms(package: str, lang: str) -> Terms:
                 table[fold(word)] = english
             if section != "aliases" and local:
                 terms.shown.setdefault(fold(english), local[0])
+    terms.nouns.update(data.get("nouns", {}))
     return terms
 
 
@@ -175,6 +177,25 @@ def _unknown_keyword(table: Terms, word: str, line: str, number: int, several: l
                   if names else t.gettext("send HELP for the orders you may give now"))
     return InvalidOrder(t.gettext("no order called {word!r}").format(word=word), line=number, text=line,
                         suggestion=suggestion)
+
+
+def localise_error(game: Any, lang: str, template: tuple[str, dict[str, Any]]) -> str:
+    """An order error kept as an English template and its values (`referee.orderlines`), in
+    `lang`: the template from the catalogue, the kind of name (`what`) and the names
+    (`names`, `listed`, `name`) in the game's words for that language."""
+    text, values = template
+    t = translations(lang)
+    table = terms(game, lang)
+    shown: dict[str, Any] = dict(values)
+    if "what" in values:
+        shown["what"] = table.nouns.get(values["what"], values["what"]) if table else values["what"]
+    if "names" in values:
+        shown["names"] = t.gettext(" or ").join(repr(localise(game, lang, n)) for n in values["names"])
+    if "listed" in values:
+        shown["listed"] = ", ".join(localise(game, lang, n) for n in values["listed"])
+    if "name" in values:
+        shown["name"] = localise(game, lang, values["name"])
+    return t.gettext(text).format(**shown)
 
 
 def localise(game: Any, lang: str, line: str) -> str:

@@ -88,7 +88,7 @@ class Submissions(Steps):
         except Refused as exc:
             return Receipt(REFUSED, reason=str(exc), **base)
         except OrderError as exc:
-            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player, lang),
+            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
                            next=self._next(game, pos, player, False, lang), **base)
         held = meta.get("held")
         previous = pos.last_set(player)
@@ -98,7 +98,7 @@ class Submissions(Steps):
             trial = Position(game, pos.state, pos.opening, list(pos.steps))
             outcome = trial.submit(player, orders)
         except OrderError as exc:
-            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player, lang),
+            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
                            next=self._next(game, pos, player, False, lang), **base)
         echo = [game.format(o) for o in orders]
         old = previous.text.splitlines() if previous else []
@@ -136,7 +136,7 @@ class Submissions(Steps):
         added, removed = [localise(game, lang, line) for line in added], [localise(game, lang, line) for line in removed]
         receipt = Receipt(ACCEPTED, echo=shown, added=added, removed=removed, first_set=previous is None,
                           events=visible, next=after, seq=seq,
-                          deadline=self._deadline_line(tx.meta, player), **base)
+                          deadline=self._deadline_line(tx.meta, player, lang), **base)
         # enough to recognise the message again; the receipt itself is rebuilt from the log
         tx.add_record("submissions", {"message_id": message_id, "seq": seq, "player": player})
         if self.notifier is not None:
@@ -220,8 +220,9 @@ class Submissions(Steps):
             phase=phase["name"], key=phase["key"])
         return {"resolved": False, "finished": False, "phase": phase, "waiting_for": [], "held": True, "text": text}
 
-    def _deadline_line(self, meta: Mapping[str, Any], player: str) -> str:
+    def _deadline_line(self, meta: Mapping[str, Any], player: str, lang: str) -> str:
         schedule = meta.get("schedule")
         if not schedule or Policy.from_meta(meta.get("policy")) is None:
             return ""
-        return f"phase {schedule['phase']}: {deadline_text(meta, seat_zone(meta, player))}"
+        return translations(lang).gettext("phase {key}: {deadline}").format(
+            key=schedule["phase"], deadline=deadline_text(meta, seat_zone(meta, player), lang))
