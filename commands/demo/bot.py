@@ -36,6 +36,8 @@ from pathlib import Path
 from mailer.inbound.message import InboundMail, parse_message
 from mailer.inbound.orders import find_orders
 from referee.contract import Game, State
+from referee.i18n import DEFAULT_LANGUAGE, translations
+from referee.i18n.terms import localise
 from referee.store import GameStore, StoreError
 
 MAX_ORDERS_PER_MAIL = 12
@@ -90,6 +92,7 @@ class MailBot:
     counters: BotCounters = field(default_factory=BotCounters)
     finished: bool = False
     problem: str | None = None  # why the bot stopped playing, if it did
+    language: str = DEFAULT_LANGUAGE  # what the referee writes to it in, and it writes its orders in
 
     def __post_init__(self) -> None:
         self._box = mailbox.Maildir(self.maildir, factory=None, create=True)
@@ -101,6 +104,9 @@ class MailBot:
         self._awaiting: Sent | None = None
         self._last_reason = ""
         self._dirty = False
+        t = translations(self.language)
+        self._game_over = t.gettext("[{game}] Game over").format(game=self.game_id)
+        self._received = t.gettext("[{game}] Orders received: {status}").format(game=self.game_id, status="")
 
     # -- the loop
 
@@ -157,18 +163,20 @@ class MailBot:
         subject = mail.parsed.subject
         awaiting = self._awaiting
         sent = awaiting if awaiting and mail.parsed.in_reply_to == awaiting.message_id else None
-        if subject.endswith("Game over"):
+        if subject.endswith(self._game_over):
             self.finished = True
         elif mail.key is not None and mail.reply_to:
             self._targets[mail.key] = mail  # a report asking for orders
             self._dirty = True
-        elif sent and "Orders received" in subject:
+        elif sent and self._received in subject:
             self.counters.accepted += 1
             self._sets[sent.key] = sent.orders
             if mail.reply_to:
                 self._targets[sent.key] = mail  # go on from the receipt if still asked
             self._awaiting = None
-            self._dirty = self._dirty or self.name in _waiting_for(mail.parsed.body)
+            # a receipt in another language is not read for its names: the game file says it
+            self._dirty = self._dirty or self.language != DEFAULT_LANGUAGE or self.name in _waiting_for(
+                mail.parsed.body)
         elif sent:  # "Orders not accepted", "Too late: ...": the set changed nothing
             self.counters.refused += 1
             self._refusals[sent.key] = self._refusals.get(sent.key, 0) + 1
@@ -235,8 +243,10 @@ class MailBot:
         self._awaiting = Sent(str(reply["Message-ID"]), key, orders, new, time.monotonic())
 
     def compose(self, target: Received, key: str, orders: list[str]) -> EmailMessage:
-        """A reply to `target` (a report, or the receipt of an earlier set in the same phase)."""
+        """A reply to `target` (a report, or the receipt of an earlier set in the same phase),
+        the orders written in the bot's language as a player would write them."""
         mail = target.parsed
+        orders = [localise(self.game, self.language, text) for text in orders]
         if target.block is not None:
             block = _fill(target.block, orders)
         else:

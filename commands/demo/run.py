@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import queue
 import random
+import re
 import socket
 import threading
 import time
@@ -31,6 +32,7 @@ from mailer.daemon.serve import serve
 from mailer.daemon.wiring import Services, build
 from referee.config import Limits, Settings
 from referee.contract import Game
+from referee.i18n import DEFAULT_LANGUAGE, translations
 
 from .bot import MailBot
 from .capture import CaptureHandler, capture_server
@@ -82,6 +84,7 @@ class DemoRun:
     stall_seconds: float = STALL_SECONDS
     on_tick: Callable[[Tick], None] = lambda tick: None
     tick_seconds: float = 10.0
+    languages: dict[str, str] = field(default_factory=dict)  # a player's language, when not English
     game_id: str = ""
     services: Services | None = None
     bots: dict[str, MailBot] = field(default_factory=dict)
@@ -112,13 +115,15 @@ class DemoRun:
         settings = demo_settings(self.data_dir, self.listen_port, self.capture_port)
         self.services = build(settings)
         addresses = {name: f"{name}@{PLAYER_HOST}" for name in self.players}
-        created = self.services.referee.new_game(self.game.name, list(addresses.items()), seed=self.seed)
+        created = self.services.referee.new_game(self.game.name, list(addresses.items()), seed=self.seed,
+                                                 languages=self.languages)
         self.game_id = created.id
         self.capture = CaptureHandler(self.data_dir / "mailboxes", {a: n for n, a in addresses.items()},
                                       on_delivery=self._delivered)
         for name, address in addresses.items():
             self.bots[name] = MailBot(name, address, self.game, self.game_id, self.services.store,
-                                      self.mailbox(name), self.listen_port, random.Random(f"{self.seed}/{name}"))
+                                      self.mailbox(name), self.listen_port, random.Random(f"{self.seed}/{name}"),
+                                      language=self.languages.get(name, DEFAULT_LANGUAGE))
         stop, ready = threading.Event(), threading.Event()
         relay_server = capture_server(self.capture, self.capture_port)
         relay_server.start()
@@ -163,14 +168,17 @@ class DemoRun:
         round_shown, phases_shown = -1, set()
         sent = 0
         next_tick = time.monotonic() + self.tick_seconds
-        prefix = f"[{self.game_id}] Round "
+        rounds = [re.compile(re.escape(translations(lang).gettext("[{game}] Round {round}: {phase}")).replace(
+            re.escape("{game}"), re.escape(self.game_id)).replace(re.escape("{round}"), r"(?P<round>\d+)").replace(
+            re.escape("{phase}"), "(?P<phase>.*)") + "$") for lang in {DEFAULT_LANGUAGE, *self.languages.values()}]
         while not all(bot.finished for bot in self.bots.values()):
             try:
                 at, subject = self._notes.get(timeout=0.25)
             except queue.Empty:
                 at, subject = time.monotonic(), ""
-            if subject.startswith(prefix):
-                number, _, phase = subject[len(prefix):].partition(": ")
+            found = next((m for m in (r.match(subject) for r in rounds) if m), None)
+            if found:
+                number, phase = found.group("round"), found.group("phase")
                 round_number = int(number) if number.isdigit() else 0
                 if round_number != round_shown:
                     round_shown, phases_shown = round_number, set()
