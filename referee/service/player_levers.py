@@ -8,7 +8,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from ..errors import BadRequest, ServiceError
-from ..i18n import NAMES, LanguageError, language_code, translations
+from ..i18n import NAMES, LanguageError, language_code, recipient_language, translations
 from ..i18n.messages import moment, msg
 from ..policy import Policy
 from ..schedule import deadline_info, deadline_text
@@ -98,9 +98,15 @@ class PlayerLevers(Openings):
                              "source": source})
             text = deadline_text(tx.meta, name_of_zone)
             if self.notifier is not None and source == "mail":
-                self.notifier.to_player(tx, tx.meta, seat["name"], f"[{game_id}] Time zone set: {name_of_zone}", (
-                    f"Your time zone in {game_id} is now {name_of_zone}. Reports, receipts and reminders show "
-                    f"deadlines in it, with UTC beside.\n\nThe current deadline: {text}\n"),
+                lang = recipient_language(tx.meta, seat["name"])
+                t = translations(lang)
+                self.notifier.to_player(
+                    tx, tx.meta, seat["name"],
+                    t.gettext("[{game}] Time zone set: {zone}").format(game=game_id, zone=name_of_zone),
+                    t.gettext("Your time zone in {game} is now {zone}. Reports, receipts and reminders show deadlines "
+                              "in it, with UTC beside.").format(game=game_id, zone=name_of_zone) + "\n\n"
+                    + t.gettext("The current deadline: {deadline}").format(
+                        deadline=deadline_text(tx.meta, name_of_zone, lang)) + "\n",
                     serial or f"timezone-{seq}", in_reply_to, "answer")
         self._flush_notices()
         return {"game": game_id, "player": seat["name"], "timezone": name_of_zone, "deadline": text}
