@@ -126,3 +126,18 @@ def test_the_log_of_a_game_played_in_german_is_english_and_replays(tmp_path):
     log = write_log(stored.meta, stored.events, stored.state)
     assert "PASSE" not in log
     assert replay_log(log, registry.get, seed="deutsch").ok
+
+
+def test_the_glossary_page_shows_every_word_of_every_glossary():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "glossary.md").read_text(encoding="utf-8")
+    for name, (game, _) in GAMES.items():
+        data = glossary_data(game)
+        for lang, sections in data.items():
+            for section in ("orders", "words", "aliases"):
+                for english, words in sections.get(section, {}).items():
+                    assert f"`{english}`" in page, (name, english)
+                    assert all(f"`{w}`" in page for w in words), (name, lang, words)
+            for english, local in sections.get("nouns", {}).items():
+                assert local in page, (name, lang, english)
