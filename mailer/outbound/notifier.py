@@ -16,6 +16,7 @@ from referee.config import Settings
 from referee.contract import Event, Game, State
 from referee.i18n import recipient_language, translations
 from referee.i18n.messages import Message, say
+from referee.i18n.terms import phase_name
 from referee.receipts import Receipt
 from referee.rendering import render
 from referee.schedule import deadline_text, due_of
@@ -149,7 +150,7 @@ class MailNotifier:
         prompts = [p for p in game.prompts(state) if p.player == player]
         lang = recipient_language(meta, player)
         text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player,
-                      phase={"key": phase.key, "round": phase.round, "name": phase.name},
+                      phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                       prompt=prompts[0].text if prompts else "", left=show_span(due - now),
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=game.help(state, player) if prompts else "",
@@ -169,7 +170,7 @@ class MailNotifier:
         lang = recipient_language(meta, player)
         t = translations(lang)
         body = render("reopened.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, by=by,
-                      phase={"key": phase.key, "round": phase.round, "name": phase.name},
+                      phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                       lines=[say(line, lang, game) for line in lines],
                       cancelled=[say(line, lang, game) for line in cancelled],
                       deadline=deadline_text(meta, seat.get("timezone"), lang),

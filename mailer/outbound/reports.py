@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from referee.contract import Event, Game, State
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
+from referee.i18n.terms import phase_name
 from referee.rendering import has_template, menu_text, render
 
 MENU_LINES = 12
@@ -118,7 +119,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "game_id": game_id,
         "title": game.title,
         "player": player,
-        "phase": {"key": phase.key, "round": phase.round, "name": phase.name},
+        "phase": {"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
         "events": [e.text for e in events if e.visible_to(player)],
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
@@ -162,7 +163,7 @@ def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: 
     prompts = [p for p in game.prompts(state) if p.player == player]
     menu = menu_text(game, state, player, width=74, lang=lang)[0] if prompts else []
     return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player,
-                  phase={"key": phase.key, "round": phase.round, "name": phase.name},
+                  phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                   prompt=prompts[0].text if prompts else "", help=game.help(state, player) if prompts else "",
                   menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),
                   waiting_for=sorted({p.player for p in game.prompts(state)} - {player}),

@@ -37,6 +37,7 @@ class Terms:
     words: dict[str, str] = field(default_factory=dict)  # folded local word or alias -> English
     shown: dict[str, str] = field(default_factory=dict)  # English (folded) -> the local word shown
     nouns: dict[str, str] = field(default_factory=dict)  # a kind of name in errors ("building") -> local
+    phases: dict[str, str] = field(default_factory=dict)  # a phase's English name -> local
 
     def english(self, phrase: str) -> str | None:
         key = fold(phrase)
@@ -71,7 +72,19 @@ def _terms(package: str, lang: str) -> Terms:
             if section != "aliases" and local:
                 terms.shown.setdefault(fold(english), local[0])
     terms.nouns.update(data.get("nouns", {}))
+    terms.phases.update(data.get("phases", {}))
     return terms
+
+
+def phase_name(game: Any, lang: str, name: str) -> str:
+    """A phase's name (`PhaseInfo.name`) in `lang`, as the game's glossary has it; else as is."""
+    table = terms(game, lang)
+    return table.phases.get(name, name) if table else name
+
+
+def localised_phase(game: Any, lang: str, phase: dict[str, Any]) -> dict[str, Any]:
+    """A phase dict (`key`, `round`, `name`, ...) with its name in `lang`."""
+    return dict(phase, name=phase_name(game, lang, phase["name"])) if "name" in phase else dict(phase)
 
 
 def english_keywords(game: Any) -> set[str]:

@@ -18,6 +18,7 @@ from ..contract import Game
 from ..errors import ServiceError
 from ..i18n import DEFAULT_LANGUAGE, translations
 from ..i18n.messages import msg, orders
+from ..i18n.terms import localised_phase
 from ..policy import DEFAULT_PRESET, Policy
 from ..progress import Position, Step, phase_json
 from ..store import GameStore
@@ -140,7 +141,7 @@ class ServiceCore:
     def _next(self, game: Game, pos: Position, player: str | None, outcome_resolved: bool,
               lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """What happens next, for a receipt: its `text` in the player's language."""
-        phase = phase_json(game, pos.state)
+        phase = localised_phase(game, lang, phase_json(game, pos.state))
         waiting = pos.waiting_for()
         t = translations(lang)
         if not waiting:

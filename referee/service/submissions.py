@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from ..contract import Game, OrderError
 from ..i18n import recipient_language, translations
-from ..i18n.terms import localise, to_english
+from ..i18n.terms import localise, localised_phase, to_english
 from ..policy import Policy
 from ..progress import DEFAULT, ORDER, Position, Refused, Step, phase_dict, phase_json
 from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
@@ -76,12 +76,12 @@ class Submissions(Steps):
         game = self.game_of(meta)
         pos = self._position(tx, game)
         phase = phase_dict(pos.phase)
-        base["phase"] = phase
+        base["phase"] = localised_phase(game, lang, phase)  # as the receipt shows it
         if meta.get("status") == "finished" or pos.over:
             return Receipt(REFUSED, reason=t.gettext("{game} is over; no more orders are taken").format(game=game_id),
                            **base)
         if phase_key is not None and phase_key != phase["key"]:
-            return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, phase, lang), **base)
+            return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, base["phase"], lang), **base)
         try:
             # read at the edge: the game, its errors and the log see English only
             orders = pos.take(player, to_english(game, lang, text))
@@ -213,7 +213,7 @@ class Submissions(Steps):
         return bool(meta.get("paused")) or self.clock() < due
 
     def _held_next(self, meta: Mapping[str, Any], pos: Position, player: str, lang: str) -> dict[str, Any]:
-        phase = phase_json(pos.game, pos.state)
+        phase = localised_phase(pos.game, lang, phase_json(pos.game, pos.state))
         text = translations(lang).gettext(
             "everyone is in for {phase} (phase {key}). Early resolution is off in this game, so the phase resolves "
             "at its deadline; until then you may send a new set, which replaces this one.").format(

@@ -141,3 +141,14 @@ def test_the_glossary_page_shows_every_word_of_every_glossary():
                     assert all(f"`{w}`" in page for w in words), (name, lang, words)
             for english, local in sections.get("nouns", {}).items():
                 assert local in page, (name, lang, english)
+
+
+def test_every_phase_has_a_name_in_each_language():
+    from games.constantinopolis.flow import PHASE_NAMES
+    from games.porto_carthago.game import DECISION_TITLES
+
+    names = {"constantinopolis": {n for n, _ in PHASE_NAMES.values()},
+             "porto-carthago": set(DECISION_TITLES.values()) | {"game over"}}
+    for name, (game, _) in GAMES.items():
+        for lang in OTHERS:
+            assert set(glossary_data(game)[lang]["phases"]) == names[name], (name, lang)
