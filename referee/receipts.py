@@ -2,8 +2,10 @@
 
 A receipt says what was understood (the canonical echo), what changed since the player's
 previous set in this phase, every error with its line and a suggestion, the events the
-player may see, what happens next and by when (the deadline in the player's time zone). The text form comes from `templates/receipt.txt`, so
-the mail layer sends exactly what the CLI prints.
+player may see, what happens next and by when (the deadline in the player's time zone), all
+in the player's language: the echo is the canonical text in their words, while the game log
+keeps it in English. The text form comes from `templates/receipt.txt`, so the mail layer
+sends exactly what the CLI prints.
 """
 
 from __future__ import annotations

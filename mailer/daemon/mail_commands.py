@@ -26,7 +26,8 @@ ALIASES = {"TZ": "TIMEZONE", "ZEITZONE": "TIMEZONE", "FUSO": "TIMEZONE", "SPRACH
 
 def mail_command(mail: InboundMail) -> tuple[str, str] | None:
     """A mail command (name, argument): a first body line, or else a subject, that is just
-    STATUS, HELP, VACATION ..., TIMEZONE ... or LANGUAGE ... (or one of their `ALIASES`); never in a mail with an ORDERS block."""
+    STATUS, HELP, VACATION ..., TIMEZONE ... or LANGUAGE ... (or one of their `ALIASES`);
+    never in a mail with an ORDERS block."""
     if mail.orders_from_block:
         return None
     lines = _text_lines(mail)

@@ -126,7 +126,8 @@ class MailNotifier:
             events = [Event.from_json(e) for r in records if r["seq"] > seen for e in r.get("events", [])]
             ctx = report_context(game, state, game_id=tx.game_id, player=name, events=events,
                                  deadline=deadline_text(meta, seat.get("timezone"), lang),
-                                 notices=[say(line, lang, game, seat.get("timezone")) for line in notices.pop(name, ())],
+                                 notices=[say(line, lang, game, seat.get("timezone"))
+                                          for line in notices.pop(name, ())],
                                  lang=lang)
             text, html = render_report(ctx)
             self._queue(tx, OutgoingMail(

@@ -29,10 +29,6 @@ def load(path: Path, lang: str | None = None) -> Catalog:
         return read_po(handle, locale=lang, domain=DOMAIN)
 
 
-def _key(message: object) -> object:
-    return message.id if getattr(message, "context", None) is None else (message.context, message.id)  # type: ignore[attr-defined]
-
-
 def problems(lang: str) -> list[str]:
     """Every message of the template that `lang` lacks, leaves empty or marks fuzzy, and every
     translation whose placeholders differ from the message's (Babel's own checks)."""

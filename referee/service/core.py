@@ -184,9 +184,11 @@ class ServiceCore:
         if not played:
             return
         names = ", ".join(played)
-        own: dict[str, list[Any]] = {
-            p: [msg("Played for you: {orders}.", orders=orders(" | ".join(t.replace(chr(10), " | ") for t in texts if t)))
-                if any(texts) else msg("Played for you: nothing.")] for p, texts in played.items()}
+        own: dict[str, list[Any]] = {}
+        for p, texts in played.items():
+            shown = " | ".join(t.replace("\n", " | ") for t in texts if t)
+            own[p] = [msg("Played for you: {orders}.", orders=orders(shown)) if shown
+                      else msg("Played for you: nothing.")]
         self._add_notices(tx, [msg("{why}, so default orders were played for {names}.", why=why, names=names)], own)
 
     def _flush_notices(self) -> None:

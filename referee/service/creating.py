@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .. import registry
 from ..contract import ComponentError, SetupError, phase_kinds
@@ -63,29 +63,13 @@ class Creating(Openings):
                 addresses.append(normalise_email(email))
             except ValueError as exc:
                 problems.append(f"bad email address for {raw[:40]}: {exc}")
-        zones: dict[str, str] = {}
-        for raw, zone in (timezones or {}).items():
-            if raw.strip().lower() not in names:
-                problems.append(f"a time zone is given for {raw[:40]!r}, who is not a player")
-                continue
-            try:
-                zones[raw.strip().lower()] = zone_name(zone)
-            except TimeError as exc:
-                problems.append(f"time zone of {raw[:40]}: {exc}")
-        spoken: dict[str, str] = {}
+        zones = _per_player(timezones, names, zone_name, "a time zone", "time zone", problems)
+        spoken = _per_player(languages, names, language_code, "a language", "language", problems)
         game_language = None
         try:
             game_language = language_code(language) if language is not None else None
         except LanguageError as exc:
             problems.append(f"the game's language: {exc}")
-        for raw, code in (languages or {}).items():
-            if raw.strip().lower() not in names:
-                problems.append(f"a language is given for {raw[:40]!r}, who is not a player")
-                continue
-            try:
-                spoken[raw.strip().lower()] = language_code(code)
-            except LanguageError as exc:
-                problems.append(f"language of {raw[:40]}: {exc}")
         for dup in sorted({n for n in names if names.count(n) > 1}):
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
         values, option_problems = resolve_options(game, options or {})
@@ -158,3 +142,19 @@ class Creating(Openings):
         if problems:
             raise PolicyError(problems)
         return Policy.build(preset or self.default_preset or DEFAULT_PRESET, items)
+
+
+def _per_player(given: Mapping[str, str] | None, names: Sequence[str], check: Callable[[str], str], what: str,
+                label: str, problems: list[str]) -> dict[str, str]:
+    """A setting given per player (time zone, language), each checked; a problem for a name
+    that is not a player's and for a value `check` refuses."""
+    out: dict[str, str] = {}
+    for raw, value in (given or {}).items():
+        if raw.strip().lower() not in names:
+            problems.append(f"{what} is given for {raw[:40]!r}, who is not a player")
+            continue
+        try:
+            out[raw.strip().lower()] = check(value)
+        except (TimeError, LanguageError) as exc:
+            problems.append(f"{label} of {raw[:40]}: {exc}")
+    return out

@@ -5,7 +5,7 @@ everything they are sent is written in."""
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import BadRequest, ServiceError
 from ..i18n import NAMES, LanguageError, language_code, recipient_language, translations
@@ -83,33 +83,23 @@ class PlayerLevers(Openings):
                      source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
                      message_id: str | None = None) -> dict[str, Any]:
         """A player's time zone, for the deadlines in their reports, receipts and reminders."""
-        now = self.clock()
-        with self.store.transaction(game_id) as tx:
-            seat = self._checked_seat(tx, player, token)
-            if self._seen_command(tx, message_id):
-                return {"game": game_id, "player": seat["name"], "duplicate": True}
-            try:
-                name_of_zone = zone_name(zone)
-            except TimeError as exc:
-                raise BadRequest([str(exc)]) from None
-            seats = [dict(s, timezone=name_of_zone) if s["name"] == seat["name"] else s for s in tx.meta["seats"]]
-            tx.set_meta(seats=seats)
-            seq = tx.append({"type": "timezone", "at": to_iso(now), "player": seat["name"], "zone": name_of_zone,
-                             "source": source})
-            text = deadline_text(tx.meta, name_of_zone)
-            if self.notifier is not None and source == "mail":
-                lang = recipient_language(tx.meta, seat["name"])
-                t = translations(lang)
-                self.notifier.to_player(
-                    tx, tx.meta, seat["name"],
-                    t.gettext("[{game}] Time zone set: {zone}").format(game=game_id, zone=name_of_zone),
-                    t.gettext("Your time zone in {game} is now {zone}. Reports, receipts and reminders show deadlines "
-                              "in it, with UTC beside.").format(game=game_id, zone=name_of_zone) + "\n\n"
+        shown: dict[str, str] = {}
+
+        def answer(tx: Any, name: str, zone_now: str) -> tuple[str, str]:
+            shown["deadline"] = deadline_text(tx.meta, zone_now)
+            lang = recipient_language(tx.meta, name)
+            t = translations(lang)
+            return (t.gettext("[{game}] Time zone set: {zone}").format(game=game_id, zone=zone_now),
+                    t.gettext("Your time zone in {game} is now {zone}. Reports, receipts and reminders show "
+                              "deadlines in it, with UTC beside.").format(game=game_id, zone=zone_now) + "\n\n"
                     + t.gettext("The current deadline: {deadline}").format(
-                        deadline=deadline_text(tx.meta, name_of_zone, lang)) + "\n",
-                    serial or f"timezone-{seq}", in_reply_to, "answer")
-        self._flush_notices()
-        return {"game": game_id, "player": seat["name"], "timezone": name_of_zone, "deadline": text}
+                        deadline=deadline_text(tx.meta, zone_now, lang)) + "\n")
+
+        done = self._seat_setting(game_id, player, "timezone", zone, zone_name, answer, token=token, source=source,
+                                  in_reply_to=in_reply_to, serial=serial, message_id=message_id)
+        if "duplicate" not in done:
+            done["deadline"] = shown["deadline"]
+        return done
 
     def set_language(self, game_id: str, player: str, language: str, *, token: str | None = None,
                      source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
@@ -117,30 +107,42 @@ class PlayerLevers(Openings):
         """The language a player's reports, receipts, notices and HELP are written in, and
         accepted for their orders beside English. It is kept in the seat and in the game's
         history (an event), so it holds after a restart and a replay."""
+
+        def answer(tx: Any, name: str, code: str) -> tuple[str, str]:
+            t = translations(code)
+            return (t.gettext("[{game}] Language set: {language}").format(game=game_id, language=NAMES[code]),
+                    t.gettext("From now on everything the referee sends you in {game} is written in {language}: "
+                              "reports, receipts, reminders, notices and HELP. You may write your orders in "
+                              "{language} or in English.").format(game=game_id, language=NAMES[code]) + "\n")
+
+        return self._seat_setting(game_id, player, "language", language, language_code, answer, token=token,
+                                  source=source, in_reply_to=in_reply_to, serial=serial, message_id=message_id)
+
+    def _seat_setting(self, game_id: str, player: str, setting: str, given: str, check: Callable[[str], str],
+                      answer: Callable[[Any, str, str], tuple[str, str]], *, token: str | None, source: str,
+                      in_reply_to: str | None, serial: str | None, message_id: str | None) -> dict[str, Any]:
+        """A setting of one player's seat (`timezone`, `language`) checked and changed, the
+        change recorded in the game's history, and, for a mail command, confirmed by mail
+        (`answer` gives its subject and text). A mail done before changes nothing again."""
         now = self.clock()
         with self.store.transaction(game_id) as tx:
             seat = self._checked_seat(tx, player, token)
+            name = seat["name"]
             if self._seen_command(tx, message_id):
-                return {"game": game_id, "player": seat["name"], "duplicate": True}
+                return {"game": game_id, "player": name, "duplicate": True}
             try:
-                code = language_code(language)
-            except LanguageError as exc:
+                value = check(given)
+            except (TimeError, LanguageError) as exc:
                 raise BadRequest([str(exc)]) from None
-            seats = [dict(s, language=code) if s["name"] == seat["name"] else s for s in tx.meta["seats"]]
-            tx.set_meta(seats=seats)
-            seq = tx.append({"type": "language", "at": to_iso(now), "player": seat["name"], "language": code,
-                             "source": source})
+            tx.set_meta(seats=[dict(s, **{setting: value}) if s["name"] == name else s for s in tx.meta["seats"]])
+            key = "zone" if setting == "timezone" else setting
+            seq = tx.append({"type": setting, "at": to_iso(now), "player": name, key: value, "source": source})
+            subject, text = answer(tx, name, value)
             if self.notifier is not None and source == "mail":
-                t = translations(code)
-                self.notifier.to_player(
-                    tx, tx.meta, seat["name"],
-                    t.gettext("[{game}] Language set: {language}").format(game=game_id, language=NAMES[code]),
-                    t.gettext("From now on everything the referee sends you in {game} is written in {language}: "
-                              "reports, receipts, reminders, notices and HELP. You may write your orders in "
-                              "{language} or in English.").format(game=game_id, language=NAMES[code]) + "\n",
-                    serial or f"language-{seq}", in_reply_to, "answer")
+                self.notifier.to_player(tx, tx.meta, name, subject, text, serial or f"{setting}-{seq}", in_reply_to,
+                                        "answer")
         self._flush_notices()
-        return {"game": game_id, "player": seat["name"], "language": code}
+        return {"game": game_id, "player": name, setting: value}
 
     def _seen_command(self, tx: Any, message_id: str | None) -> bool:
         """Whether this mail command was done before; if not, remember it (same unit of work)."""

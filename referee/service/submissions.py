@@ -133,7 +133,8 @@ class Submissions(Steps):
             if outcome.resolved:  # the receipt names the new phase's deadline
                 self._sync_schedule(tx, game, pos.state, self.clock())
         shown = [localise(game, lang, line) for line in echo]
-        added, removed = [localise(game, lang, line) for line in added], [localise(game, lang, line) for line in removed]
+        added = [localise(game, lang, line) for line in added]
+        removed = [localise(game, lang, line) for line in removed]
         receipt = Receipt(ACCEPTED, echo=shown, added=added, removed=removed, first_set=previous is None,
                           events=visible, next=after, seq=seq,
                           deadline=self._deadline_line(tx.meta, player, lang), **base)

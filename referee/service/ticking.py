@@ -131,8 +131,10 @@ class Ticking(Steps):
         tx.append({"type": "deadline", "at": at, "phase": schedule["phase"], "due": schedule["due"],
                    "waiting_for": waiting, "applied": True})
         applied = self._apply_defaults(tx, game, pos, at, "deadline")
+        due = due_of(schedule)
+        assert due is not None
         self._tell_defaults(tx, applied, msg("The deadline of phase {phase} ({due}) passed without their orders",
-                                             phase=schedule["phase"], due=moment(due_of(schedule))))  # type: ignore[arg-type]
+                                             phase=schedule["phase"], due=moment(due)))
         missed = list(dict.fromkeys(item["player"] for item in applied))
         done = [TickAction(tx.game_id, "defaults", f"deadline of phase {schedule['phase']} passed; "
                            f"default orders applied", tuple(missed))]

@@ -67,9 +67,11 @@ def test_the_languages_differ_and_english_is_the_message_itself():
     assert gettext("en", "Game paused") == "Game paused"
     assert gettext("de", "Game paused") == "Partie angehalten"
     assert gettext("it", "Game paused") == "Partita sospesa"
-    line = "Your mail began with {command}, so it was read as that command alone. {count} line after it was not read, and no orders were taken from this mail:"
+    line = ("Your mail began with {command}, so it was read as that command alone. {count} line after it was "
+            "not read, and no orders were taken from this mail:")
     lines = line.replace("line after it was", "lines after it were")
-    assert ngettext("de", line, lines, 1).startswith("Deine Mail") and "Zeile danach wurde" in ngettext("de", line, lines, 1)
+    one = ngettext("de", line, lines, 1)
+    assert one.startswith("Deine Mail") and "Zeile danach wurde" in one
     assert "Zeilen danach wurden" in ngettext("de", line, lines, 3)
 
 

@@ -30,7 +30,8 @@ PLAYERS = ["ann", "bob", "cid"]
 
 def _positions(game, players):
     seen = []
-    pt = play(game, players, f"templates-{game.name}", on_step=lambda p: seen.append(p.state) if p.steps % 7 == 3 else None)
+    pt = play(game, players, f"templates-{game.name}",
+              on_step=lambda p: seen.append(p.state) if p.steps % 7 == 3 else None)
     return [*seen[:4], pt.state], pt
 
 
