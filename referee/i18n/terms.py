@@ -211,6 +211,20 @@ def localise_error(game: Any, lang: str, template: tuple[str, dict[str, Any]]) -
     return t.gettext(text).format(**shown)
 
 
+def term(game_name: str, lang: str, word: object) -> str:
+    """One game term (`green`, `small`, `lighthouse`) in `lang`, for the views' layouts, which
+    know the game by name only; a word the glossary does not know stays as it is."""
+    from .. import registry
+
+    text = str(word)
+    try:
+        game = registry.get(game_name)
+    except Exception:  # an unknown game: nothing to translate with
+        return text
+    table = terms(game, lang)
+    return table.shown.get(fold(text), text) if table else text
+
+
 def localise(game: Any, lang: str, line: str) -> str:
     """Canonical English order text (an echo, a menu line) in the player's language: each
     English word the glossary knows as its first word in `lang`, in the same letter case

@@ -136,6 +136,6 @@ def results_page(t: Tournament, standings: Standings, logs: Mapping[str, str] | 
     rounds = [{"number": r.number, "final": r.kind == FINAL, "top": r.top,
                "tables": [{"number": x.number, "game": x.game, "link": links.get(x.game), "text": table_text(x, label),
                            "commitment": x.commitment} for x in r.tables]} for r in t.rounds]
-    return render("tournament/results.html", t=t, standings=standings, rows=standings.rows, rounds=rounds,
+    return render("tournament/results.html", lang=language_or_default(t.language), t=t, standings=standings, rows=standings.rows, rounds=rounds,
                   place_text=place_text, show=show, dropped=ctx["dropped"], scoring=ctx["scoring"],
                   score_name=label)
