@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 LOCALES := referee/i18n/locale
 MO     := $(patsubst %.po,%.mo,$(wildcard $(LOCALES)/*/LC_MESSAGES/referee.po))
 
-.PHONY: test demo bench install clean catalogues
+.PHONY: test demo bench install clean system-packages catalogues
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,7 +19,25 @@ $(STAMP): pyproject.toml
 $(LOCALES)/%/LC_MESSAGES/referee.mo: $(LOCALES)/%/LC_MESSAGES/referee.po $(STAMP)
 	$(BIN)/pybabel -q compile -D referee -d $(LOCALES) -l $* --statistics
 
-install: $(STAMP) $(MO)
+install: $(STAMP) system-packages $(MO)
+
+# The mail program the tests compose replies with (tests/mailer/replies/test_mutt.py). Installed
+# when missing, as root or through sudo, where apt-get is the package manager; nothing is done
+# when it is there already. Where it cannot be installed the build goes on, and the mutt test
+# skips, except in CI (CI set, as .ci/run sets it), where both fail.
+SYSTEM_PACKAGES := mutt
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
+
+system-packages:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	[ -z "$$missing" ] && exit 0; \
+	if command -v apt-get >/dev/null 2>&1 && { [ -z "$(SUDO)" ] || command -v sudo >/dev/null 2>&1; }; then \
+	  echo "installing$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null \
+	    && exit 0; \
+	fi; \
+	echo "could not install$$missing (this needs apt-get, and root or sudo)"; \
+	case "$${CI:-}" in ""|0|false) exit 0;; *) exit 1;; esac
 
 # After changing a message in the code or a template: extract, merge into every .po, and
 # fill the English one; then translate what `python -m referee.i18n.catalogues check` lists.
@@ -31,7 +49,7 @@ catalogues: $(STAMP)
 	$(BIN)/python -m referee.i18n.catalogues fill
 	$(BIN)/python -m referee.i18n.catalogues check || true
 
-test: $(STAMP) $(MO)
+test: $(STAMP) system-packages $(MO)
 	$(BIN)/python -m pytest -n auto -q $(PYTEST_ARGS)
 
 # A whole game by mail on loopback; e.g. make demo DEMO_ARGS="--game porto-carthago --keep"

@@ -383,3 +383,11 @@ def menu_lines(game: Game, state: State, player: str) -> tuple[list[MenuLine], b
     if hook is not None:
         return list(hook(state, player)), True
     return [MenuLine(game.format(o), (o,)) for o in game.legal_orders(state, player)], False
+
+
+def order_keywords(game: Game) -> Mapping[str, str] | None:
+    """Every spelling of a game's order keywords (aliases too) to the keyword, when the game
+    lists them (optional attribute ``keywords``). Mail reading sets aside a line of prose around
+    the orders ("Hi all,", "Thanks, Ann") only when it can tell it from an order by them; for a
+    game without the list every line is read as an order, as before."""
+    return getattr(game, "keywords", None)

@@ -109,3 +109,28 @@ def alternatives(words: Sequence[str], last: str = "or") -> str:
     if len(words) <= 1:
         return "".join(words)
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+
+def folded_names(names: Mapping[str, str]) -> dict[str, str]:
+    """A table of names (spelling or alias to the canonical name) with its spellings folded."""
+    return {fold(alias): canonical for alias, canonical in names.items()}
+
+
+def keyword_match(word: str, table: Mapping[str, str]) -> tuple[str, list[str]]:
+    """How a line's first word reads against a grammar's keywords (`folded_names` of every
+    spelling and alias to its keyword), the way `match_name` reads it: ("exact", [keyword]),
+    ("prefix", the keywords it begins), ("close", the keywords a "did you mean" would offer,
+    all of them) or ("none", []).
+
+    Mail reading asks this to tell a line of prose from a line that tries to be an order."""
+    key = fold(word)
+    if not key:
+        return "none", []
+    if key in table:
+        return "exact", [table[key]]
+    hits = sorted({canonical for alias, canonical in table.items() if alias.startswith(key)})
+    if hits:
+        return "prefix", hits
+    close = difflib.get_close_matches(key, list(table), n=len(table), cutoff=0.6)
+    return ("close", list(dict.fromkeys(table[c] for c in close))) if close else ("none", [])

@@ -45,6 +45,8 @@ class Receipt:
     deadline: str = ""  # the open phase's deadline, in the player's time zone
     menu: list[str] = field(default_factory=list)  # every order the player may give, after a rejection
     language: str = DEFAULT_LANGUAGE  # the player's: the receipt is written, and its orders echoed, in it
+    set_aside: list[str] = field(default_factory=list)  # lines of a mail read as prose, not orders
+    notes: list[Any] = field(default_factory=list)  # how a mail was read: messages, in the player's language
 
     @property
     def ok(self) -> bool:

@@ -17,6 +17,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from .contract import Game, State, menu_lines
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, format_number, language_or_default, translations
+from .i18n.messages import say
 from .i18n.terms import localise, term
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -112,7 +113,7 @@ def _environment(lang: str) -> Environment:
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak,
                        number=lambda value: format_number(value, lang),
-                       term=lambda word, game: term(game, lang, word))
+                       term=lambda word, game: term(game, lang, word), say=lambda message: say(message, lang))
     env.globals["lang"] = lang
     return env
 

@@ -17,7 +17,7 @@ from referee.orderlines import order_lines
 from . import auction, checks, flow, menus, scoring
 from .components import load as load_component_set
 from .draft import draft, finished, writable, writable_sheet
-from .grammar import format_order, parse_line
+from .grammar import KEYWORDS, format_order, parse_line
 from .production import producible
 from .setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, new_game
 from .state import components_of, sheet_of
@@ -33,6 +33,7 @@ class Constantinopolis:
     max_players = MAX_PLAYERS
     rules_version = "2"  # 2: the Consul is asked on open facts; offers hold what they give
     options = OPTIONS
+    keywords = KEYWORDS  # every spelling of an order keyword: mail tells prose from orders by them
 
     # ------------------------------------------------------------------ setup
 

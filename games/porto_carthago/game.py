@@ -51,6 +51,7 @@ class PortoCarthago:
         GameOption("sixth_action", None, "A9: which action is printed on the sixth card (default: the component data, "
                    "a second porter)", (None, "captain", "aristocrat", "loadmaster", "merchant", "porter")),
     )
+    keywords = grammar.KEYWORDS  # every spelling of an order keyword: mail tells prose from orders by them
 
     # -- setup
 

@@ -27,6 +27,7 @@ from referee.service import Referee, ServiceError, Submission
 from referee.store import remember_existing
 
 from .mail_commands import command_summary, lines_after_command, mail_command, unread_notice
+from .reading import MailReading, phase_key_of
 from .refusals import RefusalBook
 
 log = logging.getLogger("referee.worker")
@@ -231,16 +232,19 @@ class IdentifiedMail:
     command: tuple[str, str] | None
 
     def phase_key(self) -> str | None:
-        """The phase an ORDERS block's tag names, when it names this game."""
-        words = (self.mail.orders_tag or "").split()
-        if len(words) >= 2 and words[0].lower() == self.who[0]:
-            return words[1]
-        return None
+        """The phase an ORDERS block's tag names, when it names this game: the player's own
+        block, or else the quoted one they may have typed their orders into."""
+        own = phase_key_of(self.mail.orders_tag, self.who[0])
+        if own is None and self.mail.quoted_blocks:
+            return phase_key_of(self.mail.quoted_blocks[0].tag, self.who[0])
+        return own
 
     def submission(self) -> Submission:
-        _, player, token = self.who
+        """The orders, to be read in the game's unit of work (mailer/daemon/reading.py)."""
+        game_id, player, token = self.who
         return Submission(player, self.mail.orders_text, token=token, message_id=self.mail.message_id,
-                          phase_key=self.phase_key(), source="mail", in_reply_to=self.mail.message_id)
+                          phase_key=self.phase_key(), source="mail", in_reply_to=self.mail.message_id,
+                          reader=MailReading(self.mail, game_id))
 
 
 def _digest(message_id: str | None, raw: bytes) -> str:

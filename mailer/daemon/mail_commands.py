@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from mailer.inbound.message import InboundMail
+from mailer.inbound.prose import is_salutation
 from mailer.outbound.reports import mail_commands
 from mailer.safe_headers import sanitise_header
 from referee.i18n import DEFAULT_LANGUAGE, translations
@@ -46,8 +47,9 @@ def mail_command(mail: InboundMail) -> tuple[str, str] | None:
 
 def lines_after_command(mail: InboundMail) -> list[str]:
     """What follows a command given on a mail's first line: never read, so the player is told
-    (someone who writes STATUS above their orders would otherwise wait for a receipt)."""
-    return _text_lines(mail)[1:]
+    (someone who writes STATUS above their orders would otherwise wait for a receipt). A
+    greeting or a thank-you is not worth telling."""
+    return [line for line in _text_lines(mail)[1:] if not is_salutation(line)]
 
 
 def _text_lines(mail: InboundMail) -> list[str]:

@@ -1,8 +1,11 @@
-"""HTML-only mail to plain text, leaving out the quoted history that mail clients append.
+"""HTML-only mail to plain text, with the quoted history that mail clients append marked.
 
 Only the stdlib parser is used: it never executes anything and copes with broken markup. The
-quote containers of the common clients are dropped here, before any text exists, because once
-flattened a quote looks like fresh text.
+quote containers of the common clients are found here, before any text exists, because once
+flattened a quote looks like fresh text: their lines come out with ``>`` marks, one per level,
+as a plain-text client would quote them. The quoted part is then left out of the new text the
+same way as in a plain-text reply, and an ORDERS block the player typed into it can still be
+found (mailer/inbound/orders.py).
 """
 
 from __future__ import annotations
@@ -20,13 +23,13 @@ _BLOCK = frozenset(
         "th", "thead", "tr", "ul",
     }
 )
-_SKIP_ALWAYS = frozenset({"blockquote", "head", "script", "style", "title", "template", "noscript"})
-_QUOTE_CLASSES = frozenset(
-    {"gmail_quote", "gmail_quote_container", "yahoo_quoted", "moz-cite-prefix", "gmail_signature", "moz-signature"}
-)
-# Signature containers: dropped like quotes, but what follows them is still read.
+_SKIP_ALWAYS = frozenset({"head", "script", "style", "title", "template", "noscript"})
+_QUOTE_CLASSES = frozenset({"gmail_quote", "gmail_quote_container", "yahoo_quoted", "moz-cite-prefix"})
+# Signature containers: dropped, but what follows them is still read.
+_SKIP_CLASSES = frozenset({"gmail_signature", "moz-signature"})
 _SKIP_IDS = frozenset({"signature", "ms-outlook-mobile-signature", "ms-outlook-ios-signature"})
-# Outlook puts the quoted message after these markers as siblings, not inside them.
+# Outlook puts the quoted message after these markers as siblings, not inside them: the rest of
+# the document is quoted.
 _CUT_IDS = frozenset({"divrplyfwdmsg", "appendonsend", "mail-editor-reference-message-container"})
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
@@ -41,26 +44,34 @@ class _TextExtractor(HTMLParser):
         self.skip_tag: str | None = None
         self.skip_depth = 0
         self.pre_depth = 0
-        self.stopped = False
+        self.quotes: list[list] = []  # open quote containers: [tag, how many of that tag are open]
+        self.after_cut = 0  # 1 once Outlook's reply marker has passed: the rest is quoted
 
     # -- structure -------------------------------------------------------------------------
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.stopped:
-            return
         if self.skip_tag is not None:
             if tag == self.skip_tag and tag not in _VOID:
                 self.skip_depth += 1
             return
         values = {name.lower(): (value or "") for name, value in attrs}
-        if values.get("id", "").strip().lower() in _CUT_IDS:
-            self.stopped = True
-            return
+        element_id = values.get("id", "").strip().lower()
         classes = set(values.get("class", "").lower().split())
-        skip_id = values.get("id", "").strip().lower() in _SKIP_IDS
-        if tag in _SKIP_ALWAYS or classes & _QUOTE_CLASSES or skip_id:
+        if element_id in _CUT_IDS and not self.after_cut:
+            self._newline()
+            self.after_cut = 1
+        if tag in _SKIP_ALWAYS or classes & _SKIP_CLASSES or element_id in _SKIP_IDS:
             if tag not in _VOID:
                 self.skip_tag, self.skip_depth = tag, 1
             return
+        if tag not in _VOID:
+            if tag == "blockquote" or classes & _QUOTE_CLASSES:
+                self._newline()
+                self.quotes.append([tag, 1])
+            else:
+                for frame in reversed(self.quotes):
+                    if frame[0] == tag:
+                        frame[1] += 1
+                        break
         if tag == "pre":
             self.pre_depth += 1
         if tag == "br":
@@ -69,7 +80,7 @@ class _TextExtractor(HTMLParser):
             self._newline()
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.stopped or self.skip_tag is not None:
+        if self.skip_tag is not None:
             return
         if tag == "br":
             self._emit("\n")
@@ -77,8 +88,6 @@ class _TextExtractor(HTMLParser):
             self._newline()
 
     def handle_endtag(self, tag: str) -> None:
-        if self.stopped:
-            return
         if self.skip_tag is not None:
             if tag == self.skip_tag:
                 self.skip_depth -= 1
@@ -89,9 +98,16 @@ class _TextExtractor(HTMLParser):
             self.pre_depth -= 1
         if tag in _BLOCK and tag != "br":
             self._newline()
+        for index in range(len(self.quotes) - 1, -1, -1):
+            if self.quotes[index][0] == tag:
+                self.quotes[index][1] -= 1
+                if self.quotes[index][1] <= 0:
+                    self._newline()
+                    del self.quotes[index:]
+                break
 
     def handle_data(self, data: str) -> None:
-        if self.stopped or self.skip_tag is not None:
+        if self.skip_tag is not None:
             return
         if self.pre_depth:
             self._emit(data.replace("\r\n", "\n").replace("\r", "\n"))
@@ -111,6 +127,14 @@ class _TextExtractor(HTMLParser):
     def _emit(self, text: str) -> None:
         if not text or self.size >= self.limit:
             return
+        depth = self.after_cut + len(self.quotes)
+        if depth:
+            mark = ">" * depth + " "
+            if not self.parts or self.parts[-1].endswith("\n"):
+                text = mark + text
+            text = text.replace("\n", "\n" + mark)
+            if text.endswith("\n" + mark):
+                text = text[: -len(mark)]
         self.parts.append(text)
         self.size += len(text)
 
@@ -156,7 +180,8 @@ def _defuse(html: str) -> str:
 
 
 def html_to_text(html: str, limit: int = 256 * 1024) -> str:
-    """Readable text of *html*: one line per block, quotes and styles gone, entities decoded."""
+    """Readable text of *html*: one line per block, quotes marked with ``>``, styles gone,
+    entities decoded."""
     parser = _TextExtractor(limit)
     try:
         parser.feed(_defuse(html))

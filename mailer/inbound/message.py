@@ -27,9 +27,10 @@ from .headers import (
     single_address,
 )
 from .limits import bound_content_fields
-from .orders import extract_player_line, find_orders, split_player_line
+from .orders import Block, extract_player_line, find_orders, split_player_line
 
 __all__ = [
+    "Block",
     "InboundMail",
     "extract_player_line",
     "parse_message",
@@ -49,6 +50,9 @@ class InboundMail:
     a claim, not proof of identity. ``orders_text`` is the text to hand to a game's order
     parser: the ``ORDERS`` block when there is one (``orders_from_block``), else the new text
     of the reply; a ``PLAYER`` line is never part of it but is reported in ``player``.
+    ``orders_outside`` holds the new text's other lines when the orders are a block, and
+    ``quoted_blocks`` the ORDERS blocks of the quoted part (the report's, perhaps edited in
+    place), which only mailer/daemon/reading.py may read, by comparing them with the block sent.
     """
 
     message_id: str | None = None
@@ -66,6 +70,8 @@ class InboundMail:
     orders_text: str = ""
     orders_from_block: bool = False
     orders_tag: str | None = None
+    orders_outside: tuple[str, ...] = ()
+    quoted_blocks: tuple[Block, ...] = ()
     player: tuple[str, str] | None = None
     problems: tuple[str, ...] = field(default_factory=tuple)
 
@@ -114,6 +120,9 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
     section, visible = find_orders(body.text)
     problems.extend(section.problems)
     _, orders_text = split_player_line("\n".join(section.lines))
+    quoted = tuple(Block(sanitise_header(block.tag) if block.tag else None,
+                         tuple(split_player_line("\n".join(block.lines))[1].split("\n")))
+                   for block in section.quoted)
     return replace(
         headers,
         body=body.text,
@@ -121,6 +130,8 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
         orders_text=orders_text,
         orders_from_block=section.from_block,
         orders_tag=sanitise_header(section.tag) if section.tag else None,
+        orders_outside=tuple(split_player_line("\n".join(section.outside))[1].split("\n")) if section.outside else (),
+        quoted_blocks=quoted,
         player=extract_player_line("\n".join(visible)),
     )
 

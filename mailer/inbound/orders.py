@@ -2,7 +2,10 @@
 
 An ``ORDERS`` ... ``END`` block in the new text is the safe path: every report carries one
 pre-filled, so a reply never depends on guessing where the quote starts. Without a block the
-new text found by :mod:`mailer.inbound.quotes` is used.
+new text found by :mod:`mailer.inbound.quotes` is used. The ORDERS blocks of the quoted part
+are handed on apart (`OrdersSection.quoted`): a player may have typed their orders into the
+report's block, which only a comparison with the block as sent can tell (that needs the
+game's records, so it is done in mailer/daemon/reading.py).
 """
 
 from __future__ import annotations
@@ -10,9 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .quotes import visible_lines
+from .quotes import Reply, split_quote, split_reply
 
 __all__ = [
+    "Block",
     "OrdersSection",
     "clean_text",
     "extract_player_line",
@@ -31,6 +35,9 @@ _PLAYER = re.compile(
     re.IGNORECASE,
 )
 _PLAYER_KEYWORD = re.compile(r"^player\b", re.IGNORECASE)
+# The first line of a block the referee wrote: "ORDERS <game> <phase>", as it writes it. A quoted
+# block is only ever the referee's, so a quoted line such as "Orders: stay, take" is not one.
+_SENT_START = re.compile(r"^ORDERS\s+(?P<tag>[\w.-]+\s+[\w.:-]+)\s*$")
 
 
 def clean_text(text: str) -> str:
@@ -46,19 +53,68 @@ def clean_text(text: str) -> str:
 
 
 @dataclass(frozen=True)
+class Block:
+    """An ORDERS block found in the quoted part of a reply: the report's block, perhaps with
+    the player's orders typed into it. `lines` are those between the ORDERS and END lines,
+    without their quote marks; `tag` is the text after ORDERS."""
+
+    tag: str | None
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class OrdersSection:
-    """Where the orders of a mail were found; ``tag`` is the text after ``ORDERS``, if any."""
+    """Where the orders of a mail were found; ``tag`` is the text after ``ORDERS``, if any.
+
+    `outside` holds the new text's lines around the block (when the orders are a block), and
+    `quoted` the ORDERS blocks of the quoted part, the first one first."""
 
     lines: tuple[str, ...]
     from_block: bool
     tag: str | None = None
     problems: tuple[str, ...] = field(default_factory=tuple)
+    outside: tuple[str, ...] = ()
+    quoted: tuple[Block, ...] = ()
+
+
+_MAX_QUOTED_BLOCKS = 4
+_MAX_BLOCK_LINES = 400
+
+
+def _quoted_blocks(lines: list[str], reply: Reply) -> tuple[list[Block], set[int]]:
+    """The ORDERS blocks in ``>`` lines or below the cut, and every line index they span.
+
+    A line the player typed into a quoted block without a quote mark belongs to the block."""
+    blocks: list[Block] = []
+    spanned: set[int] = set()
+    i = 0
+    while i < len(lines) and len(blocks) < _MAX_QUOTED_BLOCKS:
+        depth, content = split_quote(lines[i])
+        found = _SENT_START.match(content.strip()) if (depth or i >= reply.cut) else None
+        if found is None:
+            i += 1
+            continue
+        end = None
+        for j in range(i + 1, min(len(lines), i + _MAX_BLOCK_LINES)):
+            if _ORDERS_END.match(split_quote(lines[j])[1].strip()):
+                end = j
+                break
+        if end is None:
+            i += 1
+            continue
+        blocks.append(Block(found.group("tag") or None,
+                            tuple(split_quote(line)[1].rstrip() for line in lines[i + 1 : end])))
+        spanned.update(range(i, end + 1))
+        i = end + 1
+    return blocks, spanned
 
 
 def find_orders(text: str) -> tuple[OrdersSection, list[str]]:
     """The orders section of *text* and the visible (unquoted) lines it was taken from."""
     lines = [line.rstrip() for line in clean_text(text).split("\n")]
-    visible = visible_lines(lines)
+    reply = split_reply(lines)
+    quoted, spanned = _quoted_blocks(lines, reply)
+    visible = [lines[i] for i in reply.own if i not in spanned]
     start = None
     tag = None
     for index, line in enumerate(visible):
@@ -67,7 +123,7 @@ def find_orders(text: str) -> tuple[OrdersSection, list[str]]:
             start, tag = index, (found.group("tag") or None)
             break
     if start is None:
-        return OrdersSection(tuple(_trim(visible)), from_block=False), visible
+        return OrdersSection(tuple(_trim(visible)), from_block=False, quoted=tuple(quoted)), visible
     problems: list[str] = []
     end = None
     for index in range(start + 1, len(visible)):
@@ -78,7 +134,9 @@ def find_orders(text: str) -> tuple[OrdersSection, list[str]]:
         problems.append("orders: ORDERS block has no END line; read to the end of the new text")
         end = len(visible)
     block = tuple(_trim(visible[start + 1 : end]))
-    return OrdersSection(block, from_block=True, tag=tag, problems=tuple(problems)), visible
+    outside = tuple(line for line in visible[:start] + visible[end + 1 :] if line.strip())
+    return OrdersSection(block, from_block=True, tag=tag, problems=tuple(problems), outside=outside,
+                         quoted=tuple(quoted)), visible
 
 
 def _trim(lines: list[str]) -> list[str]:

@@ -1,96 +1,51 @@
 """Finding the part of a reply that the sender wrote now, as opposed to what their client quoted.
 
-The rules cover the big clients in English, German, Italian, French, Spanish and Dutch:
+The markers themselves, in a dozen languages, are in `markers.py`; this module decides what they
+mean where they stand:
 
 * lines starting with ``>`` are quoted and skipped, and reading goes on after them (bottom-posted
   and inline replies put new text below the quote);
-* an attribution line ("On ... wrote:", "Am ... schrieb ...:", possibly wrapped over two lines)
+* an attribution line ("On ... wrote:", "Am ... schrieb ...:", wrapped over up to three lines)
   is skipped when a ``>`` quote follows it, and otherwise ends the new text: a top-posting client
   that does not mark its quote with ``>`` puts the whole old message below it;
-* a signature separator (``-- `` or ``--``), a phone footer ("Sent from my iPhone"), an
-  "Original Message" or forwarded-message separator and an Outlook header block
-  (From/Sent/To/Subject, also in German and the other languages) end the new text.
+* a signature separator (``-- ``), a phone or provider footer, an "Original Message" or forwarded
+  message separator, an Outlook header block (in any language: three "label: value" lines, one
+  naming an address, are one too) and a corporate disclaimer end the new text.
 
-Stripping is a convenience, not a safeguard: a stale order in an unrecognised quote can slip
-through, which is why an ``ORDERS`` ... ``END`` block, when present, is the only part read.
+Where the new text ends, the unmarked quote begins (`Reply.cut`): an ORDERS block found there or
+in ``>`` lines is the report's, which `orders.py` hands on as quoted, never as the player's.
+
+Recognising a quote is a convenience, not a safeguard: a quoted ORDERS block is only ever read
+through a comparison with the block as it was sent (mailer/daemon/reading.py).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-__all__ = ["is_quoted", "visible_lines"]
+from .markers import (
+    ATTRIBUTION,
+    ATTRIBUTION_ANY,
+    ATTRIBUTION_OPENING,
+    DISCLAIMER,
+    FOOTER,
+    FORWARD_START,
+    HEADER_FROM,
+    HEADER_LABEL,
+    HEADER_OTHER,
+    SEPARATOR,
+    UNDERSCORES,
+)
+
+__all__ = ["Reply", "is_quoted", "split_quote", "split_reply", "visible_lines"]
 
 _MAX_HEADER_LEN = 400
 _MAX_MARKER_LEN = 100  # separators and phone footers are short; long lines never match
-
-# Attribution lines: an opening word and a closing phrase, or (without the opening word) a line
-# that names an address or a date, so that "As I wrote:" in the new text is not taken for one.
-# Matched on one line or on two joined lines.
-_ATTRIBUTION = re.compile(
-    r"""^(?:
-        on\s.+\swrote\s?:
-      | am\s.+\sschrieb\b.*:
-      | il\s.+\sha\sscritto\s?:
-      | le\s.+\sa\s[ée]crit\s?:
-      | el\s.+\sescribi[óo]\s?:
-      | op\s.+\sschreef\b.*:
-      | (?=.*[@\d]).+\s(?:wrote|schrieb|ha\sscritto|a\s[ée]crit|escribi[óo]|schreef)\s?:
-      | .+\sschrieb\sam\s.*\d.*:
-    )$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-# A second line may only complete an attribution that the first line started with these words.
-_ATTRIBUTION_START = re.compile(r"^(?:on|am|il|le|el|op)\s", re.IGNORECASE)
-
-_SEPARATOR = re.compile(
-    r"""^[-_=* ]{2,}\s*(?:
-        original\smessage | ursprüngliche\snachricht | messaggio\soriginale
-      | message\sd'origine | mensaje\soriginal | oorspronkelijk\sbericht
-      | forwarded\smessage | weitergeleitete\snachricht | messaggio\sinoltrato
-      | message\stransf[ée]r[ée] | mensaje\sreenviado | doorgestuurd\sbericht
-    )\s*[-_=* ]{2,}$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-_FORWARD_START = re.compile(
-    r"^(?:begin\sforwarded\smessage|anfang\sder\sweitergeleiteten\snachricht|"
-    r"inizio\smessaggio\sinoltrato|d[ée]but\sdu\smessage\sr[ée]exp[ée]di[ée])\s?:$",
-    re.IGNORECASE,
-)
-_PHONE_FOOTER = re.compile(
-    r"""^(?:
-        sent\sfrom\s(?:my\s)?\S.{0,60}
-      | get\soutlook\sfor\s\S.{0,40}
-      | von\smeinem\s.{1,40}\sgesendet
-      | gesendet\svon\s(?:meinem\s)?\S.{0,60}
-      | inviato\sda\s\S.{0,40}
-      | envoy[ée]\sde\smon\s.{1,40}
-      | enviado\sdesde\smi\s.{1,40}
-      | verzonden\s(?:vanaf|met)\s.{1,40}
-    )$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-_OUTLOOK_FROM = re.compile(r"^\*?(?:from|von|de|da|van|od)\s?:", re.IGNORECASE)
-_OUTLOOK_SENT = re.compile(
-    r"^\*?(?:sent|date|gesendet|datum|envoy[ée]|inviato|data|enviado|fecha|verzonden)\s?:", re.IGNORECASE
-)
-_OUTLOOK_TO = re.compile(
-    r"^\*?(?:to|an|à|a|para|aan|subject|betreff|objet|oggetto|asunto|onderwerp|cc)\s?:", re.IGNORECASE
-)
+_MAX_DISCLAIMER_LEN = 600
+_HEADER_WINDOW = 7
 _RULE = re.compile(r"^[-_=*~ ]{4,}$")
-# Closing words of a letter; only trimmed when just a short signature follows (see _trim_closing).
-_CLOSING = re.compile(
-    r"""^(?:
-        best(?:\s(?:regards|wishes))? | kind\sregards | regards | cheers | thanks | thank\syou | thx
-      | all\sthe\sbest | yours | greetings
-      | (?:viele|liebe|beste|freundliche)\s(?:grüße|grüsse|gruesse) | grüße | grüsse | gruß | lg | vg | mfg
-      | saluti | cordiali\ssaluti | un\ssaluto | ciao
-      | cordialement | bien\sà\svous | amicalement | bises
-      | saludos | un\sabrazo | groeten | met\svriendelijke\sgroet | groetjes
-    )(?:[ ,.!]+[^\s\d].{0,40})?[ ,.!]*$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-_SIGNATURE_TAIL_LINES = 3
+_QUOTE_MARKS = re.compile(r"^[ \t]*((?:>[ \t]?)+)")
 
 
 def is_quoted(line: str) -> bool:
@@ -98,32 +53,104 @@ def is_quoted(line: str) -> bool:
     return line.lstrip(" \t").startswith(">")
 
 
+def split_quote(line: str) -> tuple[int, str]:
+    """How deep a line is quoted (``>`` and ``> >`` count alike) and its text without the marks."""
+    found = _QUOTE_MARKS.match(line)
+    if not found:
+        return 0, line
+    return found.group(1).count(">"), line[found.end():]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Which lines of a body the sender wrote now (`own`, indices in order), and where the quoted
+    history begins when a marker rather than ``>`` shows it (`cut`; the body's length if none)."""
+
+    own: tuple[int, ...]
+    cut: int
+
+
 def _is_signature(line: str) -> bool:
     return line in ("-- ", "--") or line.strip() == "--"
 
 
-def _attribution_length(lines: list[str], i: int) -> int:
-    """How many lines (1 or 2) an attribution starting at line *i* spans, or 0."""
+def _join(parts: list[str]) -> str:
+    """Lines of a wrapped attribution joined as one: no space after a broken ``<``."""
+    text = parts[0]
+    for part in parts[1:]:
+        text += part if text.endswith("<") else " " + part
+    return text
+
+
+def _attribution(lines: list[str], i: int) -> tuple[int, bool]:
+    """How many lines (1 to 3) an attribution starting at line *i* spans, 0 if none, and
+    whether it says "wrote" (a strong one ends the new text even without a quote after it)."""
     first = lines[i].strip()
     if not first or len(first) > _MAX_HEADER_LEN:
-        return 0
-    if _ATTRIBUTION.match(first):
-        return 1
-    if i + 1 < len(lines) and _ATTRIBUTION_START.match(first):
-        second = lines[i + 1].strip()
-        if second and not is_quoted(second) and len(first) + len(second) <= _MAX_HEADER_LEN:
-            if _ATTRIBUTION.match(first + " " + second):
-                return 2
-    return 0
+        return 0, False
+    if ATTRIBUTION.match(first):
+        return 1, True
+    if ATTRIBUTION_ANY.match(first):
+        return 1, False
+    if not ATTRIBUTION_OPENING.match(first):
+        return 0, False
+    parts = [first]
+    for span in (2, 3):
+        if i + span - 1 >= len(lines):
+            break
+        following = lines[i + span - 1].strip()
+        if not following or is_quoted(lines[i + span - 1]):
+            break
+        parts.append(following)
+        joined = _join(parts)
+        if len(joined) > _MAX_HEADER_LEN:
+            break
+        if ATTRIBUTION.match(joined):
+            return span, True
+        if ATTRIBUTION_ANY.match(joined):
+            return span, False
+    return 0, False
 
 
-def _is_outlook_block(lines: list[str], i: int) -> bool:
-    if not _OUTLOOK_FROM.match(lines[i].strip()):
+def _is_header_block(lines: list[str], i: int) -> bool:
+    """An Outlook-style header block starts at line *i*: a From label followed by two other
+    labels, or three "label: value" lines in a row of which one names an address."""
+    first = lines[i].strip()
+    if not first or len(first) > _MAX_HEADER_LEN:
         return False
-    window = [line.strip() for line in lines[i + 1 : i + 8]]
-    return any(_OUTLOOK_SENT.match(line) for line in window) and any(
-        _OUTLOOK_TO.match(line) for line in window
-    )
+    window = [line.strip() for line in lines[i + 1 : i + 1 + _HEADER_WINDOW] if line.strip()][:_HEADER_WINDOW - 2]
+    if HEADER_FROM.match(first) and sum(1 for line in window if HEADER_OTHER.match(line)) >= 2:
+        return True
+    run = [first] + list(_leading_labels(lines[i + 1 : i + 4]))
+    return len(run) >= 3 and all(HEADER_LABEL.match(line) for line in run) and any("@" in line for line in run)
+
+
+def _leading_labels(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        stripped = line.strip()
+        if not stripped or not HEADER_LABEL.match(stripped):
+            break
+        out.append(stripped)
+    return out
+
+
+def _ends_new_text(lines: list[str], i: int) -> bool:
+    """A marker at line *i* after which nothing is the sender's new text."""
+    line = lines[i]
+    stripped = line.strip()
+    if _is_signature(line):
+        return True
+    if len(stripped) <= _MAX_MARKER_LEN and (
+        SEPARATOR.match(stripped) or FORWARD_START.match(stripped) or FOOTER.match(stripped)
+    ):
+        return True
+    if UNDERSCORES.match(stripped) and any(HEADER_FROM.match(line.strip()) or HEADER_LABEL.match(line.strip())
+                                           for line in lines[i + 1 : i + 3]):
+        return True
+    if len(stripped) <= _MAX_DISCLAIMER_LEN and DISCLAIMER.match(stripped):
+        return True
+    return _is_header_block(lines, i)
 
 
 def _next_content(lines: list[str], i: int) -> int:
@@ -132,72 +159,36 @@ def _next_content(lines: list[str], i: int) -> int:
     return i
 
 
-def visible_lines(lines: list[str]) -> list[str]:
-    """The lines the sender wrote in this mail, in order, with the quoted history left out."""
-    out: list[str] = []
+def split_reply(lines: list[str]) -> Reply:
+    """The lines the sender wrote in this mail, with the quoted history left out."""
+    own: list[int] = []
     i = 0
     n = len(lines)
+    cut = n
     while i < n:
         line = lines[i]
-        stripped = line.strip()
         if is_quoted(line):
             i += 1
             continue
-        if _is_signature(line):
+        if _ends_new_text(lines, i):
+            cut = i
             break
-        if len(stripped) <= _MAX_MARKER_LEN and (
-            _SEPARATOR.match(stripped) or _FORWARD_START.match(stripped) or _PHONE_FOOTER.match(stripped)
-        ):
-            break
-        if _is_outlook_block(lines, i):
-            break
-        span = _attribution_length(lines, i)
+        span, strong = _attribution(lines, i)
         if span:
             following = _next_content(lines, i + span)
             if following < n and is_quoted(lines[following]):
                 i += span
                 continue
-            break
-        out.append(line)
+            if strong:
+                cut = i
+                break
+        own.append(i)
         i += 1
-    _trim_tail(out)
-    _trim_closing(out)
-    _trim_tail(out)
-    return out
+    while own and (not lines[own[-1]].strip() or _RULE.match(lines[own[-1]].strip())):
+        own.pop()
+    return Reply(tuple(own), cut)
 
 
-def _trim_tail(out: list[str]) -> None:
-    while out and (not out[-1].strip() or _RULE.match(out[-1].strip())):
-        out.pop()
-
-
-def _trim_closing(out: list[str]) -> None:
-    """Drop a letter closing ("Best, Bob", "Viele Grüße / Dieter") at the very end of the text.
-
-    Only the last few lines are looked at, and only lines that read like a name ("Dieter",
-    "Anne-Marie O'Neill", "Vienna, Austria") may follow the closing word, so an order line such
-    as ``A PAR H`` or ``pass`` after a "Thanks!" is kept.
-    """
-    tail = [index for index, line in enumerate(out) if line.strip()][-(_SIGNATURE_TAIL_LINES + 1) :]
-    for position, index in enumerate(tail):
-        if _CLOSING.match(out[index].strip()):
-            after = [out[later].strip() for later in tail[position + 1 :]]
-            if all(_is_name_line(line) for line in after):
-                del out[index:]
-            return
-
-
-def _is_name_line(line: str) -> bool:
-    words = line.replace(",", " ").split()
-    if not words or len(line) > 40:
-        return False
-    for word in words:
-        initial = word.endswith(".")
-        for piece in re.split(r"[-'’]", word.rstrip(".")):
-            if not piece or not piece[0].isupper() or not piece.isalpha():
-                return False
-            if len(piece) == 1 and not initial and not ("'" in word or "’" in word):
-                return False
-            if len(piece) > 1 and not piece[1:].islower():
-                return False
-    return True
+def visible_lines(lines: list[str]) -> list[str]:
+    """The lines the sender wrote in this mail, in order, with the quoted history left out."""
+    return [lines[i] for i in split_reply(lines).own]

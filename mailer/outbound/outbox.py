@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from mailer import sent_blocks
 from referee.store import GameFileBroken, GameNotFound, GameStore, GameTransaction
 
 from .claims import SENT, Claim, Claims, claim_name
@@ -59,6 +60,7 @@ def queue(tx: GameTransaction, mail: OutgoingMail, *, host: str, sender_name: st
         "next_attempt_at": now.isoformat(),
         "last_error": None,
     })
+    sent_blocks.remember(tx, mail.message_id, mail.to, mail.text)  # a reply is compared with it
 
 
 @dataclass

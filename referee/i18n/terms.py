@@ -244,3 +244,31 @@ def localise(game: Any, lang: str, line: str) -> str:
         return local
 
     return _replace(line, _phrases(line, lookup=shown))
+
+
+class InLanguage:
+    """A game as a player of one language writes to it: `parse` reads the player's words first
+    (`to_english`), and `keywords` holds the order words of both languages. What reads a mail
+    before the service parses it (telling orders from prose around them) sees the player's
+    orders as orders. Everything else is the game's own."""
+
+    def __init__(self, game: Any, lang: str, table: Terms) -> None:
+        self._game, self._lang, self._table = game, lang, table
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    @property
+    def keywords(self) -> dict[str, str] | None:
+        own = getattr(self._game, "keywords", None)
+        return None if own is None else {**own, **self._table.orders}
+
+    def parse(self, state: Any, player: str, text: str) -> Any:
+        return self._game.parse(state, player, to_english(self._game, self._lang, text))
+
+
+def in_language(game: Any, lang: str) -> Any:
+    """The game as a player of `lang` writes to it (`InLanguage`); the game itself for English
+    or a game without a glossary."""
+    table = terms(game, lang)
+    return game if table is None else InLanguage(game, lang, table)

@@ -7,8 +7,9 @@ from .creating import NewGame
 from .facade import Referee
 from .moderation import Adjudication
 from .steps import Reopened, TickAction
-from .submissions import Submission
+from .submissions import Reading, Submission
 from .ticking import next_wake
 
-__all__ = ["Adjudication", "BadRequest", "Clock", "NewGame", "Referee", "Reopened", "ServiceError", "Submission",
+__all__ = ["Adjudication", "BadRequest", "Clock", "NewGame", "Reading", "Referee", "Reopened", "ServiceError",
+           "Submission",
            "TickAction", "next_wake", "stored_game_problem", "system_clock"]

@@ -4,11 +4,11 @@ one unit of work."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from ..contract import Game, OrderError
+from ..contract import Game, OrderError, State
 from ..i18n import recipient_language, translations
-from ..i18n.terms import localise, localised_phase, to_english
+from ..i18n.terms import in_language, localise, localised_phase, to_english
 from ..policy import Policy
 from ..progress import DEFAULT, ORDER, Position, Refused, Step, phase_dict, phase_json
 from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
@@ -19,8 +19,25 @@ from .steps import Reopened, Steps
 
 
 @dataclass(frozen=True)
+class Reading:
+    """A submission's text as read with its game's help: the text to parse, the phase it names,
+    the lines set aside as not orders and notes for the receipt."""
+
+    text: str
+    phase_key: str | None = None
+    set_aside: tuple[str, ...] = ()
+    notes: tuple[Any, ...] = ()  # messages (referee/i18n/messages.py), read in the player's language
+
+
+# Reads a submission inside its unit of work: the game, the position, the player, the transaction.
+Reader = Callable[[Game, State, str, Any], Reading]
+
+
+@dataclass(frozen=True)
 class Submission:
-    """One player's orders as sent: what `Referee.submit_many` takes."""
+    """One player's orders as sent: what `Referee.submit_many` takes. A mail comes with a
+    `reader` (mailer/daemon/reading.py), which needs the game and the mail sent before to tell
+    the player's orders from the rest of their reply; `text` and `phase_key` are then its."""
 
     player: str
     text: str
@@ -29,6 +46,7 @@ class Submission:
     phase_key: str | None = None
     source: str = "cli"
     in_reply_to: str | None = None
+    reader: Reader | None = None
 
 
 def _submitter(record: Mapping[str, Any]) -> str:
@@ -77,6 +95,10 @@ class Submissions(Steps):
         pos = self._position(tx, game)
         phase = phase_dict(pos.phase)
         base["phase"] = localised_phase(game, lang, phase)  # as the receipt shows it
+        if sub.reader is not None:
+            reading = sub.reader(in_language(game, lang), pos.state, player, tx)  # prose told from their orders
+            text, phase_key = reading.text, reading.phase_key
+            base.update(set_aside=list(reading.set_aside), notes=list(reading.notes))
         if meta.get("status") == "finished" or pos.over:
             return Receipt(REFUSED, reason=t.gettext("{game} is over; no more orders are taken").format(game=game_id),
                            **base)

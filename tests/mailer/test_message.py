@@ -75,16 +75,18 @@ def test_gmail_top_posted_with_wrapped_attribution_ignores_stale_quoted_orders()
 def test_outlook_top_posted_header_block_ends_the_new_text():
     mail = sample("outlook_top_posted.eml")
     # The old report below "From:/Sent:/To:/Subject:" is not marked with ">" and holds a
-    # complete ORDERS block; it must not be read. "Best, / Bob" is a closing, not orders.
-    assert lines(mail) == ["A PAR-GAS", "F BRE-PIC"]
+    # complete ORDERS block; it must not be read as the player's. "Best, / Bob" stays in the
+    # new text: the game's reading sets it aside as prose (mailer/daemon/prose_lines.py).
+    assert lines(mail) == ["A PAR-GAS", "F BRE-PIC", "", "Best,", "Bob"]
     assert not mail.orders_from_block
+    assert [block.tag for block in mail.quoted_blocks] == ["g42 S1901M"]
 
 
 def test_outlook_html_only_cuts_at_the_reply_marker():
     mail = sample("outlook_html_only.eml")
     assert mail.body_type == "text/html"
     assert lines(mail) == ["A PAR-GAS", "F BRE-PIC"]
-    assert "A MAR-SPA" not in mail.body
+    assert "A MAR-SPA" not in mail.orders_text and "> A MAR-SPA" in mail.body
 
 
 def test_thunderbird_bottom_posted_flowed_with_player_line_and_signature():
@@ -97,8 +99,7 @@ def test_thunderbird_bottom_posted_flowed_with_player_line_and_signature():
 def test_apple_mail_prefers_the_quoted_printable_plain_part():
     mail = sample("apple_mail.eml")
     assert mail.body_type == "text/plain"
-    assert lines(mail) == ["A MUN-RUH", "F KIE-HOL", "A BER-KIE"]
-    assert "Grüße, Dieter" in mail.body
+    assert lines(mail) == ["A MUN-RUH", "F KIE-HOL", "A BER-KIE", "", "Grüße, Dieter"]
 
 
 def test_apple_mail_html_part_drops_the_cited_blockquote():
@@ -108,8 +109,8 @@ def test_apple_mail_html_part_drops_the_cited_blockquote():
     msg = BytesParser(policy=policy.default).parsebytes((SAMPLES / "apple_mail.eml").read_bytes())
     html = msg.get_body(preferencelist=("html",)).get_content()
     text = html_to_text(html)
-    assert visible_lines(text.split("\n")) == ["A MUN-RUH", "F KIE-HOL", "A BER-KIE"]
-    assert "A MUN-BUR" not in text
+    assert visible_lines(text.split("\n")) == ["A MUN-RUH", "F KIE-HOL", "A BER-KIE", "", "Grüße, Dieter"]
+    assert "> A MUN-BUR" in text.replace(">>", ">")  # the cited blockquote comes out quoted
 
 
 def test_phone_client_base64_stops_at_sent_from_my_iphone():
@@ -119,7 +120,7 @@ def test_phone_client_base64_stops_at_sent_from_my_iphone():
 
 def test_german_gmail_attribution_wrapped_over_two_lines():
     mail = sample("gmail_german.eml")
-    assert lines(mail) == ["A MUN-RUH", "A BER-KIE", "F KIE-DEN"]
+    assert lines(mail) == ["A MUN-RUH", "A BER-KIE", "F KIE-DEN", "", "Viele Grüße", "Dieter"]
     assert mail.subject == "Re: [g42] Frühjahr 1901"
 
 
@@ -145,9 +146,10 @@ def test_unknown_charset_falls_back_and_says_so():
 def test_html_only_mail_converted_with_entities_and_without_style_script_or_quote():
     mail = sample("html_only.eml")
     assert mail.body_type == "text/html"
-    assert lines(mail) == ["A LON-WAL", "F EDI-NTH", "F LON-ENG & done"]
+    assert lines(mail) == ["A LON-WAL", "F EDI-NTH", "F LON-ENG & done", "", "Thanks <3"]
     assert "alert" not in mail.body and "color:red" not in mail.body
-    assert "F LON-NTH" not in mail.body
+    assert "F LON-NTH" not in mail.orders_text and "> On Tue" in mail.body
+    assert mail.quoted_blocks[0].lines == ("F LON-NTH",)
 
 
 def test_orders_block_in_new_text_wins_over_the_quoted_one():
@@ -341,8 +343,8 @@ def test_read_receipt_nested_in_mixed_is_automatic():
         ("\ufeffA\u00a0PAR-BUR\nF\u200b BRE-MAO\u202f\n", ["A PAR-BUR", "F BRE-MAO"]),
         # old-Mac line end, Unicode line and paragraph separators
         ("A PAR-BUR\rF BRE-MAO\u2028A MAR H\u2029A VEN H", ["A PAR-BUR", "F BRE-MAO", "A MAR H", "A VEN H"]),
-        # closings: trimmed only when a name-like signature follows, never an order
-        ("A PAR-BUR\n\nCheers,\nAnne-Marie\n", ["A PAR-BUR"]),
+        # closings stay in the new text: the game's reading tells them from orders
+        ("A PAR-BUR\n\nCheers,\nAnne-Marie\n", ["A PAR-BUR", "", "Cheers,", "Anne-Marie"]),
         ("A PAR-BUR\nThanks!\nDONE\n", ["A PAR-BUR", "Thanks!", "DONE"]),
         # leading blank lines and inner blank lines: trimmed at the ends, kept inside
         ("\n\nA PAR-BUR\n\nF BRE-MAO\n\n", ["A PAR-BUR", "", "F BRE-MAO"]),
@@ -472,8 +474,9 @@ def test_html_conversion_rules():
         "<p>one</p><p>two&nbsp;&amp;&#233;</p><div>three<br>four</div><ul><li>five</li></ul>"
         "<div id='divRplyFwdMsg'>From: x</div><div>old</div>"
     )
-    assert html_to_text(html) == "one\ntwo\u00a0&é\nthree\nfour\nfive"
-    assert html_to_text("<div class=yahoo_quoted>old</div>new") == "new"
+    assert html_to_text(html) == "one\ntwo\u00a0&é\nthree\nfour\nfive\n> From: x\n> old"
+    assert html_to_text("<div class=yahoo_quoted>old</div>new") == "> old\nnew"
+    assert html_to_text("<blockquote>a<blockquote>b</blockquote>c</blockquote>d") == "> a\n>> b\n> c\nd"
     assert html_to_text("<![if !supportLists]>x<![endif]> <p>y") in ("x\ny", "y", "x y\ny")
     assert html_to_text("<pre>A PAR-BUR\n  F BRE-MAO</pre>") == "A PAR-BUR\n  F BRE-MAO"
 
