@@ -139,9 +139,11 @@ def _replace(line: str, matches: list[tuple[int, int, str]]) -> str:
 
 def to_english(game: Any, lang: str, text: str) -> str:
     """A submission in `lang` (or English, or a mix) as the English the game reads, line for
-    line so that errors keep their line numbers; comments are left as they are. A first word
-    that is neither an English order word (`english_keywords`), a prefix of one, nor an order
-    word of the player's language is refused with the closest words of their language."""
+    line so that errors keep their line numbers; comments are left as they are. Words of the
+    player's language are taken whole (letter case and accents aside): a beginning of one
+    would turn a signature such as "Ann" into `annehmen`. A first word that is neither an
+    English order word (`english_keywords`), a prefix of one, nor an order word of the
+    player's language is refused with the closest words of their language."""
     table = terms(game, lang)
     if table is None:
         return text
@@ -168,22 +170,13 @@ def _line_to_english(table: Terms, line: str, english_keywords: set[str], number
         word = line[start:end]
         key = fold(word)
         if not any(k.startswith(key) for k in english_keywords):
-            local = sorted({english for folded, english in table.orders.items() if folded.startswith(key)})
-            if len(local) == 1:
-                matches.insert(0, (start, end, local[0]))
-            else:
-                raise _unknown_keyword(table, word, line.strip(), number, local)
+            raise _unknown_keyword(table, word, line.strip(), number)
     return _replace(line, matches)
 
 
-def _unknown_keyword(table: Terms, word: str, line: str, number: int, several: list[str]) -> InvalidOrder:
-    """No order starts with `word` in either language: the closest in the player's language."""
+def _unknown_keyword(table: Terms, word: str, line: str, number: int) -> InvalidOrder:
+    """`word` is no order in either language: the closest words of the player's language."""
     t = translations(table.lang)
-    if several:
-        shown = ", ".join(repr(table.shown.get(fold(e), e)) for e in several[:6])
-        return InvalidOrder(t.gettext("{word!r} could be more than one order: {orders}").format(
-            word=word, orders=shown), line=number, text=line,
-            suggestion=t.gettext("write more of the word"))
     close = difflib.get_close_matches(fold(word), list(table.orders), n=3, cutoff=0.6)
     names = list(dict.fromkeys(table.shown.get(fold(table.orders[c]), c) for c in close))
     suggestion = (t.gettext("did you mean {words}?").format(words=t.gettext(" or ").join(repr(n) for n in names))

@@ -102,12 +102,15 @@ def test_a_word_nobody_knows_gets_did_you_mean_in_the_players_language():
     assert "'kapitän'" in caught.value.suggestion and caught.value.suggestion.startswith("meintest du")
     with pytest.raises(OrderErrors) as several:  # every wrong line of a mail, each with its number
         to_english(CONSTANTINOPOLIS, "it", "prendii consul\ncostruisc Pistrinum\nvendiamo 2 verde")
-    assert [e.line for e in several.value.errors] == [1, 3]
+    assert [e.line for e in several.value.errors] == [1, 2, 3]
     assert "'prendi'" in several.value.errors[0].suggestion
     # Kapitän without its umlaut is Kapitän: names are matched without accents, as in English
     assert to_english(PORTO, "de", "Kapitan 2") == "captain 2"
-    # a unique beginning of a word of the language is enough, as in English
-    assert to_english(CONSTANTINOPOLIS, "it", "costr Pistrinum") == "build Pistrinum"
+    # words of the language are taken whole: a beginning of one is no order (and a signature
+    # "Ann" is not `annehmen`), with the whole word as the suggestion
+    with pytest.raises(InvalidOrder) as short:
+        to_english(CONSTANTINOPOLIS, "it", "costruis Pistrinum")
+    assert "'costruisci'" in short.value.suggestion
 
 
 def test_the_log_of_a_game_played_in_german_is_english_and_replays(tmp_path):
@@ -152,3 +155,20 @@ def test_every_phase_has_a_name_in_each_language():
     for name, (game, _) in GAMES.items():
         for lang in OTHERS:
             assert set(glossary_data(game)[lang]["phases"]) == names[name], (name, lang)
+
+
+def test_orders_in_the_language_are_told_from_the_prose_around_them():
+    """A reply without an ORDERS block: the greeting and the signature are set aside, the
+    German and Italian orders are read, as English ones are."""
+    from mailer.daemon.prose_lines import set_aside_prose
+    from referee.i18n.terms import in_language
+
+    state = CONSTANTINOPOLIS.setup(["ann", "bob", "cid"], "prose", {}, CONSTANTINOPOLIS.load_components(None))
+    player = next(p.player for p in CONSTANTINOPOLIS.prompts(state))
+    for lang, order in (("de", "passe"), ("it", "passa"), ("en", "pass")):
+        lines = ["Hallo zusammen,", "", order, "", "Viele Grüße,", "Ann"]
+        kept, aside = set_aside_prose(in_language(CONSTANTINOPOLIS, lang), state, player, lines)
+        assert order in kept and aside == ["Hallo zusammen,", "Viele Grüße,", "Ann"], (lang, kept, aside)
+    # without reading German, the same German order would have been prose or an error
+    kept, aside = set_aside_prose(CONSTANTINOPOLIS, state, player, ["Hallo zusammen,", "passe", "Ann"])
+    assert "passe" in aside or "passe" in kept
