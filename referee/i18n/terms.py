@@ -18,7 +18,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Callable
 
 from ..contract import InvalidOrder, OrderErrors
 from ..orderlines import fold
@@ -44,12 +44,15 @@ class Terms:
         return self.orders.get(key) or self.words.get(key)
 
 
+def _package(game: Any) -> str | None:
+    """The package a game's class lives in, where its glossary.toml is."""
+    return getattr(sys.modules.get(type(game).__module__), "__package__", None) or None
+
+
 def glossary_data(game: Any) -> dict[str, Any]:
     """The parsed glossary.toml of a game's package; empty for a game without one."""
-    package = getattr(sys.modules.get(type(game).__module__), "__package__", None)
-    if not package:
-        return {}
-    return _load(package)
+    package = _package(game)
+    return _load(package) if package else {}
 
 
 @lru_cache(maxsize=None)
@@ -98,7 +101,7 @@ def english_keywords(game: Any) -> set[str]:
 
 def terms(game: Any, lang: str) -> Terms | None:
     """A game's words in `lang`; None for English or a game without a glossary."""
-    package = getattr(sys.modules.get(type(game).__module__), "__package__", None)
+    package = _package(game)
     if lang == DEFAULT_LANGUAGE or not package or lang not in _load(package):
         return None
     return _terms(package, lang)
@@ -108,8 +111,7 @@ def _spans(line: str) -> list[tuple[int, int]]:
     return [m.span() for m in _WORD.finditer(line)]
 
 
-def _phrases(line: str, table: dict[str, str] | None = None,
-             lookup: Any = None) -> list[tuple[int, int, str]]:
+def _phrases(line: str, lookup: Callable[[str], str | None]) -> list[tuple[int, int, str]]:
     """Longest-first matches of known phrases (up to MAX_PHRASE words) in `line`: (start, end,
     replacement). `lookup(phrase)` gives the replacement or None."""
     spans = _spans(line)
