@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
+from typing import Any, Callable
 
 import click
 
@@ -38,8 +39,16 @@ def _read_components(path: Path) -> dict:
 
 @click.command("new")
 @click.argument("game_type")
-@click.option("--player", "players", multiple=True, required=True, metavar="NAME:EMAIL",
-              help="A player, in seat order; repeat for each player.")
+@click.option("--player", "players", multiple=True, metavar="NAME:EMAIL",
+              help="A player, in seat order; repeat for each player (not with --open).")
+@click.option("--open", "is_open", is_flag=True,
+              help="Make a game that waits for players to sign up by mail (JOIN), with --seats.")
+@click.option("--seats", default=None, metavar="MIN..MAX", help="With --open: how many players it takes, e.g. 3..5.")
+@click.option("--starts-when", default=None, metavar="full|DATE",
+              help="With --open: start when every seat is taken (full, the default), or at DATE with at least "
+                   "MIN players.")
+@click.option("--approve", is_flag=True, help="With --open: the moderator approves each sign-up "
+                                              "(`referee signups approve`) instead of a reply from the address.")
 @click.option("--seed", default=None, help="The game's seed (default: a fresh random one).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option; repeatable.")
 @click.option("--components", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -50,18 +59,29 @@ def _read_components(path: Path) -> dict:
 @click.option("--set", "policy_set", multiple=True, metavar="KEY=VALUE",
               help="A deadline policy key, e.g. grace=2h or deadline.auction=36h; repeatable.")
 @click.option("--language", default=None, metavar="LANG",
-              help="The game's language, de, en or it (default: en): every player's until they choose their own.")
+              help="The game's language, de, en or it (default: en): every player's until they choose their own. "
+                   "With --open also what LIST says the table speaks (any words; default English).")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @handles_errors
-def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], seed: str | None,
+def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is_open: bool, seats: str | None,
+                starts_when: str | None, approve: bool, seed: str | None,
                 options: tuple[str, ...], components: Path | None, game_id: str | None, policy: str | None,
                 policy_set: tuple[str, ...], language: str | None, as_json: bool) -> None:
     """Create a game and print its id, each player's secret token and the seed commitment.
+    With --open the game has no players yet: they sign up by mail (docs/players.md).
 
     Everything is checked before anything is created: game type, player count and names,
     email addresses, options and the component file.
     """
+    if is_open and players:
+        raise click.UsageError("--open makes a game that players join by mail; give no --player")
+    if not is_open and (seats or starts_when or approve):
+        raise click.UsageError("--seats, --starts-when and --approve go with --open")
+    if is_open and not seats:
+        raise click.UsageError("--open needs --seats MIN..MAX")
+    if not is_open and not players:
+        raise click.UsageError("give the players with --player NAME:EMAIL, or make an open game with --open")
     pairs = [_split_player(p) for p in players]
     given: dict[str, str] = {}
     for item in options:
@@ -70,6 +90,18 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], se
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--option")
         given[key.strip()] = value.strip()
     data = _read_components(components) if components is not None else None
+    if is_open:
+        assert seats is not None
+        made = referee(ctx).open_game(game_type, seats, starts_when=starts_when, approve=approve,
+                                      language=language or "English",
+                                      seed=seed, options=given, components=data, game_id=game_id, policy=policy,
+                                      policy_set=list(policy_set))
+        if as_json:
+            echo_json(made.to_json())
+            return
+        click.echo(f"Created open game {made.id} ({made.game}); players join by mail with JOIN {made.id}.")
+        click.echo(f"Seed commitment (SHA-256): {made.commitment}")
+        return
     made = referee(ctx).new_game(game_type, pairs, seed=seed, options=given, components=data, game_id=game_id,
                                  policy=policy, policy_set=list(policy_set), language=language)
     if as_json:
@@ -83,20 +115,32 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], se
 
 
 @click.command("list")
+@click.option("--open", "only_open", is_flag=True, help="Only the games open for sign-ups, as LIST by mail shows them.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @handles_errors
-def list_command(ctx: click.Context, as_json: bool) -> None:
+def list_command(ctx: click.Context, only_open: bool, as_json: bool) -> None:
     """List the stored games with their type, players and status."""
-    rows = referee(ctx).list()
+    if only_open:
+        _rows(referee(ctx).open_games(), as_json,
+              "No game is open for sign-ups; `referee new GAME --open --seats MIN..MAX` makes one.",
+              lambda g: f"{g['id']:<22} {g['game']:<18} {g['taken']} of {g['max']} taken, {g['free']} free; "
+                        f"{g['start']}; {g['preset']}; {g['language']}{'; approval' if g['approve'] else ''}")
+        return
+    _rows(referee(ctx).list(), as_json, "No games yet; `referee new` creates one.",
+          lambda row: f"{row['id']:<22} {row.get('game') or '?':<18} {row.get('status') or '?':<9} "
+                      f"{', '.join(row.get('players') or [])}")
+
+
+def _rows(rows: list[dict[str, Any]], as_json: bool, empty: str, line: Callable[[dict[str, Any]], str]) -> None:
+    """A listing: JSON, or a line per row, or what to do when there is none."""
     if as_json:
         echo_json(rows)
         return
     if not rows:
-        click.echo("No games yet; `referee new` creates one.")
+        click.echo(empty)
     for row in rows:
-        click.echo(f"{row['id']:<22} {row.get('game') or '?':<18} {row.get('status') or '?':<9} "
-                   f"{', '.join(row.get('players') or [])}")
+        click.echo(line(row))
 
 
 @click.command("status")
@@ -111,8 +155,14 @@ def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
     if as_json:
         echo_json(info)
         return
-    phase = info["phase"]
     click.echo(f"{info['id']}: {info['title']} ({info['status']})")
+    if info["status"] == "open":
+        signup = info["signup"]
+        click.echo(f"Waiting for players: {len(info['players'])} of {signup['max']} seats taken "
+                   f"({', '.join(info['players']) or 'none yet'}); the game {signup['start']}.")
+        click.echo(f"Seed commitment: {info['commitment']}")
+        return
+    phase = info["phase"]
     click.echo(f"Round {phase['round']}, {phase['name']} (phase {phase['key']})")
     if info["waiting_for"]:
         for p in info["waiting_for"]:

@@ -20,21 +20,31 @@ from .common import EXIT_REFUSED, echo_json, handles_errors, referee
 @click.option("--token", default=None, help="The player's secret token; checked when given.")
 @click.option("--message-id", default=None, help="An id for this submission; a repeat is processed once.")
 @click.option("--phase", "phase_key", default=None, help="Refuse the orders unless this phase is open.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Only show the receipt these orders would get now; nothing is submitted or changed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the receipt as JSON.")
 @click.pass_context
 @handles_errors
 def orders_command(ctx: click.Context, game_id: str, player: str, source: str | None, path,
-                   token: str | None, message_id: str | None, phase_key: str | None, as_json: bool) -> None:
+                   token: str | None, message_id: str | None, phase_key: str | None, check_only: bool,
+                   as_json: bool) -> None:
     """Submit a player's orders (from --file, or '-' / nothing for standard input) and print
-    the receipt. This is the same path orders by mail take.
+    the receipt. This is the same path orders by mail take. With --check, print the receipt
+    they would get and change nothing (CHECK by mail).
 
-    Exit status 1 when the orders are rejected or refused; the game is then unchanged.
+    Exit status 1 when the orders are rejected or refused (with --check: would be); the game
+    is then unchanged.
     """
     if source not in (None, "-"):
         raise click.BadParameter("give '-' to read standard input, or use --file", param_hint="[-]")
     text = path.read() if path is not None else sys.stdin.read()
-    receipt = referee(ctx).submit(game_id, player, text, token=token, message_id=message_id,
-                                  phase_key=phase_key, source="cli")
+    if check_only:
+        receipt = referee(ctx).check(game_id, player, text, token=token, phase_key=phase_key)
+        if not as_json:
+            click.echo("CHECK only: nothing was submitted and the game is unchanged.\n")
+    else:
+        receipt = referee(ctx).submit(game_id, player, text, token=token, message_id=message_id,
+                                      phase_key=phase_key, source="cli")
     if as_json:
         echo_json(receipt.to_json())
     else:

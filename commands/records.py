@@ -7,7 +7,7 @@ import click
 from referee import registry
 from referee.gamelog import replay_log, write_log
 
-from .common import EXIT_REFUSED, handles_errors, referee
+from .common import EXIT_REFUSED, fail, handles_errors, referee
 
 
 @click.command("log")
@@ -19,6 +19,8 @@ from .common import EXIT_REFUSED, handles_errors, referee
 def log_command(ctx: click.Context, game_id: str, reveal_seed: bool) -> None:
     """Write the game record (text orders, hash-chained) to standard output."""
     stored = referee(ctx).load(game_id)
+    if stored.meta.get("status") == "open":
+        fail(f"{game_id} has not started yet: its record begins when it starts")
     click.echo(write_log(stored.meta, stored.events, stored.state, reveal_seed=reveal_seed), nl=False)
 
 

@@ -20,8 +20,8 @@ from .progress import DEFAULT, DROP, ORDER, Position, Refused, phase_json
 CASE_KEYS = {"name", "description", "game", "players", "seed", "options", "components", "state", "state_null", "step"}
 STEP_KEYS = {"player", "orders", "default", "drop", "expect", "expect_error", "expect_message",
              "expect_events", "expect_phase", "expect_waiting", "expect_null", "note",
-             "expect_view", "expect_seen", "expect_unseen", "expect_menu"}
-PER_PLAYER = ("expect_view", "expect_seen", "expect_unseen", "expect_menu")
+             "expect_view", "expect_seen", "expect_unseen", "expect_menu", "expect_not_in_view"}
+PER_PLAYER = ("expect_view", "expect_seen", "expect_unseen", "expect_menu", "expect_not_in_view")
 ERROR_CLASSES = {"invalid", "illegal", "ambiguous", "refused"}
 MISSING = object()
 
@@ -212,7 +212,8 @@ def run_steps(game: Game, pos: Position, steps: list[dict[str, Any]]) -> list[st
 def seen_failures(game: Game, pos: Position, step: Mapping[str, Any], events: list, where: str) -> list[str]:
     """The expectations about one player's side of the game: their view (`expect_view`),
     texts among the step's events they may see (`expect_seen`) or may not (`expect_unseen`),
-    and lines of their menu (`expect_menu`)."""
+    lines of their menu (`expect_menu`), and texts found nowhere in their view
+    (`expect_not_in_view`)."""
     failures: list[str] = []
     for who, paths in step.get("expect_view", {}).items():
         view = game.view(pos.state, str(who).lower())
@@ -220,6 +221,9 @@ def seen_failures(game: Game, pos: Position, step: Mapping[str, Any], events: li
             actual = get_path(view, path)
             if actual is MISSING or actual != value:
                 failures.append(f"{where}: {who} sees {path}\n    expected: {show(value)}\n    actual:   {show(actual)}")
+    for who, texts in step.get("expect_not_in_view", {}).items():  # e.g. another player's plan
+        whole = json.dumps(game.view(pos.state, str(who).lower()), ensure_ascii=False)
+        failures += [f"{where}: {who} should not see {text!r} anywhere in their view" for text in texts if text in whole]
     for key, wanted in (("expect_seen", True), ("expect_unseen", False)):
         for who, texts in step.get(key, {}).items():
             seen = [e.text for e in events if e.visible_to(str(who).lower())]

@@ -30,6 +30,9 @@ class Limits:
     mails_per_sender_per_hour: int = 60
     refusals_per_sender_per_hour: int = 1  # answers to a player's address whose mail matched no seat
     smtp_timeout_seconds: int = 120
+    pending_signups_per_address: int = 3  # JOINs one address may have waiting for their confirmation
+    signups_per_address_per_hour: int = 5  # JOIN requests one address may make in an hour
+    desk_answers_per_address_per_hour: int = 10  # answers from the referee's own address (LIST, GAMES, refusals)
 
 
 @dataclass(frozen=True)

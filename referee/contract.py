@@ -385,6 +385,23 @@ def menu_lines(game: Game, state: State, player: str) -> tuple[list[MenuLine], b
     return [MenuLine(game.format(o), (o,)) for o in game.legal_orders(state, player)], False
 
 
+def standing_plan(game: Game, state: State, player: str) -> list[str]:
+    """The player's standing plan: the orders and plans they sent ahead that wait for
+    decisions still to come, as the lines that would set them again. Shown to that player
+    alone (their report), never to the others. An engine opts in by defining
+    ``standing_plan(state, player) -> list[str]``."""
+    hook = getattr(game, "standing_plan", None)
+    return list(hook(state, player)) if hook is not None else []
+
+
+def plan_template(game: Game, state: State, player: str) -> list[str]:
+    """A few plan lines the player may fill in and send with their answer, for the decisions
+    that come next (the report's ORDERS block offers them as comments). An engine opts in by
+    defining ``plan_template(state, player) -> list[str]``."""
+    hook = getattr(game, "plan_template", None)
+    return list(hook(state, player)) if hook is not None else []
+
+
 def order_keywords(game: Game) -> Mapping[str, str] | None:
     """Every spelling of a game's order keywords (aliases too) to the keyword, when the game
     lists them (optional attribute ``keywords``). Mail reading sets aside a line of prose around

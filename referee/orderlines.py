@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 import unicodedata
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .contract import AmbiguousOrder, InvalidOrder, OrderError
 from .i18n import N_
@@ -109,6 +110,93 @@ def alternatives(words: Sequence[str], last: str = "or") -> str:
     if len(words) <= 1:
         return "".join(words)
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+# --------------------------------------------------------------------------- plans
+# A plan line names a part of the game it is for (`construction: build Cura or Figulina`),
+# gives alternatives separated by `or` (the first that is legal when the moment comes is
+# used) and may end with `if available` (skip the line when none is). Both games read plans
+# with these helpers, so a player writes them the same way everywhere.
+
+_SECTION = re.compile(r"^([^\W\d][\w'\- ]{0,30}?)\s*:\s*(.*)$")
+_OR = re.compile(r"\s+or\s+", re.IGNORECASE)
+_OPTIONAL = re.compile(r"\s+if\s+(?:available|possible)\s*$", re.IGNORECASE)
+OPTIONAL = "if available"
+
+
+def section_of(line: str) -> tuple[str | None, str]:
+    """`construction: build Cura` -> ("construction", "build Cura"); a line without a part
+    name -> (None, line). `construction:` alone gives an empty rest: the lines below belong
+    to that part until the next part name."""
+    found = _SECTION.match(line)
+    if not found:
+        return None, line
+    return found.group(1).strip(), found.group(2).strip()
+
+
+def sections(lines: Iterable[tuple[int, str]], names: Mapping[str, str],
+             what: str = "plan part") -> Iterator[tuple[int, str, str | OrderError | None]]:
+    """(line number, text, part) for each line: the part named at its start or by the last
+    `part:` line above it (None before the first). A line that names a part alone gives
+    nothing. A line that starts like a part name that is not one of `names` gives its error
+    (InvalidOrder or AmbiguousOrder, with its line) as the part, for the caller to report with
+    the other wrong lines; the lines after it belong to no part (it may be prose a mail reader
+    sets aside: "My orders for this round:")."""
+    part: str | None = None
+    for number, line in lines:
+        head, rest = section_of(line)
+        if head is not None:
+            try:
+                part = match_name(head, names, what)
+            except (InvalidOrder, AmbiguousOrder) as exc:
+                part = None
+                yield number, line, exc.at(number, line)
+                continue
+            if not rest:
+                continue
+            line = rest
+        yield number, line, part
+
+
+def split_optional(text: str) -> tuple[str, bool]:
+    """`sell 2 blue if available` -> ("sell 2 blue", True)."""
+    found = _OPTIONAL.search(text)
+    if not found:
+        return text, False
+    return text[:found.start()].strip(), True
+
+
+def split_alternatives(text: str, is_keyword: Callable[[str], bool]) -> list[str]:
+    """`build Cura or Figulina or sell 1 blue` -> ["build Cura", "build Figulina", "sell 1 blue"]:
+    an alternative that does not begin with an order keyword takes the keyword of the one
+    before it."""
+    parts = [p.strip() for p in _OR.split(text.strip())]
+    if any(not p for p in parts):
+        raise InvalidOrder("an alternative is missing around 'or'", suggestion="write 'A or B', e.g. "
+                           "'build Cura or Figulina'")
+    out = [parts[0]]
+    for part in parts[1:]:
+        first = part.split()[0]
+        if is_keyword(first):
+            out.append(part)
+        else:
+            out.append(f"{out[-1].split()[0]} {part}")
+    return out
+
+
+def join_alternatives(texts: Sequence[str], is_keyword: Callable[[str], bool]) -> str:
+    """The canonical line of alternatives: `build Cura or Figulina`, the keyword left out
+    where it repeats and what follows it cannot be read as a keyword of its own (so that
+    `split_alternatives` gives the same texts back)."""
+    out: list[str] = []
+    for i, text in enumerate(texts):
+        if i:
+            before, words = texts[i - 1].split(), text.split()
+            if len(words) > 1 and words[0] == before[0] and not is_keyword(words[1]) \
+                    and not _OR.search(" " + words[1] + " "):
+                text = " ".join(words[1:])
+        out.append(text)
+    return " or ".join(out)
 
 
 

@@ -147,6 +147,15 @@ def bot_submission(game: Game, stored: Any, bots: Rng) -> tuple[str, str] | None
     return prompt.player, "\n".join(earlier + [game.format(_bot_pick(bots, menu))])
 
 
+def own_position(game: Game, stored: Any, player: str) -> State:
+    """The position a new set of `player` is applied to in the open phase: in a simultaneous
+    decision, without their earlier set (`Position.without`); else the position itself.
+    OrderError as `Position.without` raises it."""
+    if not any(p.player == player and p.simultaneous for p in game.prompts(stored.state)):
+        return stored.state
+    return _own_position(game, stored, player)[0]
+
+
 def _own_position(game: Game, stored: Any, player: str) -> tuple[State, list[str]]:
     """The position a new set of `player` is applied to (`Position.without`), and their
     earlier set if it still applies there. OrderError as `Position.without` raises it."""

@@ -162,3 +162,15 @@ def show_span(value: timedelta) -> str:
     if hours:
         return f"{hours}h {mins}m" if mins else f"{hours}h"
     return f"{mins}m"
+
+
+class StepClock:
+    """A clock for games played without waiting (benchmarks, demos, tests): a minute later
+    each time it is read, from a fixed start, so the same game is the same every run."""
+
+    def __init__(self, start: datetime = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(minutes=1)
+        return self.now

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from referee.contract import Event, Order, OrderError, Prompt
 
-from . import dealings, free_trade
+from . import dealings, free_trade, plans
 from .components import SIZES
 from .draft import draft, writable, writable_sheet
 from .ships import buy_ship, later_buyer, set_sail, ship_cost, ship_of, used_space
@@ -57,7 +57,7 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     if player in acceptance["done"]:
         raise illegal("you already ended this phase")
     kind = order.kind
-    if kind in ("done", "defend"):
+    if kind == "done":
         return
     if kind in dealings.KINDS:
         dealings.check_order(state, player, order)
@@ -188,16 +188,60 @@ def _carry_out(state: GameState, player: str, order: Order, events: list[Event])
     elif kind in free_trade.KINDS:
         free_trade.apply_order(state, player, order, events)
     elif kind == "ship":
-        buy_ship(state, player, order.args["size"], events)
+        _buy_ship(state, player, order.args["size"], events)
     else:
         _CARRY_OUT[kind](state, player, writable_sheet(state, player), order.args, events)
 
 
-def _defend(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any], events: list[Event]) -> None:
-    """A defend limit for the next auction, given ahead of time."""
-    writable(state, "defend")[player] = args["gold"]
-    events.append(Event("auction.defend", f"In the next auction you will defend your office up to {args['gold']} "
-                        "gold.", {"gold": args["gold"]}, to=(player,)))
+def _buy_ship(state: GameState, player: str, size: str, events: list[Event], ship_id: int | None = None) -> None:
+    """Buy a ship; when it is the last of its size and a later player bought it, that player
+    gives it up, and buys the next size of their `ship medium or small` instead if they
+    gave one (`_another_ship`)."""
+    loser = later_buyer(state, player, size) if state["ships"][size] <= 0 else None
+    lost = None
+    if loser is not None:
+        sheet = state["p"][loser]
+        lost = sheet["r"]["ship"]["id"], list(ship_of(sheet, sheet["r"]["ship"]["id"])["cargo"]), \
+            loser in state["accept"]["done"]
+    buy_ship(state, player, size, events, ship_id)
+    if lost is not None:
+        _another_ship(state, loser, player, *lost, events)
+
+
+def _another_ship(state: GameState, loser: str, taker: str, ship_id: int, cargo: list[int], was_done: bool,
+                  events: list[Event]) -> None:
+    """A buyer whose ship went to an earlier player buys the first other size their set
+    named that is legal now, under the same ship number, with the contracts that were on
+    the lost ship loaded again where they fit. When all of them fit, a player who was done
+    stays done; otherwise they are asked again, as without the alternative."""
+    sizes = plans.ship_alternatives(state, loser)
+    for k, size in enumerate(sizes):
+        try:
+            _check_ship(state, loser, sheet_of(state, loser), {"size": size})
+        except OrderError:
+            continue
+        plans.keep_ship_alternatives(state, loser, sizes[k + 1:])
+        _buy_ship(state, loser, size, events, ship_id)
+        sheet = writable_sheet(state, loser)
+        left = []
+        for number in cargo:
+            try:
+                _check_load(state, loser, sheet, {"contract": number, "ship": ship_id})
+            except OrderError:
+                left.append(number)
+                continue
+            _load(state, loser, sheet, {"contract": number, "ship": ship_id}, events)
+        if was_done and not left:
+            writable(state, "accept")["done"].append(loser)
+        then = (f"contracts {', '.join(map(str, left))} do not fit it and are back in your hand; you may send new "
+                "orders" if left else "every contract that was on the lost ship is on it" +
+                ("; your part stays done" if was_done else ""))
+        for i, event in enumerate(events):
+            if event.kind == "ship.lost" and event.to == (loser,) and event.data.get("size") != size:
+                events[i] = Event("ship.lost", f"{taker} comes earlier in turn order and takes the last "
+                                  f"{event.data['size']} ship you bought; as your orders said, you buy a {size} ship "
+                                  f"instead (ship {ship_id}): {then}.", dict(event.data, instead=size), to=(loser,))
+        return
 
 
 def _done(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any], events: list[Event]) -> None:
@@ -271,7 +315,7 @@ def _free(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any
 
 
 _CARRY_OUT: dict[str, Callable[[GameState, str, PlayerSheet, dict[str, Any], list[Event]], None]] = {
-    "defend": _defend, "done": _done, "redraw": _redraw, "load": _load, "unload": _unload, "post": _post,
+    "done": _done, "redraw": _redraw, "load": _load, "unload": _unload, "post": _post,
     "save": _save, "free": _free}
 
 
@@ -292,6 +336,7 @@ def settle(state: GameState, events: list[Event]) -> bool:
                                 {"player": name}))
             sheet["hand"] = []
     state["accept"] = None
+    plans.end_of_accept(state)
     return True
 
 

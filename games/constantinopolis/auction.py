@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from referee.contract import Event, Order, Prompt
 
+from . import plans
 from .components import GOODS, OFFICES
 from .draft import writable, writable_sheet
+from .grammar import FREE_OFFICE
 from .production import producible
 from .state import (GOOD_VALUE, GameState, components_of, gain_goods, illegal, menu_order, new_phase_key, office_of,
                     shared_prompt, sheet_of, turn_order)
@@ -75,6 +77,7 @@ def _end_auction(state: GameState, events: list[Event]) -> None:
                         "the bank.", {"discarded": auction["paid"], "offices": dict(state["offices"])}))
     state["last_auction_discard"] = auction["paid"]
     state["defend"] = {}  # limits hold for one auction
+    plans.lapse(state, "auction", events)
     state["order"] = turn_order(state)
     comes = state["offices"]["comes"]
     if comes is not None:
@@ -206,9 +209,7 @@ def _answer_by_limits(state: GameState, events: list[Event]) -> None:
 def check_order(state: GameState, player: str, order: Order) -> None:
     """Raise IllegalOrder unless the order fits now; never changes the state."""
     if order.kind == "defend":
-        if state["phase"] not in ("auction", "accept"):
-            raise illegal("defend limits are given during the auction or in the accept phase before it")
-        return
+        return  # a standing order for the auction running or the next one, sent whenever
     if state["phase"] == "pretorio":
         _check_pretorio_good(state, player, order)
     elif state["auction"]["duel"] is not None:
@@ -250,9 +251,9 @@ def _check_choice(state: GameState, player: str, order: Order) -> None:
         if office_of(state, player) is None:
             raise illegal("you hold no office to stay in", "take a vacant office or bid")
     elif kind == "take":
-        if state["offices"][args["office"]] is not None:
-            raise illegal(f"{office_name(state, args['office'])} is not vacant",
-                          f"bid {args['office']} {min_bid(state, args['office'])}")
+        office = taken_office(state, args["office"])
+        if state["offices"][office] is not None:
+            raise illegal(f"{office_name(state, office)} is not vacant", f"bid {office} {min_bid(state, office)}")
     elif kind == "bid":
         holder = state["offices"][args["office"]]
         name = office_name(state, args["office"])
@@ -261,23 +262,49 @@ def _check_choice(state: GameState, player: str, order: Order) -> None:
         if holder == player:
             raise illegal("you already hold that office", "stay")
         need = min_bid(state, args["office"])
-        if args["gold"] < need:
+        gold = opening_bid(state, args)
+        if gold < need:
             raise illegal(f"a bid on {name} must be at least {need}", f"bid {args['office']} {need}")
-        if args["gold"] > state["p"][player]["gold"]:
+        if gold > state["p"][player]["gold"]:
             raise illegal(f"you have only {state['p'][player]['gold']} gold")
-        if "limit" in args and args["limit"] < args["gold"]:
+        if "limit" in args and args["limit"] < gold:
             raise illegal("the 'up to' limit is below the bid")
     else:
         raise illegal(f"'{kind}' is not an auction order", "stay, take <office>, bid <office> <gold>")
+
+
+def set_defend(state: GameState, player: str, gold: int, events: list[Event]) -> None:
+    """A holder's standing `defend` limit, for the auction running or else the next one; it
+    answers his side of a duel one minimum raise at a time, as he would live."""
+    writable(state, "defend")[player] = gold
+    which = "in this auction" if state["phase"] == "auction" else "in the next auction"
+    events.append(Event("auction.defend", f"You will defend your office up to {gold} gold {which}.",
+                        {"gold": gold}, to=(player,)))
+
+
+def taken_office(state: GameState, office: str) -> str:
+    """The office a `take` names; `take free` is the one its player may take without paying
+    (the office the challenger who took his left vacant)."""
+    if office != FREE_OFFICE:
+        return office
+    free = state["auction"]["free"] if state["auction"] is not None else None
+    if free is None:
+        raise illegal("no office is yours to take for free now (only after losing yours to a challenger who "
+                      "held one)", "take <office>")
+    return free
+
+
+def opening_bid(state: GameState, args: dict) -> int:
+    """The gold a bid puts on the office: as written, or the least it takes now (`bid comes
+    up to 8`)."""
+    return args["gold"] if args.get("gold") is not None else min_bid(state, args["office"])
 
 
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
     check_order(state, player, order)
     kind, args = order.kind, order.args
     if kind == "defend":
-        writable(state, "defend")[player] = args["gold"]
-        events.append(Event("auction.defend", f"You will defend your office up to {args['gold']} gold.",
-                            {"gold": args["gold"]}, to=(player,)))
+        set_defend(state, player, args["gold"], events)
         return
     if kind == "good":
         give_pretorio_good(state, player, args["good"], events)
@@ -295,14 +322,15 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
                             {"player": player}))
         auction["active"] = None
     elif kind == "take":
-        _take_vacant(state, player, args["office"], events)
+        _take_vacant(state, player, taken_office(state, args["office"]), events)
         auction["active"] = None
     else:
         holder = state["offices"][args["office"]]
-        auction["duel"] = {"office": args["office"], "challenger": player, "holder": holder, "bid": args["gold"],
+        gold = opening_bid(state, args)
+        auction["duel"] = {"office": args["office"], "challenger": player, "holder": holder, "bid": gold,
                            "turn": "holder", "limit": args.get("limit")}
-        events.append(Event("auction.bid", f"{player} bids {args['gold']} on {office_name(state, args['office'])}, "
-                            f"held by {holder}.", {"player": player, "office": args["office"], "gold": args["gold"]}))
+        events.append(Event("auction.bid", f"{player} bids {gold} on {office_name(state, args['office'])}, "
+                            f"held by {holder}.", {"player": player, "office": args["office"], "gold": gold}))
     new_phase_key(state)
 
 

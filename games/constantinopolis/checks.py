@@ -28,6 +28,25 @@ def check(state: GameState) -> list[str]:
         for name in state["players"]:
             if not state["p"][name]["dropped"] and name not in holders:
                 out.append(f"{name} holds no office after the auction")
+    return out + _plans(state)
+
+
+def _plans(state: GameState) -> list[str]:
+    """Plans belong to players, name known parts and hold lines of orders of those parts;
+    the ship alternatives live only while contracts are accepted."""
+    from .plans import PARTS, SHIP
+    out = []
+    for name, parts in (state.get("plans") or {}).items():
+        if name not in state["p"] or not parts:
+            out.append(f"a plan for {name!r}, who is not playing or has none")
+            continue
+        for part, lines in parts.items():
+            if part == SHIP:
+                if state["phase"] != "accept" or not lines or any(s not in SIZES for s in lines):
+                    out.append(f"{name}'s ship alternatives are out of place")
+            elif part not in PARTS or not lines or any(not line["alts"] or any(
+                    a["kind"] not in PARTS[part] for a in line["alts"]) for line in lines):
+                out.append(f"{name}'s plan part {part!r} is malformed")
     return out
 
 

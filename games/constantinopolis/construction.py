@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.contract import Event, Order, OrderError, Prompt
 
-from . import dealings
+from . import dealings, plans
 from .buildings import REDEMPTOR_DISCOUNT, buy_building, check_purchase, has_licence, purchase_name
 from .components import tables
 from .draft import writable
@@ -22,10 +22,14 @@ from .production import able_to_produce
 from .state import GameState, components_of, illegal, menu_order, new_phase_key, shared_prompt, sheet_of
 
 
-def start(state: GameState) -> None:
+def start(state: GameState, events: list[Event]) -> None:
+    """Construction opens: the Pretorio plans left lapse, and the Consul's plan becomes his
+    standing list."""
     state["phase"] = "construct"
     state["construct"] = {"turn": 0, "pending": None, "queue": []}
     new_phase_key(state)
+    plans.lapse(state, "pretorio", events)
+    plans.take_consul_plan(state, events)
 
 
 def prompts(state: GameState) -> list[Prompt]:
@@ -69,6 +73,7 @@ def _consul_answers(state: GameState, preempt: bool, events: list[Event]) -> Non
     else:
         buy_building(state, pending["buyer"], pending["args"], events)
     new_phase_key(state)
+    plans.after_consul(state, pending["buyer"], preempt)
     _run_waiting_orders(state, pending["buyer"], events)
 
 

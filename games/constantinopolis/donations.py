@@ -11,6 +11,7 @@ from typing import Any
 
 from referee.contract import Event, Order, Prompt
 
+from . import plans
 from .draft import writable, writable_sheet
 from .production import able_to_produce
 from .state import GameState, illegal, lose_goods, market_card, menu_order, new_phase_key, shared_prompt, sheet_of
@@ -23,10 +24,12 @@ def donations_open_to(state: GameState, name: str) -> list[dict[str, Any]]:
     return [d for d in market_card(state)["donations"] if d["good"] in able and sheet["goods"][d["good"]] >= d["count"]]
 
 
-def start(state: GameState) -> None:
+def start(state: GameState, events: list[Event]) -> None:
+    """Only players who could donate are asked; the donation plans of the others lapse."""
     state["phase"] = "donate"
     state["donate"] = [n for n in state["order"] if not state["p"][n]["dropped"] and donations_open_to(state, n)]
     new_phase_key(state)
+    plans.lapse(state, "donate", events, keep=state["donate"])
 
 
 def prompts(state: GameState) -> list[Prompt]:

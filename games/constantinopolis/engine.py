@@ -12,16 +12,19 @@ from typing import Mapping, Sequence
 
 from referee.contract import (JSON, Event, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, OrderErrors,
                               PhaseInfo, Prompt, Result, State)
-from referee.orderlines import order_lines
+from referee.orderlines import order_lines, sections
 
-from . import auction, checks, flow, menus, scoring
+from . import auction, checks, flow, menus, plans, scoring
 from .components import load as load_component_set
 from .draft import draft, finished, writable, writable_sheet
-from .grammar import KEYWORDS, format_order, parse_line
+from .grammar import KEYWORDS, format_order, parse_alternatives
 from .production import producible
 from .setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, new_game
 from .state import components_of, sheet_of
 from .views import view as _view
+
+PLAN_KINDS = ("plan", "cancel")  # orders that set plans, not answers to the decision open now
+STANDING_KINDS = frozenset(("plan", "cancel", "defend"))  # may be given at any time
 
 
 class Constantinopolis:
@@ -33,7 +36,9 @@ class Constantinopolis:
     max_players = MAX_PLAYERS
     rules_version = "2"  # 2: the Consul is asked on open facts; offers hold what they give
     options = OPTIONS
-    keywords = KEYWORDS  # every spelling of an order keyword: mail tells prose from orders by them
+    # every spelling of an order keyword, and the names of plan parts (`construction: ...`): mail
+    # tells prose from orders by them, so a plan line gone wrong is refused, not set aside
+    keywords = {**plans.PART_NAMES, **KEYWORDS}
 
     # ------------------------------------------------------------------ setup
 
@@ -56,7 +61,8 @@ class Constantinopolis:
     phase_kinds = ("auction", "construct", "accept", "donate", "store")
 
     def accepts_unprompted(self, state: State, player: str) -> bool:
-        """Standing orders (a defend limit, the Consul's pre-emption list) come ahead of time."""
+        """Standing orders and plans (a defend limit, the Consul's pre-emption list, the plan of
+        a decision still to come) come ahead of time."""
         sheet = state["p"].get(player)
         return (sheet is not None and not sheet["dropped"] and state["phase"] != "over"
                 and bool(flow.allowed_kinds(state, player)))
@@ -64,6 +70,8 @@ class Constantinopolis:
     # ------------------------------------------------------------------ orders
 
     def parse(self, state: State, player: str, text: str) -> list[Order]:
+        """Orders for the decision open now come first; a line that names a part of the game
+        (`construction: build Cura or Figulina`) and the lines under it are a plan for it."""
         if player not in state["p"]:
             raise IllegalOrder(f"{player!r} is not playing in this game")
         components = components_of(state)
@@ -71,16 +79,20 @@ class Constantinopolis:
         prompted = any(p.player == player for p in flow.prompts(state))
         orders: list[Order] = []
         errors: list[OrderError] = []
-        for number, line in order_lines(text):
+        ended: set[str] = set()
+        for number, line, part in sections(order_lines(text), plans.PART_NAMES):
             try:
-                order = parse_line(line, components, state["players"])
-                if order.kind not in allowed:
-                    if not prompted:
-                        extra = f" (you may still give: {', '.join(sorted(allowed))})" if allowed else ""
-                        raise IllegalOrder("you have nothing to decide now" + extra, suggestion="wait for your turn")
-                    raise IllegalOrder(f"'{line.split()[0]}' is not an order you can give now",
-                                       suggestion="allowed now: " + ", ".join(sorted(set(k.split("-")[0]
-                                                                                       for k in allowed))))
+                if isinstance(part, OrderError):
+                    raise part  # a part name that is none of the plan's parts
+                if part is not None:
+                    order = plans.parse_line(part, line, components, state["players"])
+                    if order.kind == "plan" and part in ended:
+                        raise IllegalOrder("nothing can follow 'done' in a construction plan: done ends the turn",
+                                           suggestion="put 'construction: done' last")
+                    if plans.ends_turn(order):
+                        ended.add(part)
+                else:
+                    order = self._line_for_now(line, components, state["players"], allowed, prompted)
                 orders.append(order)
             except OrderError as e:
                 errors.append(e.at(number, line))
@@ -92,36 +104,73 @@ class Constantinopolis:
             raise InvalidOrder("no orders found in the text", suggestion=self.help(state, player))
         return orders
 
+    @staticmethod
+    def _line_for_now(line: str, components: dict, players: list[str], allowed: set[str], prompted: bool) -> Order:
+        """A line without a part name: an order (or alternatives) for the decision open now,
+        or a standing order."""
+        alts, optional = parse_alternatives(line, components, players)
+        for order in alts:
+            if order.kind in allowed:
+                continue
+            if not prompted:
+                standing = sorted(k.split("-")[0] for k in allowed - {"plan", "cancel"})
+                raise IllegalOrder(f"you have nothing to decide now (you may still give: {', '.join(standing)}, "
+                                   "or a plan for a decision to come)",
+                                   suggestion="wait for your turn, or send a plan for it, e.g. 'auction: stay' or "
+                                   "'construction: build Cura or Figulina'")
+            raise IllegalOrder(f"'{format_order(order)}' is not an order you can give now",
+                               suggestion="allowed now: " + ", ".join(sorted(set(k.split("-")[0] for k in allowed
+                                                                                  - STANDING_KINDS))))
+        if len(alts) == 1 and not optional:
+            return alts[0]
+        if any(o.kind in ("cancel", "defend", "preempt-list", "preempt-ask") for o in alts):
+            raise InvalidOrder("standing orders and cancellations take no alternatives", suggestion="one per line")
+        return Order("either", {"alts": [o.to_json() for o in alts], "optional": optional})
+
     def format(self, order: Order) -> str:
         return format_order(order)
 
     def apply(self, state: State, player: str, orders: Sequence[Order]) -> tuple[State, list[Event]]:
+        """The orders for now, in turn; then the plan lines of the submission (a part given
+        replaces that part as a whole), and the plans of whoever is asked next are read."""
         if player not in state["p"]:
             raise IllegalOrder(f"{player!r} is not playing in this game")
         if state["phase"] == "over":
             raise IllegalOrder("the game is over")
         new = draft(state)
         events: list[Event] = []
-        for i, order in enumerate(orders, start=1):
+        now = [o for o in orders if o.kind not in PLAN_KINDS]
+        lines = [n for n, o in enumerate(orders, start=1) if o.kind not in PLAN_KINDS]
+        for i, order in enumerate(now, start=1):
             try:
                 if new["p"][player]["dropped"]:
                     raise IllegalOrder("you have left the game")
-                flow.apply_order(new, player, order, events)
+                if order.kind == "either":
+                    plans.apply_either(new, player, order, events)
+                else:
+                    flow.apply_order(new, player, order, events)
             except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-                raise InvalidOrder(f"malformed order {order.kind!r}: {e.__class__.__name__}", line=i) from None
+                raise InvalidOrder(f"malformed order {order.kind!r}: {e.__class__.__name__}",
+                                   line=lines[i - 1]) from None
             except OrderError as e:
                 if e.line is None:
-                    e.line = i
+                    e.line = lines[i - 1]
                     e.text = format_order(order)
                 raise
             flow.advance(new, events)
             construct = new.get("construct")
-            if construct and construct["pending"] and construct["pending"]["buyer"] == player and i < len(orders):
+            if construct and construct["pending"] and construct["pending"]["buyer"] == player and i < len(now):
                 # the Consul must answer first; the rest of this mail waits for him
-                writable(new, "construct")["queue"] = [x.to_json() for x in orders[i:]]
-                events.append(Event("queue.wait", f"{len(orders) - i} more orders wait for the Consul's answer.",
-                                    {"orders": [format_order(x) for x in orders[i:]]}, to=(player,)))
+                writable(new, "construct")["queue"] = [x.to_json() for x in now[i:]]
+                events.append(Event("queue.wait", f"{len(now) - i} more orders wait for the Consul's answer.",
+                                    {"orders": [format_order(x) for x in now[i:]]}, to=(player,)))
                 break
+        planned = [o for o in orders if o.kind in PLAN_KINDS]
+        if planned:
+            if new["p"][player]["dropped"]:
+                raise IllegalOrder("you have left the game")
+            plans.record(new, player, planned, events)
+            flow.advance(new, events)
         return finished(new), events
 
     def default_orders(self, state: State, player: str) -> list[Order]:
@@ -136,6 +185,13 @@ class Constantinopolis:
 
     def view(self, state: State, player: str | None) -> dict[str, JSON]:
         return _view(state, player)
+
+    def standing_plan(self, state: State, player: str) -> list[str]:
+        """The player's defend limit, standing list and plan parts (their report alone)."""
+        return plans.standing_lines(state, player) if player in state["p"] else []
+
+    def plan_template(self, state: State, player: str) -> list[str]:
+        return plans.template(state, player) if player in state["p"] else []
 
     def help(self, state: State, player: str) -> str:
         mine = [p for p in flow.prompts(state) if p.player == player]

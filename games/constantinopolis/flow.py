@@ -14,7 +14,7 @@ from types import ModuleType
 
 from referee.contract import Event, IllegalOrder, Order, Prompt
 
-from . import accept, auction, construction, donations, end_of_round, production, ships
+from . import accept, auction, construction, donations, end_of_round, plans, production, ships
 from .state import GameState
 
 PHASE_NAMES = {"auction": ("Auction of public offices", "auction"),
@@ -41,8 +41,7 @@ def allowed_kinds(state: GameState, player: str) -> set[str]:
     for prompt in prompts(state):
         if prompt.player == player:
             kinds.update(prompt.orders)
-    if state["phase"] == "auction":
-        kinds.add("defend")
+    kinds.update(("defend", "plan", "cancel"))  # standing orders and plans, for the next auction and on
     if state["phase"] == "construct" and state["offices"]["consul"] == player:
         kinds.update(("preempt-list", "preempt-ask"))
     return kinds
@@ -58,7 +57,20 @@ def default_orders(state: GameState, player: str) -> list[Order]:
     return phase.default_orders(state, player) if phase is not None else []
 
 
+def check_order(state: GameState, player: str, order: Order) -> None:
+    """IllegalOrder unless the order fits the open phase now; never changes the state."""
+    if order.kind == "defend":
+        return
+    phase = PHASES.get(state["phase"])
+    if phase is None:
+        raise IllegalOrder("no orders are taken now")
+    phase.check_order(state, player, order)
+
+
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
+    if order.kind == "defend":  # a standing order, whatever the phase
+        auction.set_defend(state, player, order.args["gold"], events)
+        return
     phase = PHASES.get(state["phase"])
     if phase is None:
         raise IllegalOrder("no orders are taken now")
@@ -77,7 +89,7 @@ def advance(state: GameState, events: list[Event]) -> None:
                 if state["round"] > 1:
                     ships.move_ships(state, events)  # phase 2, skipped in the first round
                 production.produce(state, events)  # phase 3
-                construction.start(state)
+                construction.start(state, events)
                 continue
         elif phase == "construct":
             if construction.settle(state, events):
@@ -86,7 +98,7 @@ def advance(state: GameState, events: list[Event]) -> None:
                 continue
         elif phase == "accept":
             if accept.settle(state, events):
-                donations.start(state)
+                donations.start(state, events)
                 continue
         elif phase == "donate":
             if not state["donate"]:
@@ -100,6 +112,8 @@ def advance(state: GameState, events: list[Event]) -> None:
         if phase == "over":
             return
         if _answer_for_leavers(state, events):
+            continue
+        if plans.run(state, events):
             continue
         return
     raise RuntimeError("the phase driver did not settle")

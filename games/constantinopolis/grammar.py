@@ -11,7 +11,7 @@ import re
 from typing import Any, Callable
 
 from referee.contract import InvalidOrder, Order, OrderError
-from referee.orderlines import fold, parse_int
+from referee.orderlines import OPTIONAL, fold, join_alternatives, parse_int, split_alternatives, split_optional
 from referee.orderlines import match_name as _match_name
 
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
@@ -32,7 +32,7 @@ def match_name(word: str, names: dict[str, str], what: str) -> str:
     return hit if hit is not None else _match_name(word, names, what)
 
 
-KEYWORDS = {
+KEYWORDS = {"cancel": "cancel", 
     "stay": "stay", "take": "take", "bid": "bid", "raise": "raise", "pass": "pass", "defend": "defend",
     "good": "good", "build": "build", "construct": "build", "buy": "buy", "sell": "sell", "use": "use",
     "exchange": "exchange", "swap": "exchange", "trade": "trade", "done": "done", "end": "done", "finish": "done",
@@ -56,6 +56,8 @@ SIZE_NAMES.update({"parvus": "small", "parvus dromo": "small", "medius": "medium
                    "magnus": "large", "magnus dromo": "large"})
 
 WALL_NAMES = {w: w for w in WALL_ABILITIES}
+
+FREE_OFFICE = "free"  # `take free`: the office its loser may take without paying
 
 GLOSSES = {"Pistrinum": ["mill"], "Venatoris Domus": ["hunter's lodge", "hunters lodge"], "Textrinum": ["weaver"],
            "Lignarii Officina": ["carpenter"], "Cura": ["animal breeder", "breeder"], "Figulina": ["potter"],
@@ -187,16 +189,30 @@ def _bare(keyword: str, words: list[str], components: dict[str, Any], players: l
 
 
 def _take(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    """`take <office>`; `take free`: the office a player pushed out of his own may take
+    without paying (the one his challenger left), whichever it turns out to be."""
     if not words:
         raise InvalidOrder("take which office?", suggestion="take <office>")
+    if len(words) == 1 and fold(words[0]) == FREE_OFFICE:
+        return Order("take", {"office": FREE_OFFICE})
     return Order("take", {"office": match_name(" ".join(words), OFFICE_NAMES, "office")})
 
 
+_BID_UP_TO = re.compile(r"^(.*?)\s+up\s*to\s+(\S+)$", re.I)
+
+
 def _bid(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
-    found = _BID.match(" ".join(words))
+    """`bid comes 3`, `bid comes 3 up to 8`, and `bid comes up to 8`: the least bid the
+    office takes when the order is carried out, raised for the bidder up to 8."""
+    text = " ".join(words)
+    found = _BID.match(text)
+    bare = _BID_UP_TO.match(text)
+    if bare and bare.group(1) and not bare.group(1).split()[-1].isdigit():
+        return Order("bid", {"office": match_name(bare.group(1), OFFICE_NAMES, "office"),
+                             "limit": parse_int(bare.group(2), "the limit", minimum=1)})
     if not found or not found.group(1):
-        raise InvalidOrder("a bid is written 'bid <office> <gold>' or 'bid <office> <gold> up to <gold>'",
-                           suggestion="bid consul 3")
+        raise InvalidOrder("a bid is written 'bid <office> <gold>', 'bid <office> <gold> up to <gold>' or "
+                           "'bid <office> up to <gold>'", suggestion="bid consul 3")
     args: dict[str, Any] = {"office": match_name(found.group(1), OFFICE_NAMES, "office"),
                             "gold": parse_int(found.group(2), "the bid", minimum=1)}
     if found.group(3):
@@ -329,6 +345,36 @@ _PARSERS: dict[str, Parser] = {
 }
 
 
+def _cancel(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
+    """`cancel plan` (every part, and the defend limit), `cancel construction`, ..."""
+    from .plans import CANCELLABLE  # the part names live with the plans
+    if len(words) != 1:
+        raise InvalidOrder("write 'cancel plan' or 'cancel <part>'", suggestion="cancel construction")
+    return Order("cancel", {"part": match_name(words[0], CANCELLABLE, "plan part")})
+
+
+_PARSERS["cancel"] = _cancel
+_KEYWORD_SPELLINGS = frozenset(fold(k) for k in KEYWORDS)
+
+
+def is_keyword(word: str) -> bool:
+    """Whether a word is an order keyword as written (not a prefix of one): what decides
+    whether an alternative after `or` brings its own keyword."""
+    return fold(word) in _KEYWORD_SPELLINGS
+
+
+def parse_alternatives(text: str, components: dict[str, Any], players: list[str]) -> tuple[list[Order], bool]:
+    """`build Textrinum or Figulina if available` -> the orders, and whether the line may be
+    skipped when none of them is possible."""
+    body, optional = split_optional(text)
+    return [parse_line(part, components, players) for part in split_alternatives(body, is_keyword)], optional
+
+
+def format_alternatives(orders: list[Order], optional: bool) -> str:
+    text = join_alternatives([format_order(o) for o in orders], is_keyword)
+    return text + (f" {OPTIONAL}" if optional else "")
+
+
 def parse_line(line: str, components: dict[str, Any], players: list[str]) -> Order:
     """One line of orders text to an Order; InvalidOrder (or AmbiguousOrder) when it is not one."""
     words = line.split()
@@ -348,7 +394,8 @@ def format_order(order: Order) -> str:
         return f"take {args['office']}"
     if kind == "bid":
         limit = args.get("limit")
-        return f"bid {args['office']} {args['gold']}" + (f" up to {limit}" if limit is not None else "")
+        opening = f" {args['gold']}" if args.get("gold") is not None else ""
+        return f"bid {args['office']}{opening}" + (f" up to {limit}" if limit is not None else "")
     if kind in ("raise", "defend"):
         return f"{kind} {args['gold']}"
     if kind in ("good", "donate"):
@@ -388,4 +435,11 @@ def format_order(order: Order) -> str:
                 f"for {', '.join(args['get']) or 'nothing'}")
     if kind == "keep":
         return "keep " + (" ".join(args["goods"]) if args["goods"] else "nothing")
+    if kind == "either":
+        return format_alternatives([Order.from_json(a) for a in args["alts"]], args.get("optional", False))
+    if kind == "plan":
+        return f"{args['part']}: " + format_alternatives([Order.from_json(a) for a in args["alts"]],
+                                                         args.get("optional", False))
+    if kind == "cancel":
+        return f"cancel {args['part']}"
     raise ValueError(f"no text form for {kind}")

@@ -19,7 +19,7 @@ from referee.orderlines import alternatives, spans
 
 from . import accept, auction, construction, donations, end_of_round, flow
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
-from .grammar import format_order
+from .grammar import FREE_OFFICE, format_order
 from .state import GameState, PlayerSheet, components_of, market_card, sheet_of
 
 Judge = Callable[[Order], bool]
@@ -30,12 +30,15 @@ def menu(state: GameState, player: str) -> list[MenuLine]:
     mine = [p for p in flow.prompts(state) if p.player == player]
     if not mine:
         return []
-    kinds = set(mine[0].orders)
+    return _for_phase(state, player, set(mine[0].orders)) + [_defend_line()]  # a standing order, sent any time
+
+
+def _for_phase(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
     phase = state["phase"]
     if phase == "pretorio":
         return _pretorio(state, player)
     if phase == "auction":
-        return _auction(state, player, kinds)
+        return _auction(state, player)
     if phase == "construct":
         return _construct(state, player, kinds)
     if phase == "accept":
@@ -99,8 +102,8 @@ def _stock(sheet: PlayerSheet) -> str:
 
 
 def _defend_line() -> MenuLine:
-    return MenuLine("defend <gold>: any amount; your limit for keeping your office in the auction (raises "
-                    "are made for you up to it)", (Order("defend", {"gold": 0}),),
+    return MenuLine("defend <gold>: any amount; your limit for keeping your office in the auction, this one or "
+                    "the next (raises are made for you up to it)", (Order("defend", {"gold": 0}),),
                     lambda o: o.kind == "defend" and isinstance(o.args.get("gold"), int) and o.args["gold"] >= 0)
 
 
@@ -112,7 +115,7 @@ def _pretorio(state: GameState, player: str) -> list[MenuLine]:
     return _family("good <type>", [(g, Order("good", {"good": g})) for g in GOODS], judge)
 
 
-def _auction(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
+def _auction(state: GameState, player: str) -> list[MenuLine]:
     judge = _judge(auction.check_order, state, player)
     gold = sheet_of(state, player)["gold"]
     duel = state["auction"]["duel"]
@@ -122,9 +125,11 @@ def _auction(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
         raises = [Order("raise", {"gold": n}) for n in range(need, gold + 1)]
         if raises and all(judge(o) for o in raises):
             out.append(MenuLine(f"raise <gold>: {spans(range(need, gold + 1))}", tuple(raises)))
-        return out + [_defend_line()]
+        return out
     out = _singles(judge, [Order("stay")])
-    out += _family("take <office>", [(o, Order("take", {"office": o})) for o in OFFICES], judge)
+    out += _family("take <office>", [(o, Order("take", {"office": o})) for o in OFFICES]
+                   + [(f"free (the {state['auction']['free']}, without paying)", Order("take", {"office": FREE_OFFICE}))
+                      if state["auction"]["free"] else ("free", Order("take", {"office": FREE_OFFICE}))], judge)
     parts, bids = [], []
     for office in OFFICES:
         holder = state["offices"][office]
@@ -140,14 +145,16 @@ def _auction(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
         orders = tuple(Order("bid", {"office": o, "gold": n}) for o, n in bids) + tuple(
             Order("bid", {"office": o, "gold": n, "limit": n}) for o, n in bids)
 
+        least = {office: auction.min_bid(state, office) for office in OFFICES}
+
         def limited(order: Order, offered: set = offered) -> bool:
             args = order.args
-            return (order.kind == "bid" and (args.get("office"), args.get("gold")) in offered
-                    and isinstance(args.get("limit"), int) and args["limit"] >= args["gold"])
+            gold = args["gold"] if args.get("gold") is not None else least.get(args.get("office"))
+            return (order.kind == "bid" and (args.get("office"), gold) in offered
+                    and isinstance(args.get("limit"), int) and args["limit"] >= gold)
         out.append(MenuLine(f"bid <office> <gold> [up to <gold>]: {', '.join(parts)}; with 'up to' (any amount from "
-                            "the bid on) your raises in the exchange are made for you", orders, limited))
-    if "defend" in kinds:
-        out.append(_defend_line())
+                            "the bid on) your raises in the exchange are made for you; 'bid <office> up to <gold>' "
+                            "opens with the least bid", orders, limited))
     return out
 
 
@@ -257,7 +264,6 @@ def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
     out += _dealings(state, player, judge)
     if "offer" in kinds:
         out += _offers(state, player, judge)
-    out.append(_defend_line())
     return out
 
 

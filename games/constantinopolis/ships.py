@@ -115,16 +115,18 @@ def _give_ship_up(state: GameState, loser: str, taker: str, events: list[Event])
                         {"player": taker, "from": loser, "size": bought["size"]}))
 
 
-def buy_ship(state: GameState, player: str, size: str, events: list[Event]) -> None:
-    """One ship a round, usable at once; the last of a size is taken from a later buyer."""
+def buy_ship(state: GameState, player: str, size: str, events: list[Event], ship_id: int | None = None) -> None:
+    """One ship a round, usable at once; the last of a size is taken from a later buyer.
+    `ship_id`: the number of a ship this one replaces (a later buyer's other size)."""
     if state["ships"][size] <= 0:
         _give_ship_up(state, later_buyer(state, player, size), player, events)
     sheet = writable_sheet(state, player)
     cost = ship_cost(state, sheet, size)
     writable(state, "ships")[size] -= 1
     sheet["gold"] -= cost
-    ship_id = sheet["next_ship"]
-    sheet["next_ship"] += 1
+    if ship_id is None:
+        ship_id = sheet["next_ship"]
+        sheet["next_ship"] += 1
     sheet["ships"].append({"id": ship_id, "size": size, "at": 0, "cargo": []})
     sheet["r"]["ship"] = {"id": ship_id, "size": size}
     sheet["r"]["ship_paid"] = cost

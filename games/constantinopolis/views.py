@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .draft import clone
+from . import plans
 from .production import production_level
 from .state import GameState, PlayerSheet, Ship, components_of, contract_card, office_of
 
@@ -82,6 +83,9 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             out["auction"]["duel"]["limit"] = duel["limit"]
     if player in state["defend"]:
         out["your_defend_limit"] = state["defend"][player]
+    plan = plans.standing_lines(state, player)
+    if plan:
+        out["your_plan"] = plan
     if state["construct"] is not None:
         construct = state["construct"]
         turn = construct["turn"]

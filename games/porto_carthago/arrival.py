@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from referee.contract import Event, IllegalOrder
 
+from . import plans
 from .board import DOCKS, civilization_docks, clockwise, dock_name, ship_card
 from .loading import load_if_wanted
 from .state import State
@@ -126,6 +127,7 @@ def finish(state: State, events: list[Event]) -> None:
         dock_ship(state, ship, None, events, "automatic entry")
     state["row1"] = []
     state["arr"] = None
+    plans.lapse(state, "lighthouse", events)
     for seat in clockwise(state, state["start"]):
         for dock in range(DOCKS):
             if state["dock_o"][dock] == seat:

@@ -35,6 +35,21 @@ def check(state: State) -> list[str]:
         problems.append("the intrigue path is overfull")
     if len(state["market"]) > 6:
         problems.append("the market is overfull")
+    problems += _plans(state)
+    return problems
+
+
+def _plans(state: State) -> list[str]:
+    """Plans belong to seated players, name known parts and hold orders of those parts."""
+    from .plans import PARTS
+    problems = []
+    for player, parts in (state.get("plans") or {}).items():
+        if player not in state["players"] or not parts:
+            problems.append(f"a plan for {player!r}, who is not playing or has none")
+            continue
+        for part, answers in parts.items():
+            if part not in PARTS or not answers or any(a.get("kind") not in PARTS[part] for a in answers):
+                problems.append(f"{player}'s plan part {part!r} is malformed")
     return problems
 
 

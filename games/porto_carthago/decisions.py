@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from referee.contract import Event, IllegalOrder, Order, OrderError
 
-from . import actions, arrival, grammar, privileges
+from . import actions, arrival, grammar, plans, privileges
 from .action_menu import main_menu
 from .board import DOCKS, dock_index, dock_name
 from .flow import MAIN_KINDS, Decision, advance, current_decision, describe
@@ -134,36 +134,111 @@ def _dock_round(state: State, seat: int, order: Order, events: list[Event]) -> N
     state["sq"] += 1
 
 
+PASSES = {"action.main": Order("talents"), "action.after": Order("done")}  # PASS in a plan, on these
+
+
+def candidates(state: State, decision: Decision, order: Order) -> list[Order]:
+    """The orders a planned order stands for at this decision: PASS is the decision's
+    do-nothing answer (TALENTS on an action turn, DONE after it); an action without a slot
+    number is tried on each slot where its card lies, left to right."""
+    if order.kind == "pass" and decision.name in PASSES:
+        return [PASSES[decision.name]]
+    if order.kind in grammar.SLOTTED and order.args.get("slot") is None:
+        slots = [i + 1 for i, card in enumerate(state["slots"] or []) if card == order.kind]
+        return [Order(order.kind, {**order.args, "slot": n}) for n in slots] or [order]
+    return [order]
+
+
+def alternatives_of(order: Order) -> list[Order]:
+    return [Order.from_json(a) for a in order.args["alts"]] if order.kind == "either" else [order]
+
+
+def answers(decision: Decision, order: Order) -> bool:
+    """Whether a planned order (or one of its alternatives) is meant for this decision."""
+    return any(c.kind in decision.kinds or (c.kind == "pass" and decision.name in PASSES)
+               for c in alternatives_of(order))
+
+
+def choose(state: State, decision: Decision, order: Order) -> tuple[Order | None, list[str]]:
+    """The first of a planned order's alternatives that is legal now, and why the ones
+    before it were not."""
+    reasons = []
+    for alt in alternatives_of(order):
+        why = f"{alt.kind.upper()} does not answer this decision"
+        for candidate in candidates(state, decision, alt):
+            try:
+                validate(state, decision, candidate)
+            except OrderError as exc:
+                why = exc.message
+                continue
+            return candidate, reasons
+        reasons.append(f"{grammar.format_order(alt)}: {why}")
+    return None, reasons
+
+
 def run_queues(state: State, events: list[Event]) -> None:
-    """Play queued orders for whoever is asked next, while they still fit and are legal."""
-    while any(state["queue"].values()):
+    """Play what players planned for whoever is asked next, while it fits and is legal: the
+    next queued order (a turn, with its alternatives), else the standing answer of the
+    decision's part; a queued main action closes a turn left open for extras."""
+    while True:
         decision = current_decision(state)
         if decision is None:
             return
         player = state["players"][decision.seat]
-        queue = state["queue"].get(player)
-        if not queue:
-            return
-        head = Order.from_json(queue[0])
-        if head.kind in decision.kinds:
-            try:
-                validate(state, decision, head)
-            except OrderError as exc:
-                queue.pop(0)
+        queue = state["queue"].get(player) or []
+        head = Order.from_json(queue[0]) if queue else None
+        if head is not None and answers(decision, head):
+            order, reasons = choose(state, decision, head)
+            queue.pop(0)
+            if order is None:
+                why = "; ".join(reasons)
                 if decision.name == "arrival.lighthouse":
-                    events.append(Event("queue", f"Preference {grammar.format_order(head)} skipped: {exc.message}.",
+                    events.append(Event("queue", f"Preference {grammar.format_order(head)} skipped: {why}.",
                                         {"player": player}, to=(player,)))
                     continue
                 state["queue"][player] = []
                 events.append(Event("queue", f"Your queued order {grammar.format_order(head)} is no longer legal "
-                                    f"({exc.message}); the rest of your queue is dropped and you are asked.",
+                                    f"({why}); the rest of your queue is dropped and you are asked.",
                                     {"player": player}, to=(player,)))
                 return
-            queue.pop(0)
-            events.append(Event("queue", f"Queued order of {player} carried out: {grammar.format_order(head)}.",
-                                {"player": player}))
-            carry_out(state, decision, head, events)
-        elif decision.name == "action.after" and head.kind in MAIN_KINDS:
+            # told to the others exactly like a live answer; that it was queued, to its owner alone
+            events.append(Event("queue", f"Your queued order is carried out: {grammar.format_order(order)}.",
+                                {"player": player}, to=(player,)))
+            events.append(Event("order", f"{player}: {grammar.format_order(order)}", {"player": player}))
+            carry_out(state, decision, order, events)
+            continue
+        part = plans.DECISIONS.get(decision.name)
+        if part is not None and part in plans.plans_of(state, player) and _standing(state, decision, part, events):
+            continue
+        if decision.name == "action.after" and head is not None and any(
+                a.kind in MAIN_KINDS and a.kind != "use" for a in alternatives_of(head)):
             carry_out(state, decision, Order("done"), events)  # a queued next action closes this turn
-        else:
-            return
+            continue
+        return
+
+
+def _standing(state: State, decision: Decision, part: str, events: list[Event]) -> bool:
+    """Answer from a standing part; True when it did. Its answer is told to everyone as a
+    live one would be; that it came from the plan, to its owner alone. The lighthouse list
+    gives up the ship it named; when nothing in it fits, it lapses."""
+    player = state["players"][decision.seat]
+    answers_json = plans.plans_of(state, player)[part]
+    for k, alt_json in enumerate(answers_json):
+        order, _ = choose(state, decision, Order.from_json(alt_json))
+        if order is None:
+            continue
+        if part == "lighthouse":
+            plans.set_part(state, player, part, answers_json[:k] + answers_json[k + 1:])
+        events.append(Event("plan.used", f"Your plan answers {grammar.format_order(order)}.",
+                            {"order": grammar.format_order(order)}, to=(player,)))
+        events.append(Event("order", f"{player}: {grammar.format_order(order)}", {"player": player}))
+        carry_out(state, decision, order, events)
+        return True
+    _, reasons = choose(state, decision, Order("either", {"alts": answers_json}))
+    if part == "lighthouse":
+        plans.set_part(state, player, part, None)
+    events.append(Event("plan.failed", f"Your plan for {plans.WHEN[part]} has no answer that fits now "
+                        f"({'; '.join(reasons)}); you are asked." + (" The list is dropped." if part == "lighthouse"
+                                                                     else ""),
+                        {"part": part, "reasons": reasons}, to=(player,)))
+    return False

@@ -12,12 +12,14 @@ from typing import Any, Mapping, Sequence
 from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, PhaseInfo,
                               Prompt, Result, SetupError)
 
-from . import checks, components, grammar, menus, scoring, views
+from . import checks, components, grammar, menus, plans, scoring, views
 from .board import counted, seat_of
-from .decisions import carry_out, menu_orders, run_queues, validate
+from .decisions import alternatives_of, carry_out, choose, menu_orders, run_queues, validate
 from .flow import MAIN_KINDS, advance, current_decision, describe
 from .setup import new_state
 from .state import State, copy_state
+
+PLAN_KINDS = ("plan", "cancel")  # orders that set plans, not answers or turns
 
 # What players read in report subjects and status lines; the decision's key stays the machine name.
 DECISION_TITLES = {
@@ -51,7 +53,9 @@ class PortoCarthago:
         GameOption("sixth_action", None, "A9: which action is printed on the sixth card (default: the component data, "
                    "a second porter)", (None, "captain", "aristocrat", "loadmaster", "merchant", "porter")),
     )
-    keywords = grammar.KEYWORDS  # every spelling of an order keyword: mail tells prose from orders by them
+    # every spelling of an order keyword, and the names of plan parts (`INTRIGUE: ...`): mail
+    # tells prose from orders by them, so a plan line gone wrong is refused, not set aside
+    keywords = {**plans.PART_NAMES, **grammar.KEYWORDS}
 
     # -- setup
 
@@ -127,15 +131,18 @@ class PortoCarthago:
     # -- orders
 
     def parse(self, state: State, player: str, text: str) -> list[Order]:
-        seat_of(state, player)
-        return grammar.parse(state, text)
+        seat = seat_of(state, player)
+        decision = current_decision(state)
+        answering = decision is not None and decision.seat == seat and decision.name != "action.after"
+        return grammar.parse(state, text, answering)
 
     def format(self, order: Order) -> str:
         return grammar.format_order(order)
 
     def apply(self, state: State, player: str, orders: Sequence[Order]) -> tuple[State, list[Event]]:
         """The player's first order answers their decision if it is theirs; the rest (or all,
-        when somebody else decides) wait in their queue and run when their turn comes."""
+        when somebody else decides) wait in their queue and run when their turn comes. Plan
+        lines set the player's standing answers; then every plan that fits is played."""
         seat = seat_of(state, player)
         if not orders:
             raise InvalidOrder("no orders given", line=1)
@@ -144,28 +151,35 @@ class PortoCarthago:
             raise IllegalOrder("the game is over", line=1)
         new = copy_state(state)
         events: list[Event] = []
-        rest = list(orders)
+        rest = [o for o in orders if o.kind not in PLAN_KINDS]
+        first_line = next((n for n, o in enumerate(orders, start=1) if o.kind not in PLAN_KINDS), 1)
         if decision.item is not None:
             decision = decision._replace(item=new["pending"][0])  # the copy's item, not the given state's
-        if decision.seat == seat and decision.name == "action.after" and rest[0].kind in MAIN_KINDS \
-                and rest[0].kind != "use":
+        if rest and decision.seat == seat and decision.name == "action.after" and any(
+                a.kind in MAIN_KINDS and a.kind != "use" for a in alternatives_of(rest[0])):
             # a main action sent while the turn is still open for extras: the turn ends, and
             # the action is meant for the next turn
             carry_out(new, decision, Order("done"), events)
             decision = current_decision(new) or decision._replace(seat=-1)
-        if decision.seat == seat:
-            first = rest.pop(0)
-            try:
-                validate(new, decision, first)
-            except OrderError as exc:
-                raise exc.at(1, grammar.format_order(first)) from None
-            events.append(Event("order", f"{player}: {grammar.format_order(first)}", {"player": player}))
-            carry_out(new, decision, first, events)
-        if rest or decision.seat != seat:
+        if rest and decision.seat == seat:
+            first = chosen = rest.pop(0)
+            if first.kind == "either":
+                chosen, reasons = choose(new, decision, first)
+                if chosen is None:
+                    raise IllegalOrder("none of the alternatives is possible now: " + "; ".join(reasons),
+                                       line=first_line, text=grammar.format_order(first))
+            else:
+                try:
+                    validate(new, decision, first)
+                except OrderError as exc:
+                    raise exc.at(first_line, grammar.format_order(first)) from None
+            events.append(Event("order", f"{player}: {grammar.format_order(chosen)}", {"player": player}))
+            carry_out(new, decision, chosen, events)
+        if rest:  # a mail with turns to come replaces the queue; a single answer or a plan leaves it
             new["queue"][player] = [o.to_json() for o in rest]
-            if rest:
-                events.append(Event("queue", f"{counted(len(rest), 'order')} queued: " + "; ".join(
-                    grammar.format_order(o) for o in rest) + ".", {"player": player}, to=(player,)))
+            events.append(Event("queue", f"{counted(len(rest), 'order')} queued: " + "; ".join(
+                grammar.format_order(o) for o in rest) + ".", {"player": player}, to=(player,)))
+        plans.record(new, player, [o for o in orders if o.kind in PLAN_KINDS], events)
         run_queues(new, events)
         return new, events
 
@@ -178,6 +192,13 @@ class PortoCarthago:
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def standing_plan(self, state: State, player: str) -> list[str]:
+        """The player's queued turns and standing answers (their report alone)."""
+        return plans.standing_lines(state, player) if player in state["players"] else []
+
+    def plan_template(self, state: State, player: str) -> list[str]:
+        return plans.template(state, player) if player in state["players"] else []
 
     def help(self, state: State, player: str) -> str:
         decision = current_decision(state)

@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.contract import AmbiguousOrder, IllegalOrder, InvalidOrder, Order, OrderError, OrderErrors
-from referee.orderlines import match_name as _match_name, order_lines, parse_int
+from referee.orderlines import fold, join_alternatives, order_lines, parse_int, sections, split_alternatives, \
+    split_optional
+from referee.orderlines import match_name as _match_name
 
 from .board import ANY_GOOD, MOVE_SERVANTS, SHIP_ENTERS
 from .state import State
@@ -23,7 +25,7 @@ from .state import State
 KEYWORDS: dict[str, str] = {k: k for k in (
     "talents", "refill", "buy", "pass", "done", "expand", "palace", "accept", "decline", "captain",
     "aristocrat", "merchant", "side", "loadmaster", "porter", "use", "arrange", "intrigue", "dock",
-    "reject", "occupy")}
+    "reject", "occupy", "cancel")}
 KEYWORDS.update({
     "kapitän": "captain", "kapitaen": "captain", "aristokrat": "aristocrat", "lademeister": "loadmaster",
     "händler": "merchant", "haendler": "merchant", "träger": "porter", "traeger": "porter",
@@ -71,26 +73,54 @@ def _need(words: list[str], count: int, form: str) -> None:
         raise InvalidOrder(f"expected {form}", suggestion=f"write {form}")
 
 
-def parse_line(state: State, line: str) -> Order:
+def parse_line(state: State, line: str, later: bool = False) -> Order:
     """One line of orders text to an Order (syntax and names; whether it is allowed now is
-    the decision's business)."""
+    the decision's business). `later`: the order waits for a turn to come, so an action
+    without a slot number keeps none (it takes the card where it lies then)."""
     words = line.replace("->", " TO ").split()
     kind = match_name(words[0], KEYWORDS, "order")
     rest = words[1:]
+    if kind == "cancel":
+        from .plans import CANCELLABLE  # the part names live with the plans
+        if len(rest) != 1:
+            raise InvalidOrder("write CANCEL PLAN, CANCEL TURNS or CANCEL <part>", suggestion="e.g. CANCEL INTRIGUE")
+        return Order("cancel", {"part": match_name(rest[0], CANCELLABLE, "plan part")})
     if kind in NO_ARGS:
         if rest:
             raise InvalidOrder(f"{kind.upper()} takes nothing after it", suggestion=f"write just {kind.upper()}")
         return Order(kind)
     args: dict[str, Any] = {}
     if kind in SLOTTED:
-        args["slot"] = _slot(state, kind, rest)
+        args["slot"] = _slot(state, kind, rest, later)
     _ARGUMENTS[kind](state, kind, rest, args)
     return Order(kind, args)
 
 
-def _slot(state: State, kind: str, rest: list[str]) -> int:
+_KEYWORD_SPELLINGS = frozenset(fold(k) for k in KEYWORDS)
+
+
+def is_keyword(word: str) -> bool:
+    """Whether a word is an order keyword as written (what decides whether an alternative
+    after OR brings its own keyword)."""
+    return fold(word) in _KEYWORD_SPELLINGS
+
+
+def parse_alternatives(state: State, text: str, later: bool = True) -> list[Order]:
+    """`MERCHANT G3 or PORTER STORAGE G3 TO C2-I or TALENTS` -> the orders, in order."""
+    body, optional = split_optional(text)
+    if optional:
+        raise InvalidOrder("'if available' is not used here: end the line with an alternative that always works",
+                           suggestion="e.g. MERCHANT G3 or TALENTS")
+    return [parse_line(state, part, later) for part in split_alternatives(body, is_keyword)]
+
+
+def format_alternatives(orders: list[Order]) -> str:
+    return join_alternatives([format_order(o) for o in orders], is_keyword)
+
+
+def _slot(state: State, kind: str, rest: list[str], later: bool = False) -> int | None:
     """The slot number written after an action (taken off `rest`), or the only slot where
-    that action card lies."""
+    that action card lies; for an order that waits (`later`), None when not written."""
     if rest and rest[0].isdigit():
         slot = parse_int(rest.pop(0), "the slot", minimum=1)
         if slot > 6:
@@ -98,6 +128,8 @@ def _slot(state: State, kind: str, rest: list[str]) -> int:
         return slot
     if kind == "side":
         raise InvalidOrder("SIDE needs the slot number", suggestion="e.g. SIDE 4")
+    if later:
+        return None
     where = [i + 1 for i, card in enumerate(state.get("slots") or []) if card == kind]
     if len(where) == 1:
         return where[0]
@@ -243,13 +275,30 @@ _ARGUMENTS: dict[str, Callable[[State, str, list[str], dict[str, Any]], None]] =
     "dock": _ship_choice, "reject": _ship_choice, "occupy": _occupy, "buy": _buy}
 
 
-def parse(state: State, text: str) -> list[Order]:
-    """A whole mail's orders, one a line; every wrong line is reported with its number."""
+def parse(state: State, text: str, answering: bool = False) -> list[Order]:
+    """A whole mail's orders, one a line; every wrong line is reported with its number.
+    Lines under a part name (`INTRIGUE: INTRIGUE 1 or 0`) are a plan for that part; the
+    others are the answer to the decision open now (the first, when `answering`) and the
+    turns to come. A line may give alternatives with OR."""
+    from .plans import PART_NAMES, TURNS
     orders: list[Order] = []
     errors: list[OrderError] = []
-    for number, line in order_lines(text):
+    for number, line, part in sections(order_lines(text), PART_NAMES):
         try:
-            orders.append(parse_line(state, line))
+            if isinstance(part, OrderError):
+                raise part  # a part name that is none of the plan's parts
+            if part is not None and part != TURNS:
+                orders.append(_plan_line(state, part, line))
+                continue
+            alts = parse_alternatives(state, line)
+            if len(alts) > 1:
+                orders.append(Order("either", {"alts": [o.to_json() for o in alts]}))
+            elif answering and alts[0].kind in SLOTTED and alts[0].args.get("slot") is None:
+                orders.append(parse_line(state, line))
+            else:
+                orders.append(alts[0])
+            if alts[0].kind != "cancel":
+                answering = False
         except OrderError as exc:
             errors.append(exc.at(number, line))
     if errors:
@@ -265,23 +314,25 @@ def format_order(order: Order) -> str:
     head = kind.upper()
     if kind in NO_ARGS:
         return head
+    if kind in SLOTTED and args.get("slot") is not None:
+        head = f"{head} {args['slot']}"  # an order for later may leave the slot to its turn
     if kind in ("captain", "side"):
-        return f"{head} {args['slot']}"
+        return head
     if kind == "aristocrat":
-        parts = [f"{head} {args['slot']}"]
+        parts = [head]
         for place in ("lighthouse", "temple"):
             if args.get(place):
                 parts.append(f"{place.upper()} {args[place]:+d}")
         return " ".join(parts)
     if kind == "merchant":
-        return f"{head} {args['slot']} {args['good']}"
+        return f"{head} {args['good']}"
     if kind == "loadmaster":
-        text = f"{head} {args['slot']} {args['mode'].upper()} {args['dock']}"
+        text = f"{head} {args['mode'].upper()} {args['dock']}"
         return text + (f" TO {args['to']}" if args["mode"] == "switch" else "")
     if kind == "porter":
         source = f"STORAGE {args['good']}" if args["from"] == "storage" else args["from"]
         target = args["to"].upper() if args["to"] in ("storage", "charter") else args["to"]
-        return f"{head} {args['slot']} {source} TO {target}"
+        return f"{head} {source} TO {target}"
     if kind == "use":
         text = f"USE {args['card']}"
         if "dock" in args:
@@ -303,4 +354,24 @@ def format_order(order: Order) -> str:
         return f"OCCUPY {args['dock']}" + (f" TAKE {args['good']}" if "good" in args else "")
     if kind == "buy":
         return f"BUY {args['good']}"
+    if kind == "either":
+        return format_alternatives([Order.from_json(a) for a in args["alts"]])
+    if kind == "plan":
+        return f"{args['part'].upper()}: " + format_alternatives([Order.from_json(a) for a in args["alts"]])
+    if kind == "cancel":
+        return f"CANCEL {args['part'].upper()}"
     raise ValueError(f"unknown order kind {kind!r}")
+
+
+def _plan_line(state: State, part: str, text: str) -> Order:
+    """A line of a standing part: the answers it may give, in order of preference."""
+    from .plans import PARTS
+    words = text.split()
+    if words and fold(words[0]) == "cancel" and len(words) == 1:
+        return Order("cancel", {"part": part})
+    alts = parse_alternatives(state, text)
+    for alt in alts:
+        if alt.kind not in PARTS[part]:
+            raise InvalidOrder(f"{format_order(alt)} does not answer {part.upper()}",
+                               suggestion=f"{part.upper()}: takes {', '.join(k.upper() for k in PARTS[part])}")
+    return Order("plan", {"part": part, "alts": [a.to_json() for a in alts]})

@@ -98,6 +98,7 @@ class State(TypedDict):
     held: list[list[str]]  # ship cards kept for their privilege, by seat
     pending: list[PendingDecision]
     queue: dict[str, list[dict[str, Any]]]  # orders players sent ahead, by player
+    plans: NotRequired[dict[str, dict[str, list[dict[str, Any]]]]]  # standing answers, by player and part
     act: ActionTurn | None
     arr: Arrival | None
 
@@ -130,4 +131,6 @@ def copy_state(state: State) -> State:
         out["queue"] = marshal.loads(marshal.dumps(state["queue"]))
     else:
         out["queue"] = {}
+    if state.get("plans"):
+        out["plans"] = marshal.loads(marshal.dumps(state["plans"]))
     return out  # type: ignore[return-value]

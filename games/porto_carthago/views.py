@@ -11,6 +11,7 @@ from referee.contract import Order
 from .board import PRIVILEGE_TEXT, docks, goods_price, storage_spaces
 from .flow import current_decision, describe
 from .grammar import format_order
+from .plans import standing_lines
 from .scoring import seats_bought
 from .state import State
 
@@ -59,10 +60,14 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         out["deck"] = list(state["deck"])
         out["bag"] = sorted(state["bag"])
         out["queues"] = {p: list(q) for p, q in state["queue"].items()}
+        out["plans"] = {p: dict(parts) for p, parts in (state.get("plans") or {}).items()}
         out["options"] = dict(state["opts"])
     elif seat is not None:
         out["my_queue"] = list(state["queue"].get(player, []))
         out["my_queue_text"] = [format_order(Order.from_json(o)) for o in out["my_queue"]]
+        plan = standing_lines(state, player)
+        if plan:
+            out["my_plan"] = plan
     out["ship_cards"] = _face_up(state, out)
     out["privileges"] = dict(PRIVILEGE_TEXT)
     out["prices"] = {"palace_fields": [list(f) for f in components["palace_fields"]],

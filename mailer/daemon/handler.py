@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from mailer.inbound.addresses import KnownGames, parse_plus_address
@@ -26,7 +26,8 @@ from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
 from referee.service import Referee, ServiceError, Submission
 from referee.store import remember_existing
 
-from .mail_commands import command_summary, lines_after_command, mail_command, unread_notice
+from .desk import Desk, desk_code
+from .mail_commands import CHECK, command_summary, lines_after_command, mail_command, unread_notice
 from .reading import MailReading, phase_key_of
 from .refusals import RefusalBook
 
@@ -65,6 +66,9 @@ class MailHandler:
         self.settings = settings
         self.game_exists = remember_existing(game_exists or referee.store.exists)
         self.players = PlayerAddresses(referee.store.games_dir)
+        self.desk = Desk(referee, notifier, settings.hostname, RefusalBook(
+            notifier.system_outbox.store.root / "desk-answers.json", settings.limits.desk_answers_per_address_per_hour,
+            notifier.clock))
         self.refusals = RefusalBook(notifier.system_outbox.store.root / "refusals.json",
                                     settings.limits.refusals_per_sender_per_hour, notifier.clock)
 
@@ -96,6 +100,8 @@ class MailHandler:
 
     def _dispatch(self, read: "IdentifiedMail") -> Handled:
         """A mail command, or one submission on its own."""
+        if read.command is not None and read.command[0] == CHECK:
+            return self._check(read)
         if read.command is not None:
             return self._command(read.mail, read.raw, *read.who, *read.command)
         return self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
@@ -109,6 +115,10 @@ class MailHandler:
             return Handled("ignored", "no usable sender address to answer")
         if mail.sender.lower().rpartition("@")[2] == self.settings.hostname.lower():
             return Handled("ignored", "mail from one of our own addresses (a loop)")
+        code = desk_code(mail, self.settings.hostname)
+        if code is not None:
+            done = self.desk.handle(mail, raw, code)
+            return Handled(done.outcome, done.detail, done.game)
         who = self._identify(mail)
         if who is None or not self._valid_game(who[0]):
             return Handled("unmatched", f"no game and player token found; {self._refuse(mail)}")
@@ -147,6 +157,8 @@ class MailHandler:
             if name in ("STATUS", "HELP"):
                 self.referee.request(game_id, player, name.lower(), token=token, in_reply_to=mail.message_id,
                                      serial=serial)
+            elif name == "LEAVE":
+                self.referee.leave(game_id, player, token=token)
             elif name == "VACATION":
                 self.referee.vacation(game_id, player, argument, token=token, source="mail",
                                       message_id=mail.message_id)
@@ -177,6 +189,26 @@ class MailHandler:
                     game=game_id, command=name), unread_notice(name, rest, seat["language"]),
                     in_reply_to=mail.message_id, serial=f"{game_id}.{serial}.rest")
         return Handled("command", name, game_id, player)
+
+    def _check(self, read: "IdentifiedMail") -> Handled:
+        """CHECK: the receipt the orders would get, to the player's registered address only;
+        nothing is submitted. A wrong token gets the refusal any unmatched mail gets."""
+        game_id, player, token = read.who
+        assert read.command is not None
+        seat = self.referee.seat(game_id, player, token)
+        if seat is None:
+            return Handled("refused", f"bad token; {self._refuse(read.mail)}", game_id, player)
+        checked = replace(read.mail, orders_text=read.command[1])
+        receipt = self.referee.check_submission(game_id, Submission(
+            player, checked.orders_text, token=token, phase_key=read.phase_key(), source="mail",
+            reader=MailReading(checked, game_id)))
+        verdict = "would be accepted" if receipt.ok else "would NOT be accepted"
+        self.notifier.system_mail(
+            seat["email"], f"[{game_id}] CHECK: your orders {verdict}",
+            "CHECK only: nothing was sent and the game is unchanged. Sent now, these orders would get this "
+            "receipt:\n\n" + receipt.render(),
+            in_reply_to=read.mail.message_id, serial=f"{game_id}.check.{_digest(read.mail.message_id, read.raw)}")
+        return Handled("command", f"CHECK: {receipt.status}", game_id, player)
 
     def _refuse(self, mail: InboundMail) -> str:
         """Answer mail that matched no seat, if its sender is a player here and was not

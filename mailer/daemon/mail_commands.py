@@ -1,5 +1,5 @@
 """The mail commands a player may send instead of orders: STATUS, HELP, VACATION, TIMEZONE,
-LANGUAGE.
+LANGUAGE, LEAVE; and CHECK, which stands in front of orders.
 
 A command is a mail's first line of text, or else its subject, and nothing else: a mail with
 an ORDERS block is never a command, and what follows a command in the mail is not read (the
@@ -11,28 +11,50 @@ from __future__ import annotations
 import re
 
 from mailer.inbound.message import InboundMail
+from mailer.inbound.orders import find_orders
 from mailer.inbound.prose import is_salutation
 from mailer.outbound.reports import mail_commands
 from mailer.safe_headers import sanitise_header
 from referee.i18n import DEFAULT_LANGUAGE, translations
 
-_SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
+SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 MAX_UNREAD_SHOWN = 10
-COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1}  # how many words must follow
+COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1, "LEAVE": 0}  # words to follow
 # The commands' names in the other languages a player may write in (docs/languages.md).
 ALIASES = {"TZ": "TIMEZONE", "ZEITZONE": "TIMEZONE", "FUSO": "TIMEZONE", "SPRACHE": "LANGUAGE", "LINGUA": "LANGUAGE",
            "HILFE": "HELP", "AIUTO": "HELP", "STAND": "STATUS", "STATO": "STATUS", "URLAUB": "VACATION",
            "VACANZA": "VACATION", "FERIEN": "VACATION"}
+CHECK = "CHECK"
+
+
+def check_request(mail: InboundMail) -> str | None:
+    """The orders a CHECK mail asks about: a mail whose subject, or whose first line of its
+    own text, is CHECK. The orders are the ORDERS block when there is one, else the text
+    after the CHECK line; None when the mail is no CHECK."""
+    visible = [line.strip() for line in find_orders(mail.body)[1] if line.strip()]
+    first = visible[0].upper().rstrip(":") if visible else ""
+    subject = SUBJECT_PREFIX.sub("", mail.subject).split()
+    if first != CHECK and not (subject and subject[0].upper().rstrip(":") == CHECK):
+        return None
+    lines = mail.orders_text.splitlines()
+    if not mail.orders_from_block:
+        kept = [line for line in lines if line.strip()]
+        if kept and kept[0].strip().upper().rstrip(":") == CHECK:
+            lines = lines[lines.index(kept[0]) + 1:]
+    return "\n".join(lines).strip("\n")
 
 
 def mail_command(mail: InboundMail) -> tuple[str, str] | None:
     """A mail command (name, argument): a first body line, or else a subject, that is just
     STATUS, HELP, VACATION ..., TIMEZONE ... or LANGUAGE ... (or one of their `ALIASES`);
-    never in a mail with an ORDERS block."""
+    never in a mail with an ORDERS block. CHECK comes back as (CHECK, the orders to check)."""
+    checked = check_request(mail)
+    if checked is not None:
+        return CHECK, checked
     if mail.orders_from_block:
         return None
     lines = _text_lines(mail)
-    for candidate in ([lines[0]] if lines else []) + [_SUBJECT_PREFIX.sub("", mail.subject)]:
+    for candidate in ([lines[0]] if lines else []) + [SUBJECT_PREFIX.sub("", mail.subject)]:
         words = candidate.split()
         if not words:
             continue

@@ -27,6 +27,7 @@ from mailer.outbound.sending import send_all
 from referee import registry, rendering
 from referee.config import Settings
 from referee.service import Referee, TickAction, next_wake, stored_game_problem, system_clock
+from referee.signups import SignupLimits
 from referee.store import TinyDBStore
 from referee.tournament.organiser import Organiser
 from referee.tournament.store import TournamentStore
@@ -97,6 +98,8 @@ def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> S
                            keep_sent=SYSTEM_KEEP_SENT)
     notifier = MailNotifier(settings, clock, outbox, system_outbox)
     referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
+    referee.signup_limits = SignupLimits(settings.limits.pending_signups_per_address,
+                                         settings.limits.signups_per_address_per_hour)
     # tournaments: their standings go to each player through the system outbox (mail not tied to a game)
     tournaments = Organiser(referee, TournamentStore(root), mail=lambda to, subject, text, serial: notifier.system_mail(
         to, subject, text, in_reply_to=None, serial=serial))

@@ -23,7 +23,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container
 
-__all__ = ["KnownGames", "is_game_address", "parse_plus_address"]
+from mailer.own_address import REFEREE_LOCAL
+
+__all__ = ["REFEREE_LOCAL", "KnownGames", "is_game_address", "parse_plus_address", "referee_code"]
+
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _TOKEN = re.compile(r"[a-z0-9]{1,128}\Z")
@@ -75,13 +78,27 @@ def parse_plus_address(
     return game, player, token
 
 
+def referee_code(address: str, hostname: str) -> str | None:
+    """For an address of the referee itself: "" for the plain one, the code after `+` for a
+    confirmation reply; None for any other address."""
+    local, _, domain = address.strip().lower().rpartition("@")
+    if domain != hostname.lower():
+        return None
+    if local == REFEREE_LOCAL:
+        return ""
+    head, plus, code = local.partition("+")
+    return code if head == REFEREE_LOCAL and plus and _TOKEN.match(code) else None
+
+
 def is_game_address(address: str, hostname: str, exists: Callable[[str], bool]) -> bool:
     """Whether `address` may name a game here (the SMTP server's RCPT check): the right
-    domain and a local part that starts with an existing game's id. Cheap: no mail is parsed
-    and only file names are looked at."""
+    domain and a local part that starts with an existing game's id, or the referee's own
+    address. Cheap: no mail is parsed and only file names are looked at."""
     local, _, domain = address.strip().lower().rpartition("@")
     if domain != hostname.lower() or not local:
         return False
+    if referee_code(address, hostname) is not None:
+        return True
     head = local.split("+")[0]
     candidates = [head] + [local[:i] for i, ch in enumerate(local) if ch == "-"]
     for game_id in candidates:

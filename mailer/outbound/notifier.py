@@ -23,6 +23,8 @@ from referee.schedule import deadline_text, due_of
 from referee.store import GameExists, GameTransaction
 from referee.timekeeping import format_duration, show_span
 
+from mailer.own_address import referee_address
+
 from .compose import OutgoingMail, message_id
 from .outbox import TABLE, Outbox, queue
 from .reports import help_text, orders_block, render_report, report_context, report_subject
@@ -262,6 +264,31 @@ class MailNotifier:
                 tx.update_record(TABLE, record["id"], {"status": "dropped", "raw": None, "last_error": why})
                 dropped.append(record["message_id"])
         return dropped
+
+    def signup_mail(self, tx: GameTransaction, to: str, subject: str, lines: Sequence[str], *, serial: str,
+                    code: str | None = None, in_reply_to: str | None = None) -> None:
+        """A mail about a sign-up to an address that holds no seat yet, queued with the
+        sign-up: with `code`, its reply address carries the one-time code that takes the seat.
+        `{referee}` and `{code}` in a line are filled in."""
+        host = self.settings.hostname
+        filled = [line.replace("{referee}", referee_address(host)).replace("{code}", code or "") for line in lines]
+        text = render("notice.txt", game_id=tx.game_id, title=tx.meta.get("title") or tx.game_id, lines=filled,
+                      reason="")
+        self._queue(tx, OutgoingMail(tx.game_id, "signup", to, subject, text,
+                                     message_id(tx.game_id, "signup", serial, "x", host),
+                                     reply_to=referee_address(host, code), in_reply_to=in_reply_to,
+                                     auto="auto-replied" if in_reply_to else "auto-generated"))
+
+    def welcome_lines(self, game_id: str, seats: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+        """What each player of a game that starts by itself reads at the top of their first
+        report: who they are and how to send orders."""
+        host = self.settings.hostname
+        return {seat["name"]: [
+            f"Welcome, {seat['name']}. To send orders, reply to any mail from the referee for this game: its "
+            f"reply address, {reply_address(game_id, seat, host)}, carries your secret token. Or write to "
+            f"{game_id}@{host} with this line in your mail:", "", f"    PLAYER {seat['name']} {seat['token']}", "",
+            "Keep the token to yourself. A mail that begins with CHECK shows the receipt your orders would get "
+            "without sending them."] for seat in seats}
 
     def help_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                     in_reply_to: str | None, serial: str) -> None:

@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.contract import Event, Game, State
+from referee.contract import Event, Game, State, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
-from referee.i18n.terms import phase_name
+from referee.i18n.terms import localise, phase_name
 from referee.rendering import has_template, menu_text, render
 
 MENU_LINES = 12
@@ -100,6 +100,10 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
             if len(menu) > MENU_LINES:
                 lines.append("# " + t.gettext("... and {count} more; send HELP for the full list.").format(
                     count=len(menu) - MENU_LINES))
+    template = plan_template(game, state, player)
+    if template:
+        lines.append("# " + t.gettext("Plan ahead (optional, only you see it): fill in, remove the #"))
+        lines += [f"#   {localise(game, lang, part)}" for part in template]
     lines.append("END")
     return lines
 
@@ -131,6 +135,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "deadline": deadline or translations(lang).gettext("none set"),
         "result": result.to_json() if result else None,
         "notices": list(notices),
+        "plan": [localise(game, lang, line) for line in standing_plan(game, state, player) or []],
         "lang": lang,
         "language": NAMES[lang],
     }
@@ -142,6 +147,8 @@ MAIL_COMMANDS = (
     ("VACATION 5d", N_("away for five days (or: VACATION until 2026-12-01, VACATION off)")),
     ("TIMEZONE Europe/Berlin", N_("show deadlines in your time zone")),
     ("LANGUAGE de", N_("your mail in German (de), Italian (it) or English (en)")),
+    ("CHECK, then your orders", N_("the receipt they would get now; nothing is sent or changed")),
+    ("LEAVE", N_("give up your seat, before the game starts")),
 )
 
 

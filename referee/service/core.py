@@ -91,6 +91,8 @@ class ServiceCore:
     def _position(self, tx: Any, game: Game) -> Position:
         """The live position: the current state, the steps since the phase opened, and the
         snapshot taken when it opened."""
+        if tx.meta.get("status") == "open":
+            raise ServiceError(f"{tx.game_id} has not started yet: it waits for players to sign up")
         state = tx.state
         pos = Position(game, state, state, [Step.from_json(s) for s in tx.meta.get("steps", [])])
         if pos.steps:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from .. import registry
-from ..contract import ComponentError, SetupError, phase_kinds
+from ..contract import ComponentError, Game, SetupError, phase_kinds
 from ..errors import BadRequest
 from ..history import components_hash
 from ..i18n import LanguageError, language_code
@@ -17,6 +17,9 @@ from ..store import GAME_ID, StoreError, check_game_id
 from ..timekeeping import TimeError, zone_name
 from ..tokens import name_problem, new_token, normalise_email, valid_name
 from .openings import Openings
+
+# game ids that are addresses of the referee itself (mail to them is not a game's)
+RESERVED_IDS = frozenset({"referee", "postmaster"})
 
 
 @dataclass
@@ -43,21 +46,14 @@ class Creating(Openings):
         `timezones` a player's time zone by name, so that their first report already shows
         deadlines in it. `language` is the game's language (every player's until they choose
         their own), `languages` a player's own by name: the first report is already in it."""
-        try:
-            game = self._games(game_type)
-        except registry.UnknownGame as exc:
-            raise BadRequest([str(exc)]) from None
-        problems: list[str] = []
+        game, planned, problems = self._game_and_id(game_type, game_id)
         names = [name.strip().lower() for name, _ in players]
         if not game.min_players <= len(names) <= game.max_players:
             problems.append(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(names)}")
-        planned = game_id if game_id is not None else self._fresh_id(game.name)
         addresses: list[str] = []
         for (raw, email), name in zip(players, names):
-            if not valid_name(name):
-                problems.append(f"bad player name {raw[:40]!r}: use letters, digits, '_' and '-', starting with a "
-                                "letter or digit")
-            elif planned and GAME_ID.match(planned) and (problem := name_problem(planned, name)):
+            problem = self.player_name_problem(planned, name, raw)
+            if problem:
                 problems.append(problem)
             try:
                 addresses.append(normalise_email(email))
@@ -72,26 +68,7 @@ class Creating(Openings):
             problems.append(f"the game's language: {exc}")
         for dup in sorted({n for n in names if names.count(n) > 1}):
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
-        values, option_problems = resolve_options(game, options or {})
-        problems += option_problems
-        try:
-            rules = self.build_policy(policy, policy_set)
-            problems += kind_problems(rules, phase_kinds(game))
-        except PolicyError as exc:
-            problems += exc.problems
-        try:
-            loaded = game.load_components(components)
-        except ComponentError as exc:
-            problems += [f"components: {p}" for p in exc.problems]
-            loaded = None
-        if game_id is not None:
-            try:
-                check_game_id(game_id)
-            except StoreError as exc:
-                problems.append(str(exc))
-            else:
-                if self.store.exists(game_id):
-                    problems.append(f"a game {game_id!r} already exists")
+        values, rules, loaded = self._settings_checked(game, options, policy, policy_set, components, problems)
         if problems:
             raise BadRequest(problems)
         seed = seed if seed is not None else new_seed()
@@ -105,21 +82,79 @@ class Creating(Openings):
                  for n, e in zip(names, addresses)]
         opened = self.clock()
         now = self._now()
-        meta = {
-            "game": game.name, "title": game.title, "rules_version": game.rules_version,
-            "players": names, "seats": seats, "options": values,
-            "components": loaded, "components_sha256": components_hash(loaded or {}),
-            "components_custom": components is not None,
-            "seed": seed, "commitment": commitment(seed), "seed_revealed": False,
-            "created": now, "status": "active", "steps": [], "policy": rules.to_meta(),
-            **({"language": game_language} if game_language else {}),
-        }
+        assert rules is not None
+        meta = self._new_meta(game, names, seats, values, loaded, components is not None, seed, rules, now)
+        if game_language:
+            meta["language"] = game_language
         self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names,
                                                    "policy": rules.preset,
                                                    **({"language": game_language} if game_language else {})}],
                           then=lambda tx: self._notify_reports(tx, game, state, opened))
         self._flush_notices()
         return NewGame(game_id, game.name, seats, meta["commitment"])
+
+    @staticmethod
+    def _new_meta(game: Game, names: list[str], seats: list[dict[str, Any]], values: dict[str, Any], loaded: Any,
+                  custom: bool, seed: str, rules: Policy, now: str, status: str = "active") -> dict[str, Any]:
+        """A new game's meta: who plays, with what, and its seed committed."""
+        return {
+            "game": game.name, "title": game.title, "rules_version": game.rules_version,
+            "players": names, "seats": seats, "options": values,
+            "components": loaded, "components_sha256": components_hash(loaded or {}),
+            "components_custom": custom,
+            "seed": seed, "commitment": commitment(seed), "seed_revealed": False,
+            "created": now, "status": status, "steps": [], "policy": rules.to_meta(),
+        }
+
+    def _game_and_id(self, game_type: str, game_id: str | None) -> tuple[Game, str, list[str]]:
+        """The game (BadRequest when it is not installed), the id the new game will have, and
+        what is wrong with an id given."""
+        try:
+            game = self._games(game_type)
+        except registry.UnknownGame as exc:
+            raise BadRequest([str(exc)]) from None
+        problems: list[str] = []
+        if game_id is not None:
+            try:
+                check_game_id(game_id)
+            except StoreError as exc:
+                problems.append(str(exc))
+            else:
+                if self.store.exists(game_id):
+                    problems.append(f"a game {game_id!r} already exists")
+                elif game_id in RESERVED_IDS:
+                    problems.append(f"{game_id!r} is the referee's own address; choose another game id")
+        return game, game_id if game_id is not None else self._fresh_id(game.name), problems
+
+    @staticmethod
+    def player_name_problem(game_id: str, name: str, raw: str | None = None) -> str | None:
+        """Why `name` cannot be a player's name in game `game_id`; None when it can. The same
+        check for `new` and for a sign-up by mail."""
+        if not valid_name(name):
+            return (f"bad player name {(raw or name)[:40]!r}: use letters, digits, '_' and '-', starting with a "
+                    "letter or digit")
+        if game_id and GAME_ID.match(game_id):
+            return name_problem(game_id, name)
+        return None
+
+    def _settings_checked(self, game: Game, options: Mapping[str, Any] | None, policy: str | None,
+                          policy_set: Sequence[str], components: Mapping[str, Any] | None,
+                          problems: list[str]) -> tuple[dict[str, Any], Policy | None, Any]:
+        """Options, deadline policy and components checked; what is wrong added to `problems`."""
+        values, option_problems = resolve_options(game, options or {})
+        problems += option_problems
+        rules = None
+        try:
+            rules = self.build_policy(policy, policy_set)
+            problems += kind_problems(rules, phase_kinds(game))
+        except PolicyError as exc:
+            problems += exc.problems
+        try:
+            loaded = game.load_components(components)
+        except ComponentError as exc:
+            problems += [f"components: {p}" for p in exc.problems]
+            loaded = None
+        return values, rules, loaded
 
     def _fresh_id(self, name: str) -> str:
         prefix = name.split("-")[0][:16]

@@ -9,20 +9,24 @@ written as a part of `Referee` that builds on the parts it needs (core.py at the
     ticking.py           time passing: reminders, held sets, missed deadlines
     moderator_levers.py  the deadline policy, extend, pause, resume
     player_levers.py     vacation and time zone
-    queries.py           status, views, history, a seat by its token
+    queries.py           status, views, history, a seat by its token, a player's games
+    open_games.py        open games made, listed and looked at
+    signing_up.py        JOIN, its confirmation or approval, LEAVE
+    starting.py          an open game starting by itself
+    checking.py          CHECK: the receipt orders would get, nothing changed
     steps.py, openings.py, core.py: what those share
 """
 
 from __future__ import annotations
 
-from .creating import Creating
+from .checking import Checking
 from .moderation import Moderation
 from .moderator_levers import ModeratorLevers
 from .player_levers import PlayerLevers
 from .queries import Queries
-from .submissions import Submissions
+from .signing_up import SigningUp
 from .ticking import Ticking
 
 
-class Referee(Creating, Submissions, Moderation, Ticking, ModeratorLevers, PlayerLevers, Queries):
+class Referee(SigningUp, Checking, Moderation, Ticking, ModeratorLevers, PlayerLevers, Queries):
     """Games, submissions, moderator actions, deadlines and queries over a `GameStore`."""

@@ -68,6 +68,12 @@ class Moderation(Steps):
             events = tx.events()
             live = effective_events(events)
             seqs = [e["seq"] for e in live]
+            if meta.get("status") == "open":
+                raise ServiceError(f"{game_id} has not started yet: it waits for players to sign up")
+            started = [e["seq"] for e in live if e["type"] == "started"]
+            if started and to < started[-1]:
+                raise ServiceError(f"{game_id} started at event {started[-1]}; an undo goes back to its start at "
+                                   "most (the sign-ups before it are not undone)")
             if to not in seqs:
                 raise ServiceError(f"event {to} is not in the effective history of {game_id}; "
                                    f"choose one of 1-{events[-1]['seq']} shown by `referee history`")

@@ -9,6 +9,8 @@ from ..history import effective_events
 from ..progress import phase_json
 from ..i18n import recipient_language
 from ..schedule import deadline_info, deadline_text, seat_zone
+from ..errors import ServiceError
+from ..signups import OPEN, start_rule_text
 from ..store import StoreError
 from ..tokens import same_token
 from .core import ServiceCore
@@ -38,6 +40,10 @@ class Queries(ServiceCore):
             raise ValueError(f"unknown request {what!r}")
         with self.store.transaction(game_id) as tx:
             seat = self._checked_seat(tx, player, token)
+            if tx.meta.get("status") == OPEN:
+                raise ServiceError(f"{game_id} has not started yet: {len(tx.meta['seats'])} of "
+                                   f"{tx.meta['signup']['max']} seats are taken, and the game "
+                                   f"{start_rule_text(tx.meta['signup'])}")
             game = self.game_of(tx.meta)
             if self.notifier is not None:
                 answer = self.notifier.status_answer if what == "status" else self.notifier.help_answer
@@ -50,6 +56,13 @@ class Queries(ServiceCore):
 
     def status(self, game_id: str) -> dict[str, Any]:
         stored = self.store.load(game_id)
+        if stored.meta.get("status") == OPEN:
+            record = stored.meta["signup"]
+            return {"id": game_id, "game": stored.meta["game"], "title": stored.meta.get("title"), "status": OPEN,
+                    "phase": None, "waiting_for": [], "deadline": None, "paused": None, "offered": [],
+                    "players": stored.meta["players"], "result": None, "commitment": stored.meta["commitment"],
+                    "seed": None, "signup": {"min": record["min"], "max": record["max"],
+                                             "start": start_rule_text(record), "approve": record["approve"]}}
         game = self.game_of(stored.meta)
         prompts = game.prompts(stored.state)
         result = game.result(stored.state) if not prompts else None
@@ -65,6 +78,39 @@ class Queries(ServiceCore):
             "seed": stored.meta["seed"] if stored.meta.get("seed_revealed") else None,
         }
 
+    def games_of(self, email: str) -> list[dict[str, Any]]:
+        """Every game not over in which `email` holds a seat: the phase, whether the player is
+        asked now and the deadline in their time zone (GAMES by mail)."""
+        address = email.strip().lower()
+        found = []
+        for row in self.store.list():
+            if row.get("status") in ("finished", "broken"):
+                continue
+            try:
+                stored = self.store.load(row["id"])
+            except StoreError:
+                continue
+            meta = stored.meta
+            for seat in meta["seats"]:
+                if seat["email"].lower() != address:
+                    continue
+                item = {"id": row["id"], "title": meta.get("title") or meta["game"], "player": seat["name"],
+                        "email": seat["email"], "token": seat["token"]}
+                if meta.get("status") == OPEN:
+                    record = meta["signup"]
+                    item.update(status=OPEN, phase=None, asked=False, deadline="",
+                                waiting=f"{len(meta['seats'])} of {record['max']} seats taken; the game "
+                                        f"{start_rule_text(record)}")
+                else:
+                    game = self.game_of(meta)
+                    asked = {p.player for p in game.prompts(stored.state)}
+                    item.update(status=meta.get("status"), phase=phase_json(game, stored.state),
+                                asked=seat["name"] in asked,
+                                deadline=deadline_text(meta, seat.get("timezone")) if asked else "",
+                                waiting="")
+                found.append(item)
+        return found
+
     def deadline_for(self, game_id: str, player: str | None = None) -> str:
         """The open deadline as a person reads it (in the player's time zone, if one is given)."""
         meta = self.store.load(game_id).meta
@@ -72,6 +118,8 @@ class Queries(ServiceCore):
 
     def show(self, game_id: str, player: str | None = None) -> dict[str, Any]:
         stored = self.store.load(game_id)
+        if stored.meta.get("status") == OPEN:
+            raise ServiceError(f"{game_id} has not started yet: there is no position to show")
         game = self.game_of(stored.meta)
         if player is not None:
             player = self._require_seat(stored.meta, player)["name"]

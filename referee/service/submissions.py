@@ -91,6 +91,9 @@ class Submissions(Steps):
         if screened is not None:
             return screened
         meta = tx.meta
+        if meta.get("status") == "open":
+            return Receipt(REFUSED, reason=f"{game_id} has not started yet; your first report comes when it "
+                           "starts", **base)
         game = self.game_of(meta)
         pos = self._position(tx, game)
         phase = phase_dict(pos.phase)

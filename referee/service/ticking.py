@@ -21,10 +21,12 @@ from ..i18n import recipient_language, translations
 from ..i18n.messages import moment, msg
 from ..timekeeping import UTC, format_duration, from_iso, show_moment, to_iso
 from ..wakeups import NEVER
+from ..signups import OPEN, start_wake
+from .starting import Starting
 from .steps import Steps, TickAction
 
 
-class Ticking(Steps):
+class Ticking(Steps, Starting):
     """Part of `Referee`: due deadlines and reminders, for cron and the daemon alike."""
 
     def tick(self, now: datetime | None = None, games: Sequence[str] | None = None) -> list[TickAction]:
@@ -56,6 +58,11 @@ class Ticking(Steps):
         done: list[TickAction] = []
         with self.store.transaction(game_id) as tx:
             meta = tx.meta
+            if meta.get("status") == OPEN:
+                if self._start_if_due(tx, now):
+                    done.append(TickAction(game_id, "started", f"started with {', '.join(tx.meta['players'])}",
+                                           tuple(tx.meta["players"])))
+                return done
             policy = Policy.from_meta(meta.get("policy"))
             if policy is None or meta.get("status") == "finished":
                 return done
@@ -210,6 +217,8 @@ def next_wake(meta: Mapping[str, Any]) -> float:
     a deadline (a reminder, holding or closing the phase, a miss) comes before the deadline
     less its longest reminder, a vacation ends at its `until`, and everything else a tick
     could do follows a unit of work, which sets the time again."""
+    if meta.get("status") == OPEN:  # only a start date needs the clock; a sign-up starts a full game
+        return start_wake(meta.get("signup") or {"starts_when": "full"}) or NEVER
     policy = Policy.from_meta(meta.get("policy"))
     if policy is None or meta.get("status") == "finished" or meta.get("paused"):
         return NEVER

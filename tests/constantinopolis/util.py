@@ -40,7 +40,7 @@ def at_construct(st: dict) -> dict:
     st = clone(st)
     st["auction"] = None
     st["pretorio"] = None
-    construction.start(st)
+    construction.start(st, [])
     flow.advance(st, [])
     return st
 
@@ -56,7 +56,7 @@ def at_accept(st: dict) -> dict:
 def at_donate(st: dict) -> dict:
     st = clone(st)
     st["auction"] = None
-    donations.start(st)
+    donations.start(st, [])
     flow.advance(st, [])
     return st
 

@@ -21,8 +21,10 @@ def constantinopolis(st: State, player: str, rng: random.Random) -> list[Order]:
     p = st["p"][player]
     gold = p["gold"]
     out = [Order(k) for k in ("stay", "pass", "done", "allow", "post", "preempt", "preempt-ask")]
+    out.append(Order("take", {"office": "free"}))
     for office in OFFICES:
         out.append(Order("take", {"office": office}))
+        out += [Order("bid", {"office": office, "limit": limit}) for limit in (1, gold, gold + 3)]
         for bid in range(1, gold + 3):
             out.append(Order("bid", {"office": office, "gold": bid}))
             for limit in (bid - 1, bid, bid + 3):

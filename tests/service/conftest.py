@@ -1,5 +1,3 @@
-from datetime import datetime, timedelta, timezone
-
 import pytest
 from click.testing import CliRunner
 
@@ -7,20 +5,13 @@ from commands.main import cli
 from referee import registry
 from referee.service import Referee
 from referee.store import TinyDBStore
+from referee.timekeeping import StepClock
 
 from ..race import GAME as RACE
 from .simul import GAME as SIMUL
 
 
-class FakeClock:
-    """Starts at a fixed moment and moves a minute each time it is read."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(minutes=1)
-        return self.now
+FakeClock = StepClock  # starts at a fixed moment and moves a minute each time it is read
 
 
 @pytest.fixture

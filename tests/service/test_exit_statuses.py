@@ -156,6 +156,23 @@ def tournaments_is_a_file(w, stack):
     (w.data / "tournaments").write_text("")
 
 
+def an_open_game(w, stack):
+    """Open game o1 (moderator approval), where zed waits for a seat."""
+    made = w.run("new", "race", "--open", "--seats", "2..3", "--approve", "--id", "o1")
+    assert made.exit_code == 0, made.output
+    from referee.service import Referee
+    Referee(TinyDBStore(w.data)).join("o1", "zed@x.test", "zed")
+
+
+def open_and_busy(w, stack):
+    an_open_game(w, stack)
+    busy("games/o1.json.lock")(w, stack)
+
+
+SIGNUPS = {"signups show": ["signups", "show", "o1"], "signups approve": ["signups", "approve", "o1", "zed"],
+           "signups decline": ["signups", "decline", "o1", "zed"]}
+
+
 TOURNAMENT = ["tournament", "new", "t2", "--game", "race", "--roster", "{tmp}/roster.csv", "--table-size", "2"]
 
 
@@ -196,6 +213,10 @@ for name, (works, refused) in GAME_COMMANDS.items():
               (name, 75, works, busy("games/s1.json.lock" if "s1" in works else "games/g1.json.lock"))]
     if refused:
         CASES.append((name, 1, refused, None))
+for name, args in SIGNUPS.items():
+    CASES += [(name, 0, args, an_open_game), (name, 2, args[:2], an_open_game),
+              (name, 1, [a if a != "o1" else "g1" for a in args], an_open_game),
+              (name, 74, [a if a != "o1" else "gb" for a in args], None), (name, 75, args, open_and_busy)]
 CASES += [
     ("games", 0, ["games"], None), ("games", 2, ["games", "--bogus"], None), ("games", 1, ["games"], broken_games),
     ("demo", 0, ["demo", "--game", "race", "--players", "2", "--seed", "x"], fresh_data_dir),

@@ -3,26 +3,21 @@ is closed phase by phase with default orders (`Referee.adjudicate`), as a modera
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
 from mailer.daemon.wiring import build
 from referee.config import Settings
+from referee.timekeeping import StepClock
 from referee.tournament.roster import Entry
 
 NAMES = ["ann", "bob", "cid", "dee", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea"]
 
 
-class Clock:
+def Clock() -> StepClock:
     """Moves a minute each time it is read."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 5, 1, 9, 0, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(minutes=1)
-        return self.now
+    return StepClock(datetime(2026, 5, 1, 9, 0, tzinfo=timezone.utc))
 
 
 def make_services(data_dir):

@@ -1,0 +1,205 @@
+"""Joining an open game by mail; the game then starts by itself (starting.py).
+
+A JOIN is only a request: the seat is taken when the address it came from answers the
+confirmation mail (whose reply address carries a one-time code), or when the moderator
+approves it in a game made with `approve`. So nobody can sign up someone else's address, and
+a forged From is never seated. Each change is one unit of work on the game's file, written
+with the mail it causes, so a crash loses neither a sign-up nor its answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..errors import ServiceError
+from ..signups import OPEN, forget_old, limit_problem, start_rule_text
+from ..store import StoreError
+from ..timekeeping import to_iso
+from ..tokens import new_token, normalise_email, same_token
+from .open_games import OpenGames
+from .starting import Starting
+
+
+class SigningUp(OpenGames, Starting):
+    """Part of `Referee`: JOIN, its confirmation or approval, LEAVE."""
+
+    def join(self, game_id: str, email: str, name: str | None = None, *, message_id: str | None = None,
+             in_reply_to: str | None = None) -> dict[str, Any]:
+        """A JOIN request: refused with a ServiceError that says why (unknown game, started,
+        full, name taken, limits), else recorded as pending and answered with a confirmation
+        mail to `email` (or, where the moderator approves, a note that they will decide)."""
+        try:
+            address = normalise_email(email)
+        except ValueError as exc:
+            raise ServiceError(str(exc)) from None
+        wanted = (name or address.split("@")[0]).strip().lower()
+        others = [meta["signup"] for gid, meta in self._open_metas() if gid != game_id]
+        now = self.clock()
+        with self._open_tx(game_id) as tx:
+            meta = tx.meta
+            record = forget_old(meta["signup"], now)
+            if message_id and any(p.get("message_id") == message_id for p in record["pending"]):
+                return {"game": game_id, "name": wanted, "email": address, "duplicate": True}
+            if any(s["email"].lower() == address.lower() for s in meta["seats"]):
+                raise ServiceError(f"this address already has a seat in {game_id}")
+            if len(meta["seats"]) >= record["max"]:
+                raise ServiceError(f"{game_id} is full: all {record['max']} seats are taken")
+            problem = self.player_name_problem(game_id, wanted)
+            if problem:
+                raise ServiceError(problem + ("" if name else " (no name was given, so the part of your address "
+                                                           "before the @ was tried; add a name after the game id)"))
+            if any(s["name"] == wanted for s in meta["seats"]):
+                raise ServiceError(f"the name {wanted!r} is taken in {game_id}; choose another: JOIN {game_id} NAME")
+            mine = [p for p in record["pending"] if p["email"].lower() == address.lower()]
+            problem = limit_problem(address.lower(), [dict(record, pending=[p for p in record["pending"]
+                                                                            if p not in mine]), *others],
+                                    self.signup_limits, now)
+            if problem:
+                raise ServiceError(problem)
+            code = new_token()
+            entry = {"name": wanted, "email": address, "code": code, "at": to_iso(now), "message_id": message_id}
+            record["pending"] = [p for p in record["pending"] if p not in mine] + [entry]
+            record["requests"] = record["requests"] + [{"email": address.lower(), "at": to_iso(now)}]
+            tx.set_meta(signup=record)
+            tx.append({"type": "join", "at": to_iso(now), "name": wanted, "email": address})
+            if self.notifier is not None:
+                self.notifier.signup_mail(tx, address, *self._join_answer(tx.game_id, meta, record, wanted),
+                                          serial=f"join-{code}", code=None if record["approve"] else code,
+                                          in_reply_to=in_reply_to)
+        self._flush_notices()
+        return {"game": game_id, "name": wanted, "email": address, "approve": record["approve"]}
+
+    @staticmethod
+    def _join_answer(game_id: str, meta: Mapping[str, Any], record: Mapping[str, Any],
+                     name: str) -> tuple[str, list[str]]:
+        title = meta.get("title") or meta["game"]
+        head = [f"You asked to join {title}, game {game_id}, as {name}. "
+                f"{len(meta['seats'])} of {record['max']} seats are taken; the game {start_rule_text(record)}."]
+        if record["approve"]:
+            return f"[{game_id}] Sign-up received: the moderator decides", head + [
+                "", "In this game the moderator approves every player. You will hear from the referee when "
+                "they have decided; until then nothing more is needed from you."]
+        return f"[{game_id}] Confirm your sign-up as {name}", head + [
+            "", "To take the seat, reply to this mail (its reply address carries a one-time code), or send a "
+            "mail to {referee} whose first line is:", "", "    CONFIRM {code}", "",
+            "If you did not ask for this, ignore this mail: nobody is seated without the reply, and the "
+            "request lapses in two days."]
+
+    def confirm(self, code: str, *, in_reply_to: str | None = None) -> dict[str, Any]:
+        """The reply to a confirmation mail: the seat is taken for the address the code was
+        mailed to. A code seen before changes nothing; an unknown one is a ServiceError."""
+        code = code.strip().lower()
+        for game_id, meta in self._open_metas() + self._started_with_code(code):
+            if any(same_token(code, s.get("code")) for s in meta["seats"]):
+                return {"game": game_id, "duplicate": True}
+            if any(same_token(code, p["code"]) for p in meta["signup"]["pending"]):
+                return self._seat_pending(game_id, lambda p: same_token(code, p["code"]), "reply",
+                                          in_reply_to=in_reply_to)
+        raise ServiceError("no sign-up waits for this code: it was used, it lapsed, or the game has started")
+
+    def _started_with_code(self, code: str) -> list[tuple[str, dict[str, Any]]]:
+        """Games that started since a code was used (a confirmation processed twice)."""
+        found = []
+        for row in self.store.list():
+            if row.get("status") == "active":
+                try:
+                    meta = self.store.load(row["id"]).meta
+                except StoreError:
+                    continue
+                if meta.get("signup") and any(same_token(code, s.get("code")) for s in meta["seats"]):
+                    found.append((row["id"], meta))
+        return found
+
+    def approve(self, game_id: str, name: str) -> dict[str, Any]:
+        """The moderator seats a pending sign-up (a game made with `approve`)."""
+        name = name.strip().lower()
+        with self._open_tx(game_id) as tx:
+            if not tx.meta["signup"]["approve"]:
+                raise ServiceError(f"{game_id} takes players who confirm by mail; there is nothing to approve")
+        return self._seat_pending(game_id, lambda p: p["name"] == name, "moderator")
+
+    def decline(self, game_id: str, name: str, reason: str = "") -> dict[str, Any]:
+        """The moderator turns a pending sign-up down; its address is told."""
+        name = name.strip().lower()
+        with self._open_tx(game_id) as tx:
+            record = dict(tx.meta["signup"])
+            found = [p for p in record["pending"] if p["name"] == name]
+            if not found:
+                raise ServiceError(f"no sign-up as {name!r} waits in {game_id}")
+            record["pending"] = [p for p in record["pending"] if p["name"] != name]
+            tx.set_meta(signup=record)
+            tx.append({"type": "declined", "at": self._now(), "name": name, "email": found[0]["email"]})
+            if self.notifier is not None:
+                self.notifier.signup_mail(tx, found[0]["email"], f"[{game_id}] Sign-up not accepted", [
+                    f"The moderator did not accept your sign-up as {name} for game {game_id}."
+                    + (f" Reason given: {reason}" if reason else "")], serial=f"declined-{found[0]['code']}")
+        self._flush_notices()
+        return {"game": game_id, "name": name}
+
+    def _seat_pending(self, game_id: str, which: Any, how: str, *, in_reply_to: str | None = None) -> dict[str, Any]:
+        now = self.clock()
+        with self._open_tx(game_id) as tx:
+            meta = tx.meta
+            record = dict(meta["signup"])
+            found = [p for p in record["pending"] if which(p)]
+            if not found:
+                raise ServiceError(f"no such sign-up waits in {game_id}")
+            entry = found[0]
+            if len(meta["seats"]) >= record["max"]:
+                raise ServiceError(f"{game_id} is full: all {record['max']} seats were taken before this reply")
+            if any(s["name"] == entry["name"] for s in meta["seats"]):
+                raise ServiceError(f"the name {entry['name']!r} was taken in {game_id} meanwhile; "
+                                   f"send JOIN {game_id} with another name")
+            if any(s["email"].lower() == entry["email"].lower() for s in meta["seats"]):
+                raise ServiceError(f"this address already has a seat in {game_id}")
+            seat = {"name": entry["name"], "email": entry["email"], "token": new_token(), "code": entry["code"]}
+            record["pending"] = [p for p in record["pending"] if p is not entry]
+            tx.set_meta(seats=[*meta["seats"], seat], players=[*meta["players"], seat["name"]], signup=record)
+            tx.append({"type": "seated", "at": to_iso(now), "name": seat["name"], "email": seat["email"], "by": how})
+            if not self._start_if_due(tx, now) and self.notifier is not None:
+                taken = len(meta["seats"]) + 1
+                self.notifier.to_player(tx, tx.meta, seat["name"], f"[{game_id}] You have a seat as {seat['name']}",
+                                        "\n".join([
+                    f"Your seat in game {game_id} is taken: you play as {seat['name']}. {taken} of "
+                    f"{record['max']} seats are taken; the game {start_rule_text(record)}.", "",
+                    "When it starts you get your first report. Until then you may reply to this mail with "
+                    "LEAVE to give the seat up (its reply address carries your secret token).", ""]),
+                    f"seated-{seat['code']}", in_reply_to, kind="signup")
+            started = tx.meta["status"] != OPEN
+        self._flush_notices()
+        return {"game": game_id, "name": seat["name"], "email": seat["email"], "started": started}
+
+    def leave(self, game_id: str, player: str, *, token: str | None = None) -> dict[str, Any]:
+        """A seated player gives their seat up before the game starts."""
+        with self.store.transaction(game_id) as tx:
+            seat = self._checked_seat(tx, player, token)
+            if tx.meta.get("status") != OPEN:
+                raise ServiceError(f"{game_id} has started; a seat can only be left before the start "
+                                   "(the moderator can drop a player)")
+            name = seat["name"]
+            if self.notifier is not None:
+                self.notifier.to_player(tx, tx.meta, name, f"[{game_id}] You left the game",
+                                        f"You gave up your seat as {name} in game {game_id}. To play after all, "
+                                        f"send JOIN {game_id} again.\n", f"left-{seat.get('code') or seat['token']}",
+                                        None, kind="signup")
+            tx.set_meta(seats=[s for s in tx.meta["seats"] if s["name"] != name],
+                        players=[p for p in tx.meta["players"] if p != name])
+            tx.append({"type": "left", "at": self._now(), "name": name})
+        self._flush_notices()
+        return {"game": game_id, "name": name}
+
+    def leave_request(self, game_id: str, email: str, *, serial: str, in_reply_to: str | None = None) -> None:
+        """LEAVE sent to the referee's address, where From proves nothing: the seat's
+        registered address is mailed how to leave (reply to that mail, whose reply address
+        carries the seat's token), so only its owner can give the seat up."""
+        with self._open_tx(game_id) as tx:
+            seat = next((s for s in tx.meta["seats"] if s["email"].lower() == email.strip().lower()), None)
+            if seat is None:
+                raise ServiceError(f"this address holds no seat in {game_id} (a sign-up that is not confirmed "
+                                   "lapses by itself)")
+            if self.notifier is not None:
+                self.notifier.to_player(tx, tx.meta, seat["name"], f"[{game_id}] To leave, reply LEAVE",
+                                        f"Someone asked, from this address, to give up your seat as {seat['name']} "
+                                        f"in game {game_id}. To leave, reply to this mail with LEAVE as its first "
+                                        "line. To stay, do nothing.\n", serial, in_reply_to, kind="signup")
+        self._flush_notices()
