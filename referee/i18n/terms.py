@@ -167,7 +167,8 @@ def to_english(game: Any, lang: str, text: str) -> str:
 def _line_to_english(table: Terms, line: str, english_keywords: set[str], number: int) -> str:
     matches = _phrases(line, lookup=table.english)
     first = _spans(line)[:1]
-    if first and (not matches or matches[0][0] != first[0][0]):
+    # a plan's part (`construction: ...`) is named in English; the game reads it
+    if first and (not matches or matches[0][0] != first[0][0]) and line[first[0][1]:first[0][1] + 1] != ":":
         start, end = first[0]
         word = line[start:end]
         key = fold(word)

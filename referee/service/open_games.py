@@ -6,8 +6,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..i18n import LanguageError, language_code
 from ..errors import BadRequest, ServiceError
+from ..i18n import LanguageError, language_code
 from ..rng import new_seed
 from ..signups import OPEN, SignupError, SignupLimits, forget_old, new_record, parse_seats, parse_start, start_rule_text
 from ..store import GAME_ID, GameNotFound, StoreError
