@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from referee.config import Settings
 from referee.contract import Event, Game, State
 from referee.i18n import recipient_language, translations
-from referee.i18n.messages import Message, say
+from referee.i18n.messages import Message, msg, say
 from referee.i18n.terms import phase_name
 from referee.receipts import Receipt
 from referee.rendering import render
@@ -284,11 +284,12 @@ class MailNotifier:
         report: who they are and how to send orders."""
         host = self.settings.hostname
         return {seat["name"]: [
-            f"Welcome, {seat['name']}. To send orders, reply to any mail from the referee for this game: its "
-            f"reply address, {reply_address(game_id, seat, host)}, carries your secret token. Or write to "
-            f"{game_id}@{host} with this line in your mail:", "", f"    PLAYER {seat['name']} {seat['token']}", "",
-            "Keep the token to yourself. A mail that begins with CHECK shows the receipt your orders would get "
-            "without sending them."] for seat in seats}
+            msg("Welcome, {player}. To send orders, reply to any mail from the referee for this game: its reply "
+                "address, {address}, carries your secret token. Or write to {game_address} with this line in "
+                "your mail:", player=seat["name"], address=reply_address(game_id, seat, host),
+                game_address=f"{game_id}@{host}"), "", f"    PLAYER {seat['name']} {seat['token']}", "",
+            msg("Keep the token to yourself. A mail that begins with CHECK shows the receipt your orders would get "
+                "without sending them.")] for seat in seats}
 
     def help_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                     in_reply_to: str | None, serial: str) -> None:
