@@ -21,11 +21,12 @@ $(LOCALES)/%/LC_MESSAGES/referee.mo: $(LOCALES)/%/LC_MESSAGES/referee.po $(STAMP
 
 install: $(STAMP) system-packages $(MO)
 
-# The mail program the tests compose replies with (tests/mailer/replies/test_mutt.py). Installed
-# when missing, as root or through sudo, where apt-get is the package manager; nothing is done
-# when it is there already. Where it cannot be installed the build goes on, and the mutt test
-# skips, except in CI (CI set, as .ci/run sets it), where both fail.
-SYSTEM_PACKAGES := mutt
+# The mail program the tests compose replies with (tests/mailer/replies/test_mutt.py) and the
+# browser that shows the HTML reports on a phone-sized screen (tests/reports/test_browser.py).
+# Installed when missing, as root or through sudo, where apt-get is the package manager; nothing
+# is done when they are there already. Where they cannot be installed the build goes on, and
+# their tests skip, except in CI (CI set, as .ci/run sets it), where both fail.
+SYSTEM_PACKAGES := mutt chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
 
 system-packages:

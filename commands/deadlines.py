@@ -1,5 +1,6 @@
-"""`referee policy`, `tick`, `extend`, `pause`, `resume`, `vacation`, `timezone`: the clock of
-a game and the rules it runs by; and `language`, the other lever a player has on their mail."""
+"""`referee policy`, `tick`, `extend`, `pause`, `resume`, `vacation`, `timezone`, `notify`:
+the clock of a game, the rules it runs by, and when its players get mail; and `language`, the
+other lever a player has on their mail."""
 
 from __future__ import annotations
 
@@ -196,5 +197,18 @@ def language_command(ctx: click.Context, game_id: str, player: str, language: st
     click.echo(f"{done['player']} in {game_id} is written to in {NAMES[done['language']]} ({done['language']}).")
 
 
+@click.command("notify")
+@click.argument("game_id")
+@click.argument("player")
+@click.argument("choice", nargs=-1, required=True, metavar="(each | turn | digest [HH:MM])")
+@click.pass_context
+@handles_errors
+def notify_command(ctx: click.Context, game_id: str, player: str, choice: tuple[str, ...]) -> None:
+    """Set how a player gets mail: `turn` (when asked, at round ends; the default), `each`
+    (everything as it happens) or `digest 08:00` (a mail a day at that time in their time zone)."""
+    done = referee(ctx).set_notify(game_id, player, " ".join(choice))
+    click.echo(f"{done['player']} in {game_id}: {done['text']}.")
+
+
 COMMANDS = (policy_group, tick_command, extend_command, pause_command, resume_command, vacation_command,
-            timezone_command, language_command)
+            timezone_command, notify_command, language_command)

@@ -10,6 +10,7 @@ from typing import Any, Callable
 import click
 
 from mailer.outbound.reports import view_text
+from referee.rendering import render
 
 from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
 
@@ -173,9 +174,11 @@ def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
             click.echo("Everyone is in; the phase resolves at its deadline (early resolution is off).")
         for player in info["offered"]:
             click.echo(f"The seat of {player} is offered to a replacement (`referee replace`).")
+    elif info["standings"]:
+        click.echo("The game is over.")
+        click.echo(render("standings.txt", title=info["title"] or info["game"], standings=info["standings"]), nl=False)
     else:
-        winners = ", ".join(info["result"]["winners"]) if info["result"] else "none"
-        click.echo(f"The game is over. Winner(s): {winners}")
+        click.echo("The game is over.")
     click.echo(f"Seed commitment: {info['commitment']}")
     if info["seed"]:
         click.echo(f"Seed: {info['seed']}")
@@ -205,3 +208,7 @@ def show_command(ctx: click.Context, game_id: str, as_player: str | None, as_jso
     click.echo(f"{game_id} as seen by the moderator:")
     for key, value in view.items():
         click.echo(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+    standings = service.status(game_id)["standings"]
+    if standings:  # the engine's score keys above; the standings in the rulebook's words here
+        click.echo("")
+        click.echo(render("standings.txt", title=game_id, standings=standings), nl=False)

@@ -59,8 +59,10 @@ class Receipt:
     def from_json(cls, data: dict[str, Any]) -> "Receipt":
         return cls(**data)
 
-    def render(self) -> str:
-        return render("receipt.txt", lang=self.language, r=self)
+    def render(self, brief: bool = False) -> str:
+        """The receipt's text, in the player's language; `brief` leaves out what happened and
+        what comes next, for a receipt that opens a mail whose report says both."""
+        return render("receipt.txt", lang=self.language, r=self, brief=brief)
 
 
 def diff_lines(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -59,9 +59,15 @@ def columns(rows: Sequence[Sequence[Any]], indent: int = 2, gap: int = 2) -> str
     return "\n".join(lines)
 
 
+_KEYWORD_AFTER_SPACE = re.compile(r" (?=(?:orders|end)\b)", re.IGNORECASE)
+
+
 def wrap(text: str, indent: int = 2, hang: int = 4, width: int = 76) -> str:
-    """One paragraph filled to `width`, continuation lines indented further (`hang`)."""
-    filled = textwrap.fill(re.sub(r"[ \t\n]+", " ", str(text)).strip(" "), width, initial_indent=" " * indent,
+    """One paragraph filled to `width`, continuation lines indented further (`hang`). A line
+    is never broken just before the word "orders" or "end": a line starting with it could be
+    read as the start or the end of an ORDERS block by whoever answers the mail."""
+    text = _KEYWORD_AFTER_SPACE.sub(NBSP, re.sub(r"[ \t\n]+", " ", str(text)).strip(" "))
+    filled = textwrap.fill(text, width, initial_indent=" " * indent,
                            subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False)
     return filled.replace(NBSP, " ")
 

@@ -53,7 +53,7 @@ def test_installed_wheel_finds_its_templates_outside_the_checkout(wheel, tmp_pat
         "import mailer.inbound.ingest, mailer.daemon.serve, commands.demo.run; "  # the subpackages load
         "import referee.rendering as r; "
         "print(r.template_dir()); "
-        "print(r.render('standings.txt', title='T', places=[], winners=['x']))\n"
+        "print(r.render('standings.txt', title='T', standings={'places': [], 'left': [], 'winners': ['x'], 'rule': '', 'decided': []}))\n"
         "from referee.i18n import gettext; from referee.i18n.terms import to_english; "
         "from games.porto_carthago import GAME; "
         "print(gettext('de', 'Game paused'), '|', to_english(GAME, 'de', 'Kapitän 2'))"

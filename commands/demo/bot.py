@@ -1,16 +1,24 @@
-"""A player who plays by mail: reads reports from its own Maildir, decides, and replies by SMTP
-the way a person does.
+"""A player who plays by mail: reads its mail from its own Maildir, decides, and replies by
+SMTP the way a person does.
 
-What a bot reads: the mail in its mailbox. A report's ORDERS block names the game and the
-phase (read with the product's own parser); a receipt or a refusal answers the bot's last
-mail (In-Reply-To) and says in its subject whether the orders were taken. What a person
-would get from reading the report, the bot gets from the game file: it loads the state
-read-only to list every legal order and tries a whole turn on a copy before writing it down.
-It never writes to the store; its orders reach the game only through the referee's SMTP
-port, like anybody's.
+What a bot reads: the mail in its mailbox. A mail that asks for orders carries an ORDERS
+block naming the game and the phase (read with the product's own parser); a refusal answers
+the bot's last mail (In-Reply-To) and says in its subject that the orders were not taken.
+What a person would get from reading the report, the bot gets from the game file: it loads
+the state read-only to list every legal order and tries a whole turn on a copy before writing
+it down, and it sees there whether its last mail was taken (its Message-ID in the log), since
+a player who is not asked anything more gets no receipt until their next mail. It never
+writes to the store; its orders reach the game only through the referee's SMTP port.
+
+It answers only what it is asked: it writes for a phase only once a mail asking for orders
+in that phase has arrived. And it plays the same game every time with the same seed: its
+choices come from a random stream seeded by (seed, player, phase, mails sent in the phase),
+drawn on the position it was asked about, and where several players are asked at once the
+bots answer one after another in the order the game lists them, so no choice depends on
+which mail happened to arrive first.
 
 A reply looks like one a person writes: `Re:` subject, In-Reply-To and References, a greeting,
-the report's ORDERS block with the chosen orders filled in, a signature, and the report quoted
+the mail's ORDERS block with the chosen orders filled in, a signature, and the mail quoted
 below with `>`. A refused set is rewritten from the fresh state with the refused order left
 out; after `max_refusals` refusals in one phase the bot stops and says why, so a broken game
 stalls visibly instead of looping.
@@ -32,12 +40,15 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import formataddr, format_datetime, make_msgid
 from pathlib import Path
+from typing import Any
 
 from mailer.inbound.message import InboundMail, parse_message
 from mailer.inbound.orders import find_orders
-from referee.contract import Game, State
+from referee.bots import Bot
+from referee.contract import Game, OrderError, State
 from referee.i18n import DEFAULT_LANGUAGE, translations
 from referee.i18n.terms import localise
+from referee.playthrough import own_position
 from referee.store import GameStore, StoreError
 
 MAX_ORDERS_PER_MAIL = 12
@@ -85,9 +96,10 @@ class MailBot:
     store: GameStore  # read only
     maildir: Path
     smtp_port: int
-    rng: random.Random
+    seed: str
     smtp_host: str = "127.0.0.1"
     max_refusals: int = MAX_REFUSALS
+    brain: Bot | None = None  # referee/bots: what to write (None: random legal orders)
     wake: threading.Event = field(default_factory=threading.Event)
     counters: BotCounters = field(default_factory=BotCounters)
     finished: bool = False
@@ -104,13 +116,18 @@ class MailBot:
         self._awaiting: Sent | None = None
         self._last_reason = ""
         self._dirty = False
-        t = translations(self.language)
+        self._mails: dict[str, int] = {}  # phase key -> mails written for it
+        self._file = self.store.path(self.game_id) if hasattr(self.store, "path") else None
+        self._stamp: tuple[int, int] | None = None
+        t = translations(self.language)  # the subjects the referee writes in the bot's language
         self._game_over = t.gettext("[{game}] Game over").format(game=self.game_id)
-        self._received = t.gettext("[{game}] Orders received: {status}").format(game=self.game_id, status="")
+        self._refused = (t.gettext("[{game}] Orders not accepted").format(game=self.game_id),
+                         t.gettext("[{game}] Too late: phase {old} is closed, {key} is open").split("{old}")[0].format(
+                             game=self.game_id))
 
     # -- the loop
 
-    def run(self, stop: threading.Event, poll: float = 0.5) -> None:
+    def run(self, stop: threading.Event, poll: float = 0.02) -> None:
         """Play until the game is over, the bot gives up, or `stop` is set. A failure (the
         referee's port refusing mail, a bug) stops the bot with the reason in `problem`."""
         while not stop.is_set() and not self.finished and self.problem is None:
@@ -122,15 +139,32 @@ class MailBot:
                 self.problem = f"{self.name} stopped: {type(exc).__name__}: {exc}"
 
     def step(self) -> None:
-        """Read whatever is new, then write orders if the referee is waiting for this player."""
+        """Read whatever is new, then write orders if the referee is waiting for this player.
+        The game file is looked at again whenever it changed (another player's turn may have
+        made it this bot's turn without a mail to say so)."""
         for received in self._read_new():
             self._take(received)
+        if self._changed():
+            self._dirty = True
         if self._awaiting and time.monotonic() - self._awaiting.at > ANSWER_TIMEOUT:
             self._awaiting = None  # never answered; decide again from the game as it stands
             self._dirty = True
-        if self._dirty and not self._awaiting and not self.finished and self.problem is None:
+        if self._dirty and not self.finished and self.problem is None:
             self._dirty = False
             self._decide()
+
+    def _changed(self) -> bool:
+        if self._file is None:
+            return False
+        try:
+            info = os.stat(self._file)
+        except OSError:
+            return False
+        stamp = (info.st_mtime_ns, info.st_size)
+        if stamp == self._stamp:
+            return False
+        self._stamp = stamp
+        return True
 
     # -- reading mail
 
@@ -166,18 +200,9 @@ class MailBot:
         if subject.endswith(self._game_over):
             self.finished = True
         elif mail.key is not None and mail.reply_to:
-            self._targets[mail.key] = mail  # a report asking for orders
+            self._targets[mail.key] = mail  # a mail asking for orders
             self._dirty = True
-        elif sent and self._received in subject:
-            self.counters.accepted += 1
-            self._sets[sent.key] = sent.orders
-            if mail.reply_to:
-                self._targets[sent.key] = mail  # go on from the receipt if still asked
-            self._awaiting = None
-            # a receipt in another language is not read for its names: the game file says it
-            self._dirty = self._dirty or self.language != DEFAULT_LANGUAGE or self.name in _waiting_for(
-                mail.parsed.body)
-        elif sent:  # "Orders not accepted", "Too late: ...": the set changed nothing
+        elif sent and any(subject.startswith(refused) for refused in self._refused):
             self.counters.refused += 1
             self._refusals[sent.key] = self._refusals.get(sent.key, 0) + 1
             if sent.new:
@@ -190,31 +215,62 @@ class MailBot:
 
     def _decide(self) -> None:
         try:
-            state = self.store.load(self.game_id).state
+            stored = self.store.load(self.game_id)
         except StoreError:
             self._dirty = True  # busy: look again at the next wakeup
             return
+        if self._awaiting is not None:
+            if not any(e.get("message_id") == self._awaiting.message_id for e in reversed(stored.events[-200:])):
+                return  # not read yet (a refusal would have come by mail)
+            self.counters.accepted += 1
+            self._sets[self._awaiting.key] = self._awaiting.orders
+            self._awaiting = None
+        state = stored.state
         key = self.game.phase(state).key
-        prompts = [p for p in self.game.prompts(state) if p.player == self.name]
+        prompts = self.game.prompts(state)
+        mine = [p for p in prompts if p.player == self.name]
         target = self._targets.get(key)
-        if not prompts or target is None:
-            return  # nothing asked of us, or the report for this phase has not arrived yet
+        if not mine or target is None:
+            return  # nothing asked of us, or the mail asking has not arrived yet
+        if prompts[0].player != self.name:
+            return  # asked with others at once: they answer first, in the game's order
         if self._refusals.get(key, 0) >= self.max_refusals:
             self.problem = (f"{self.name}: orders for phase {key} were refused {self._refusals[key]} times "
                             f"(last: {self._last_reason or 'no reason given'}); stopped writing")
             return
-        simultaneous = prompts[0].simultaneous
-        earlier = list(self._sets.get(key, [])) if simultaneous else []
+        earlier: list[str] = []
+        if mine[0].simultaneous:  # a new set replaces the standing one: write it again, then go on
+            standing = [s for s in stored.meta.get("steps", []) if s.get("player") == self.name
+                        and s.get("kind") == "order"]
+            earlier = list(self._sets.get(key, [])) if standing else []
         limit = 1 if self._refusals.get(key) else MAX_ORDERS_PER_MAIL
-        new = self.choose(state, key, limit)
+        count = self._mails.get(key, 0)
+        if self.brain is not None and not self._refusals.get(key):
+            earlier, new = [], self._think(stored)  # a whole set (and plans) from the game's own bot
+        else:
+            new = self.choose(state, key, limit, random.Random(f"{self.seed}/{self.name}/{key}/{count}"))
         if not new:
             self.problem = f"{self.name}: asked in phase {key} but the rules allow no order"
             return
+        self._mails[key] = count + 1
         self._send(target, key, earlier, new)
 
-    def choose(self, state: State, key: str, limit: int = MAX_ORDERS_PER_MAIL) -> list[str]:
+    def _think(self, stored: Any) -> list[str]:
+        """The lines the game's bot writes for this player now: its answer to what is asked
+        and, for a bot that plans, its plans. In a phase played by all at once it works from
+        the position without this player's earlier set, which the new mail replaces."""
+        assert self.brain is not None
+        try:
+            state = own_position(self.game, stored, self.name)
+        except OrderError:
+            state = stored.state
+        return [line for line in self.brain.mail(self.game, state, self.name).splitlines() if line.strip()]
+
+    def choose(self, state: State, key: str, limit: int = MAX_ORDERS_PER_MAIL,
+               rng: random.Random | None = None) -> list[str]:
         """A turn: orders picked at random from the legal ones, each tried on a copy of the
         state, for as long as the same phase still asks this player (up to `limit`)."""
+        rng = rng or random.Random(f"{self.seed}/{self.name}/{key}")
         chosen: list[str] = []
         avoid = self._avoid.get(key, set())
         while len(chosen) < limit:
@@ -222,7 +278,7 @@ class MailBot:
             if not menu:
                 break
             fresh = [text for text in menu if text not in avoid] if not chosen else []
-            text = self.rng.choice(fresh or list(menu))
+            text = rng.choice(fresh or list(menu))
             state, _ = self.game.apply(state, self.name, [menu[text]])
             chosen.append(text)
             if self.game.phase(state).key != key:
@@ -279,15 +335,6 @@ def _fill(block: list[str], orders: list[str]) -> list[str]:
         lines[lines.index(suggestion)] = orders[0]
         return lines
     return block[:-1] + orders + block[-1:]
-
-
-def _waiting_for(receipt: str) -> list[str]:
-    """The players named on a receipt's `Next: ... waiting for a, b in ...` line."""
-    for line in receipt.splitlines():
-        if line.startswith("Next:") and "waiting for " in line:
-            names = line.split("waiting for ", 1)[1].split(" in ", 1)[0].rstrip(".")
-            return [name.strip() for name in names.split(",")]
-    return []
 
 
 def _first_error(body: str) -> str:

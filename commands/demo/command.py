@@ -20,6 +20,7 @@ from referee.gamelog import replay_log, write_log
 from referee.i18n import NAMES, LanguageError, language_code
 from referee.rendering import render
 from referee.rng import new_seed, verify_commitment
+from referee.standings import standings_context
 
 from ..common import EXIT_REFUSED, fail
 from .languages import mailbox_problems
@@ -29,13 +30,8 @@ DEFAULT_GAME = "constantinopolis"
 
 
 def standings(game: Game, result: Result) -> str:
-    places = []
-    rank = 1
-    for tied in result.ranking:
-        detail = ", ".join(f"{k} {v}" for k, v in result.scores[tied[0]].items() if v is not False)
-        places.append({"rank": rank, "players": list(tied), "detail": detail})
-        rank += len(tied)
-    return render("standings.txt", title=game.title, places=places, winners=list(result.winners))
+    """The final standings in the rulebook's words, with the tie-breaks that decided places."""
+    return render("standings.txt", title=game.title, standings=standings_context(game, result))
 
 
 def _choose_game(name: str | None) -> Game:
@@ -87,6 +83,9 @@ def _show_tick(tick: Tick) -> None:
 @click.option("--players", type=click.IntRange(1, len(PLAYER_NAMES)), default=None,
               help="Number of players (default: 4, or the game's limit).")
 @click.option("--seed", default=None, help="Seed for the game and the bots; the same seed plays the same game.")
+@click.option("--bots", "bots_kind", type=click.Choice(["plans", "ask-only"]), default="plans", show_default=True,
+              help="Bots that send plans for the decisions they see coming, or bots that answer only what "
+                   "they are asked (a game without its own bots gets random legal orders either way).")
 @click.option("--keep", is_flag=True, help="Keep the data directory (game file, mailboxes, log) and say where it is.")
 @click.option("--stall-timeout", type=click.FloatRange(1), default=STALL_SECONDS, show_default=True,
               help="Give up when no mail has moved for this many seconds.")
@@ -95,13 +94,14 @@ def _show_tick(tick: Tick) -> None:
                    "orders in it; at the end every mail is checked to be in its player's language.")
 @click.pass_context
 def demo_command(ctx: click.Context, game_name: str | None, players: int | None, seed: str | None,
-                 keep: bool, stall_timeout: float, languages: str | None) -> None:
+                 bots_kind: str, keep: bool, stall_timeout: float, languages: str | None) -> None:
     """Play a whole game by mail on this machine: the real daemon, one bot per player.
 
     The referee daemon listens on a loopback port; its outgoing mail goes by SMTP to a small
     capture server that files each mail into the player's own mailbox (a Maildir). One bot
-    per player reads its reports there, picks orders from those the rules allow, and replies
-    by SMTP the way a person would. Progress is shown as rounds and phases change; at the end
+    per player reads its mail there, writes its orders (by default with plans for the
+    decisions it sees coming; --bots ask-only answers only what it is asked), and replies by
+    SMTP the way a person would. Progress is shown as rounds and phases change; at the end
     come the standings, the mailboxes, the exported game log and its replay.
 
     Without --keep the data directory is temporary and removed at the end; with --data-dir
@@ -117,8 +117,9 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
     seed = seed or new_seed()
     data_dir, own_dir = _data_dir(ctx)
     keep = keep or own_dir
-    run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick, languages=spoken)
-    click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}")
+    run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick, bots_kind=bots_kind,
+                  languages=spoken)
+    click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}; bots: {bots_kind}")
     if spoken:
         click.echo("Languages: " + ", ".join(f"{n} {spoken[n]}" for n in names))
     ok = False
@@ -154,6 +155,7 @@ def _report(game: Game, run: DemoRun) -> bool:
     refused = sum(b.counters.refused for b in bots)
     click.echo(f"\nPlayed by mail in {run.elapsed:.1f} s: {run.mails_in} mails from the players, "
                f"{run.mails_out} from the referee (reports, receipts and notices).")
+    click.echo(f"Mail per player: {run.mail_stats().summary()}.")
     if refused:
         click.echo(f"The referee refused {refused} set(s) of orders, each with the reason; the bots wrote new ones.")
     sealed = verify_commitment(meta["seed"], meta["commitment"])

@@ -17,7 +17,6 @@ a sender rate limit high enough for bots that answer within milliseconds.
 from __future__ import annotations
 
 import queue
-import random
 import re
 import socket
 import threading
@@ -31,10 +30,13 @@ from typing import Callable
 from mailer.daemon.serve import serve
 from mailer.daemon.wiring import Services, build
 from referee.config import Limits, Settings
+from referee.bots import Bot, make_bot
 from referee.contract import Game
 from referee.i18n import DEFAULT_LANGUAGE, translations
 
+from . import mailstats
 from .bot import MailBot
+from .mailstats import MailStats
 from .capture import CaptureHandler, capture_server
 
 GAME_HOST = "games.localhost"
@@ -92,6 +94,8 @@ class DemoRun:
     elapsed: float = 0.0
     listen_port: int = 0
     capture_port: int = 0
+    notify: str | None = None  # every player's mail setting (None: the default, `turn`)
+    bots_kind: str = "plans"  # referee/bots: "plans" or "ask-only"; a game without bots: random orders
 
     def __post_init__(self) -> None:
         self._notes: queue.Queue[tuple[float, str]] = queue.Queue()
@@ -100,6 +104,21 @@ class DemoRun:
 
     def mailbox(self, player: str) -> Path:
         return self.data_dir / "mailboxes" / player
+
+    def _brain(self, player: str) -> Bot | None:
+        """The game's own bot of the chosen kind for this player, seeded by the demo's seed;
+        None for a game that has none (its bots pick random legal orders)."""
+        try:
+            return make_bot(self.game.name, self.bots_kind, f"{self.seed}/{player}")
+        except ValueError:
+            return None
+
+    def mail_stats(self) -> MailStats:
+        """What the players got by mail, from their mailboxes (after `run`)."""
+        assert self.services is not None
+        state = self.services.store.load(self.game_id).state
+        rounds = self.game.phase(state).round
+        return mailstats.read(self.data_dir / "mailboxes", self.players, max(rounds, 1))
 
     @property
     def mails_in(self) -> int:
@@ -115,15 +134,16 @@ class DemoRun:
         settings = demo_settings(self.data_dir, self.listen_port, self.capture_port)
         self.services = build(settings)
         addresses = {name: f"{name}@{PLAYER_HOST}" for name in self.players}
-        created = self.services.referee.new_game(self.game.name, list(addresses.items()), seed=self.seed,
-                                                 languages=self.languages)
+        created = self.services.referee.new_game(
+            self.game.name, list(addresses.items()), seed=self.seed,
+            notify={name: self.notify for name in self.players} if self.notify else None, languages=self.languages)
         self.game_id = created.id
         self.capture = CaptureHandler(self.data_dir / "mailboxes", {a: n for n, a in addresses.items()},
                                       on_delivery=self._delivered)
         for name, address in addresses.items():
             self.bots[name] = MailBot(name, address, self.game, self.game_id, self.services.store,
-                                      self.mailbox(name), self.listen_port, random.Random(f"{self.seed}/{name}"),
-                                      language=self.languages.get(name, DEFAULT_LANGUAGE))
+                                      self.mailbox(name), self.listen_port, self.seed,
+                                      brain=self._brain(name), language=self.languages.get(name, DEFAULT_LANGUAGE))
         stop, ready = threading.Event(), threading.Event()
         relay_server = capture_server(self.capture, self.capture_port)
         relay_server.start()

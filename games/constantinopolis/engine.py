@@ -59,6 +59,8 @@ class Constantinopolis:
         return flow.prompts(state)
 
     phase_kinds = ("auction", "construct", "accept", "donate", "store")
+    score_labels = scoring.SCORE_LABELS
+    tie_breaks = scoring.TIE_BREAKS
 
     def accepts_unprompted(self, state: State, player: str) -> bool:
         """Standing orders and plans (a defend limit, the Consul's pre-emption list, the plan of

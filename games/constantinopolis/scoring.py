@@ -14,6 +14,15 @@ from .draft import writable_sheet
 from .ships import move_ships
 from .state import GameState, components_of, goods_total, new_phase_key
 
+# The result's score keys in the rulebook's words, in reading order (reports, standings).
+SCORE_LABELS = {
+    "fame": "fame", "gold": "gold", "goods": "goods",
+    "ships_fame": "fame from ships", "walls_fame": "fame from walls", "gold_fame": "gold turned into fame",
+    "ships_gold": "gold from ships", "dropped": "left the game",
+}
+# Winning the Game: the most fame, then the most gold, then the most goods.
+TIE_BREAKS = ("fame", "gold", "goods")
+
 
 def final_scoring(state: GameState, events: list[Event]) -> None:
     """Traveling ships, city walls and gold, in that order; then the game is over."""

@@ -96,6 +96,8 @@ class PortoCarthago:
                        describe(state, decision))]
 
     phase_kinds = tuple(sorted({name.split(".")[0] for name in DECISION_TITLES}))
+    score_labels = scoring.SCORE_LABELS
+    tie_breaks = scoring.TIE_BREAKS
 
     def accepts_unprompted(self, state: State, player: str) -> bool:
         """Any seated player may queue orders (a dock preference list, their next turn)."""

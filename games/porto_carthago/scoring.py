@@ -10,6 +10,15 @@ from referee.contract import Result
 from .intrigue import bonus_seats
 from .state import State
 
+# The result's score keys in the rulebook's words (§5.10), in reading order.
+SCORE_LABELS = {
+    "palace_seats": "palace seats", "trade_points": "trade points", "money": "talents",
+    "bought_seats": "seats bought", "intrigue_seats": "seats from the intrigue path",
+    "path_servants": "servants on the intrigue path",
+}
+# Most servants in the palace, then the most trade points, then the most money (A43: then shared).
+TIE_BREAKS = ("palace_seats", "trade_points", "money")
+
 
 def seats_bought(state: State) -> list[int]:
     """Palace seats each player holds: small fields and the big field."""

@@ -149,8 +149,8 @@ class MailHandler:
 
     def _command(self, mail: InboundMail, raw: bytes, game_id: str, player: str, token: str,
                  name: str, argument: str) -> Handled:
-        """STATUS and HELP are answered with mail; VACATION, TIMEZONE and LANGUAGE change the seat and
-        are confirmed. Identity is checked exactly as for orders."""
+        """STATUS and HELP are answered with mail; VACATION, TIMEZONE, NOTIFY and LANGUAGE change
+        the seat and are confirmed. Identity is checked exactly as for orders."""
         serial = f"{player}.{_digest(mail.message_id, raw)}"
         rest = lines_after_command(mail)
         try:
@@ -162,6 +162,9 @@ class MailHandler:
             elif name == "VACATION":
                 self.referee.vacation(game_id, player, argument, token=token, source="mail",
                                       message_id=mail.message_id)
+            elif name == "NOTIFY":
+                self.referee.set_notify(game_id, player, argument, token=token, source="mail",
+                                        in_reply_to=mail.message_id, serial=serial, message_id=mail.message_id)
             elif name == "LANGUAGE":
                 self.referee.set_language(game_id, player, argument, token=token, source="mail",
                                           in_reply_to=mail.message_id, serial=serial, message_id=mail.message_id)

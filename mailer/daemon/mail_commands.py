@@ -1,5 +1,5 @@
 """The mail commands a player may send instead of orders: STATUS, HELP, VACATION, TIMEZONE,
-LANGUAGE, LEAVE; and CHECK, which stands in front of orders.
+LANGUAGE, NOTIFY, LEAVE; and CHECK, which stands in front of orders.
 
 A command is a mail's first line of text, or else its subject, and nothing else: a mail with
 an ORDERS block is never a command, and what follows a command in the mail is not read (the
@@ -19,7 +19,7 @@ from referee.i18n import DEFAULT_LANGUAGE, translations
 
 SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 MAX_UNREAD_SHOWN = 10
-COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1, "LEAVE": 0}  # words to follow
+COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1, "LEAVE": 0, "NOTIFY": 1}  # words to follow
 # The commands' names in the other languages a player may write in (docs/languages.md).
 ALIASES = {"TZ": "TIMEZONE", "ZEITZONE": "TIMEZONE", "FUSO": "TIMEZONE", "SPRACHE": "LANGUAGE", "LINGUA": "LANGUAGE",
            "HILFE": "HELP", "AIUTO": "HELP", "STAND": "STATUS", "STATO": "STATUS", "URLAUB": "VACATION",
@@ -46,8 +46,9 @@ def check_request(mail: InboundMail) -> str | None:
 
 def mail_command(mail: InboundMail) -> tuple[str, str] | None:
     """A mail command (name, argument): a first body line, or else a subject, that is just
-    STATUS, HELP, VACATION ..., TIMEZONE ... or LANGUAGE ... (or one of their `ALIASES`);
-    never in a mail with an ORDERS block. CHECK comes back as (CHECK, the orders to check)."""
+    STATUS, HELP, VACATION ..., TIMEZONE ..., NOTIFY ... or LANGUAGE ... (or one of their
+    `ALIASES`); never in a mail with an ORDERS block. CHECK comes back as (CHECK, the orders to
+    check)."""
     checked = check_request(mail)
     if checked is not None:
         return CHECK, checked

@@ -17,6 +17,7 @@ from referee.contract import Event, Game, State
 from referee.i18n import recipient_language, translations
 from referee.i18n.messages import Message, msg, say
 from referee.i18n.terms import phase_name
+from referee.notify import EACH, Notify, bag_of
 from referee.receipts import Receipt
 from referee.rendering import render
 from referee.schedule import deadline_text, due_of
@@ -25,6 +26,7 @@ from referee.timekeeping import format_duration, show_span
 
 from mailer.own_address import referee_address
 
+from . import folding
 from .compose import OutgoingMail, message_id
 from .outbox import TABLE, Outbox, queue
 from .reports import help_text, orders_block, render_report, report_context, report_subject
@@ -84,20 +86,25 @@ class MailNotifier:
 
     def _to_seat(self, tx: GameTransaction, seat: Mapping[str, Any], kind: str, subject: str, text: str,
                  serial: str, *, html: str | None = None, in_reply_to: str | None = None,
-                 auto: str = "auto-generated") -> None:
+                 auto: str = "auto-generated", kind_in_id: str | None = None) -> None:
         self._queue(tx, OutgoingMail(
             tx.game_id, kind, seat["email"], subject, text,
-            message_id(tx.game_id, kind, serial, seat["name"], self.settings.hostname), html=html,
+            message_id(tx.game_id, kind_in_id or kind, serial, seat["name"], self.settings.hostname), html=html,
             reply_to=reply_address(tx.game_id, seat, self.settings.hostname), in_reply_to=in_reply_to, auto=auto))
 
     # -- hooks called by the service inside its transaction
 
     def receipt(self, tx: GameTransaction, meta: Mapping[str, Any], receipt: Receipt,
                 in_reply_to: str | None) -> None:
-        """An accepted submission's receipt, to the player's registered address."""
+        """An accepted submission's receipt, to the player's registered address: at once for a
+        player who chose `each`, else the first part of their next mail."""
         seat = self._seat(meta, receipt.player)
-        serial = f"{receipt.seq}" if receipt.seq is not None else receipt.at
         t = translations(receipt.language)
+        if self._choice(seat).mode != EACH:
+            folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
+                             reply=in_reply_to)
+            return
+        serial = f"{receipt.seq}" if receipt.seq is not None else receipt.at
         self._queue(tx, OutgoingMail(
             tx.game_id, "receipt", seat["email"],
             t.gettext("[{game}] Orders received: {status}").format(game=tx.game_id, status=t.gettext(receipt.status)),
@@ -106,10 +113,11 @@ class MailNotifier:
             in_reply_to=in_reply_to, auto="auto-replied"))
 
     def reports(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State) -> None:
-        """Reports after a phase resolved. A player gets one when something is asked of them,
-        when a new phase or round begins, or when the game ends; in between (another player's
-        turn in a sequential phase) the events wait for their next report, so nobody is sent
-        a mail per move of every other player."""
+        """Reports after a phase resolved, to the players who chose `each` (the others' mail is
+        decided by `settle`). Such a player gets one when something is asked of them, when a
+        new phase or round begins, or when the game ends; in between (another player's turn
+        in a sequential phase) the events wait for their next report, so nobody is sent a
+        mail per move of every other player."""
         phase = game.phase(state)
         stage = f"{phase.round}/{phase.name}"
         asked = {p.player for p in game.prompts(state)}
@@ -119,47 +127,53 @@ class MailNotifier:
         notices: dict[str, list[str]] = {p: list(lines) for p, lines in (meta.get("notices") or {}).items()}
         records = tx.events(since=min(reported.values(), default=0))
         last_seq = records[-1]["seq"] if records else max(reported.values(), default=0)
+        bags = dict(meta.get("mailbag") or {})
         for seat in meta["seats"]:
             name = seat["name"]
-            if not (name in asked or over or meta.get("reported_stage") != stage):
+            if self._choice(seat).mode != EACH or not (name in asked or over or meta.get("reported_stage") != stage):
                 continue
             seen = reported.get(name, 0)
             lang = recipient_language(meta, name)
             events = [Event.from_json(e) for r in records if r["seq"] > seen for e in r.get("events", [])]
-            ctx = report_context(game, state, game_id=tx.game_id, player=name, events=events,
-                                 deadline=deadline_text(meta, seat.get("timezone"), lang),
-                                 notices=[say(line, lang, game, seat.get("timezone"))
-                                          for line in notices.pop(name, ())],
-                                 lang=lang)
+            bag = bag_of(meta, name)
+            ctx = self._context(tx, game, state, meta, seat, bag, events, notices.pop(name, ()), [])
             text, html = render_report(ctx)
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
                 message_id(tx.game_id, f"report-{phase.key}", last_seq, name, self.settings.hostname),
                 html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname)))
+            bags[name] = dict(bag, seen=folding.sections(ctx["view"]))
             since[name] = seen
             reported[name] = last_seq
-        tx.set_meta(reported=reported, reported_from=since, reported_stage=stage)
+        tx.set_meta(reported=reported, reported_from=since, reported_stage=stage, mailbag=bags)
         if meta.get("notices"):
             tx.set_meta(notices=notices)  # told now; the rest wait for each player's next report
 
     def reminder(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                  before: timedelta, now: datetime) -> None:
-        """A reminder to one player whose orders are missing."""
+        """A reminder to one player whose orders are missing; always at once. A player who did
+        not choose `each` gets it as their mail of the moment, with whatever waited for it."""
         seat = self._seat(meta, player)
         schedule = meta["schedule"]
         due = due_of(schedule)
         assert due is not None
         phase = game.phase(state)
-        prompts = [p for p in game.prompts(state) if p.player == player]
         lang = recipient_language(meta, player)
-        text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player,
+        subject = translations(lang).gettext("[{game}] Reminder: orders due in {left}").format(
+            game=tx.game_id, left=show_span(due - now))
+        if self._choice(seat).mode != EACH:
+            folding.add_part(tx, player, "reminder", subject.removeprefix(f"[{tx.game_id}] "), render(
+                "reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=True,
+                phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                prompt="", left=show_span(due - now), deadline="", help="", block=[]), urgent=True)
+            return
+        prompts = [p for p in game.prompts(state) if p.player == player]
+        text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=False,
                       phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                       prompt=prompts[0].text if prompts else "", left=show_span(due - now),
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=game.help(state, player) if prompts else "",
                       block=orders_block(game, state, tx.game_id, player, lang) if prompts else [])
-        subject = translations(lang).gettext("[{game}] Reminder: orders due in {left}").format(
-            game=tx.game_id, left=show_span(due - now))
         self._to_seat(tx, seat, "reminder", subject, text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
 
     def reopened(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
@@ -170,17 +184,22 @@ class MailNotifier:
         would only come when the phase resolves, too late to answer."""
         seat = self._seat(meta, player)
         phase = game.phase(state)
+        brief = self._choice(seat).mode != EACH
         lang = recipient_language(meta, player)
         t = translations(lang)
         body = render("reopened.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, by=by,
+                      brief=brief,
                       phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                       lines=[say(line, lang, game) for line in lines],
                       cancelled=[say(line, lang, game) for line in cancelled],
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=game.help(state, player), block=orders_block(game, state, tx.game_id, player, lang))
-        subject = (t.gettext("[{game}] Your orders were cancelled: please send your orders again") if cancelled
-                   else t.gettext("[{game}] Your part is open again: please send your orders again"))
-        self._to_seat(tx, seat, "notice", subject.format(game=tx.game_id), body, serial)
+        subject = t.gettext("Your orders were cancelled") if cancelled else t.gettext("Your part is open again")
+        if brief:  # the ORDERS block and the deadline come with the rest of their mail
+            folding.add_part(tx, player, "reopened", subject, f"{subject}.\n{body}", urgent=True)
+            return
+        self._to_seat(tx, seat, "notice", t.gettext("[{game}] {subject}: please send your orders again").format(
+            game=tx.game_id, subject=subject), body, serial)
 
     def announce(self, tx: GameTransaction, meta: Mapping[str, Any], subject: Message, lines: Sequence[Message],
                  reason: str, serial: str, *, in_reply_to: str | None = None) -> None:
@@ -190,11 +209,16 @@ class MailNotifier:
         for seat in meta["seats"]:
             lang = recipient_language(meta, seat["name"])
             deadline = deadline_text(meta, seat.get("timezone"), lang)
+            each = self._choice(seat).mode == EACH
+            shown = say(subject, lang)
             text = render("notice.txt", lang=lang, game_id=tx.game_id, title=meta.get("title") or tx.game_id,
+                          brief=not each, subject=shown,
                           lines=[say(line, lang, zone=seat.get("timezone")).replace("{deadline}", deadline)
                                  for line in lines], reason=reason)
-            self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {say(subject, lang)}", text, serial,
-                          in_reply_to=in_reply_to)
+            if not each:  # news that asks nothing: it waits for the player's next mail
+                folding.add_part(tx, seat["name"], "notice", shown, text)
+                continue
+            self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {shown}", text, serial, in_reply_to=in_reply_to)
 
     def alert(self, tx: GameTransaction, subject: str, lines: Sequence[str], serial: str, moderator: str) -> None:
         """A mail to the moderator (the game's policy address, else the server's); none when
@@ -203,28 +227,33 @@ class MailNotifier:
         if not to:
             return
         text = render("notice.txt", game_id=tx.game_id, title=f"Moderator alert for {tx.game_id}",
-                      lines=[say(line, "en") for line in lines], reason="")
+                      lines=[say(line, "en") for line in lines], reason="", brief=False, subject=say(subject, "en"))
         self._queue(tx, OutgoingMail(tx.game_id, "alert", to, f"[{tx.game_id}] {subject}", text,
                                      message_id(tx.game_id, "alert", serial, "moderator", self.settings.hostname)))
 
     def to_player(self, tx: GameTransaction, meta: Mapping[str, Any], player: str, subject: str, text: str,
                   serial: str, in_reply_to: str | None, kind: str = "answer") -> None:
+        """A mail to one player: an answer to their own mail goes at once; a notice (no mail
+        of theirs to answer) waits for their next mail unless they chose `each`."""
+        seat = self._seat(meta, player)
+        if kind == "notice" and in_reply_to is None and self._choice(seat).mode != EACH:
+            folding.add_part(tx, player, "notice", subject.removeprefix(f"[{tx.game_id}] "), text)
+            return
         self._to_seat(tx, self._seat(meta, player), kind, subject, text, serial, in_reply_to=in_reply_to,
                       auto="auto-replied" if in_reply_to else "auto-generated")
 
     def status_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                       in_reply_to: str | None, serial: str) -> None:
-        """STATUS: the player's latest report again (its events, and whatever happened since),
-        with the position and deadline as they stand; it does not count as a report sent."""
+        """STATUS: the player's latest mail again (its events, and whatever happened since, and
+        what waits for their next mail), with the position, the whole table included, and the
+        deadline as they stand; it does not count as a mail sent."""
         seat = self._seat(meta, player)
         lang = recipient_language(meta, player)
         seen = dict(meta.get("reported_from", {})).get(player, 0)
-        events = [Event.from_json(e) for r in tx.events(since=seen) for e in r.get("events", [])]
-        ctx = report_context(game, state, game_id=tx.game_id, player=player, events=events,
-                             deadline=deadline_text(meta, seat.get("timezone"), lang),
-                             notices=[say(line, lang, game, seat.get("timezone"))
-                                      for line in (meta.get("notices") or {}).get(player, ())],
-                             lang=lang)
+        bag = bag_of(meta, player)
+        events = folding.player_news(tx.events(since=seen), player, seen)
+        ctx = self._context(tx, game, state, meta, seat, bag, events, (meta.get("notices") or {}).get(player, ()),
+                            bag["parts"], full=True)
         text, html = render_report(ctx)
         self._to_seat(tx, seat, "status", report_subject(ctx), text, serial, html=html, in_reply_to=in_reply_to,
                       auto="auto-replied")
@@ -233,7 +262,9 @@ class MailNotifier:
                 serial: str) -> None:
         """To the person who takes over a seat (`referee replace`): who they now are, the
         address to reply to (it carries their new token), the token for a PLAYER line, and
-        the position as it stands, as their report shows it."""
+        the position as it stands, as their report shows it. It is their first mail: what
+        waited for the former player's next mail goes with it, less the answers to that
+        player's own mail."""
         seat = self._seat(meta, player)
         host = self.settings.hostname
         lang = recipient_language(meta, player)
@@ -245,14 +276,19 @@ class MailNotifier:
                            "your mail:").format(address=reply_address(tx.game_id, seat, host),
                                                  game_address=f"{tx.game_id}@{host}"), "",
                  f"    PLAYER {player} {seat['token']}", "",
-                 t.gettext("Keep the token to yourself. The game as it stands now:"), ""]
+                 t.gettext("Keep the token to yourself. The game as it stands now:")]
         seen = dict(meta.get("reported_from", {})).get(player, 0)
-        events = [Event.from_json(e) for r in tx.events(since=seen) for e in r.get("events", [])]
-        ctx = report_context(game, state, game_id=tx.game_id, player=player, events=events,
-                             deadline=deadline_text(meta, seat.get("timezone"), lang), notices=intro, lang=lang)
+        bag = bag_of(meta, player)
+        parts = [{"kind": "welcome", "subject": t.gettext("Welcome"), "text": "\n".join(intro)}]
+        parts += [p for p in bag["parts"] if p["kind"] == "notice"]
+        notices = dict(meta.get("notices") or {})
+        events = folding.player_news(tx.events(since=seen), player, seen)
+        ctx = self._context(tx, game, state, meta, seat, dict(bag, seen={}), events, notices.pop(player, ()), parts)
         text, html = render_report(ctx)
         self._to_seat(tx, seat, "welcome", t.gettext("[{game}] Welcome: you now play {player}").format(
             game=tx.game_id, player=player), text, serial, html=html)
+        self._mailed(tx, game, state, player, bag, ctx)
+        tx.set_meta(notices=notices)
 
     def drop_for_seat(self, tx: GameTransaction, seat: Mapping[str, Any], why: str) -> list[str]:
         """Mail not yet sent that invites a seat's former holder to reply with their token,
@@ -273,7 +309,7 @@ class MailNotifier:
         host = self.settings.hostname
         filled = [line.replace("{referee}", referee_address(host)).replace("{code}", code or "") for line in lines]
         text = render("notice.txt", game_id=tx.game_id, title=tx.meta.get("title") or tx.game_id, lines=filled,
-                      reason="")
+                      reason="", brief=False, subject=subject)
         self._queue(tx, OutgoingMail(tx.game_id, "signup", to, subject, text,
                                      message_id(tx.game_id, "signup", serial, "x", host),
                                      reply_to=referee_address(host, code), in_reply_to=in_reply_to,
@@ -299,6 +335,71 @@ class MailNotifier:
                          deadline=deadline_text(meta, seat.get("timezone"), lang), zone=seat.get("timezone"), lang=lang)
         self._to_seat(tx, seat, "help", translations(lang).gettext("[{game}] Help: your orders now").format(
             game=tx.game_id), text, serial, in_reply_to=in_reply_to, auto="auto-replied")
+
+    # -- one mail per player per moment
+
+    def settle(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State,
+               now: datetime) -> list[tuple[str, str]]:
+        """At the end of a unit of work: each player whose mail is due under their choice gets
+        one mail with everything that waited for it (mailer/outbound/folding.py); who, and why."""
+        return folding.settle(tx, game, state, now, lambda tx, seat, bag, events, notices, reason: self._combined(
+            tx, game, state, seat, bag, events, notices, reason))
+
+    def _combined(self, tx: GameTransaction, game: Game, state: State, seat: Mapping[str, Any],
+                  bag: dict[str, Any], events: list[Event], notices: Sequence[str], reason: str) -> None:
+        meta = tx.meta
+        name = seat["name"]
+        parts = folding.sorted_parts(bag["parts"])
+        ctx = self._context(tx, game, state, meta, seat, bag, events, notices, parts)
+        text, html = render_report(ctx)
+        reminder = next((p for p in parts if p["kind"] == "reminder"), None)
+        replies = [p["reply"] for p in parts if p["kind"] == "receipt" and p.get("reply")]
+        subject = report_subject(ctx)
+        if reminder is not None and not ctx["result"]:
+            subject = f"[{tx.game_id}] {reminder['subject']}"
+        elif reason == "digest":
+            subject += translations(ctx["lang"]).gettext(" (daily digest)")
+        self._to_seat(tx, seat, "reminder" if reminder is not None else "report", subject, text,
+                      f"{bag['count'] + 1}", html=html, in_reply_to=replies[-1] if replies else None,
+                      auto="auto-replied" if replies else "auto-generated", kind_in_id="mail")
+        bag["seen"] = folding.sections(ctx["view"])
+        since = dict(meta.get("reported_from", {}))
+        since[name] = dict(meta.get("reported", {})).get(name, 0)
+        tx.set_meta(reported_from=since)
+
+    def _mailed(self, tx: GameTransaction, game: Game, state: State, player: str, bag: dict[str, Any],
+                ctx: Mapping[str, Any]) -> None:
+        """Record a mail outside `settle` (a welcome) as the player's mail of the moment."""
+        phase = game.phase(state)
+        asked = [p for p in game.prompts(state) if p.player == player]
+        records = tx.events(since=dict(tx.meta.get("reported", {})).get(player, 0))
+        bags = dict(tx.meta.get("mailbag") or {})
+        bags[player] = dict(bag, parts=[], ask=phase.key if asked else None, round=phase.round,
+                            ended=bool(ctx["result"]), since=None, waiting=None, count=bag["count"] + 1,
+                            seen=folding.sections(ctx["view"]))
+        reported = dict(tx.meta.get("reported", {}))
+        since = dict(tx.meta.get("reported_from", {}))
+        since[player] = reported.get(player, 0)
+        if records:
+            reported[player] = records[-1]["seq"]
+        tx.set_meta(mailbag=bags, reported=reported, reported_from=since)
+
+    def _context(self, tx: GameTransaction, game: Game, state: State, meta: Mapping[str, Any],
+                 seat: Mapping[str, Any], bag: Mapping[str, Any], events: Sequence[Event], notices: Sequence[Message],
+                 parts: Sequence[Mapping[str, Any]], *, full: bool = False) -> dict[str, Any]:
+        """A player's mail, in their language: notices kept as messages are written in it."""
+        zone = seat.get("timezone")
+        lang = recipient_language(meta, seat["name"])
+        ctx = report_context(game, state, game_id=tx.game_id, player=seat["name"], events=events,
+                             deadline=deadline_text(meta, zone, lang),
+                             notices=[say(line, lang, game, zone) for line in notices],
+                             parts=folding.sorted_parts(parts), choice=self._choice(seat), zone=zone,
+                             seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang)
+        return ctx
+
+    @staticmethod
+    def _choice(seat: Mapping[str, Any]) -> Notify:
+        return Notify.of_seat(seat)
 
     # -- mail that must not touch a game
 

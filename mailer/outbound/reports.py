@@ -19,7 +19,11 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.contract import Event, Game, State, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
 from referee.i18n.terms import localise, phase_name
+from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
+from referee.standings import standings_context
+
+from .folding import changed_sections
 
 MENU_LINES = 12
 
@@ -76,9 +80,9 @@ def view_partial(game: Game) -> str | None:
 
 
 def view_text(game: Game, view: Mapping[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> str:
-    """A player's view as the text report shows it (also `referee show --as`)."""
+    """A player's view as the text report shows it, the whole table (also `referee show --as`)."""
     partial = view_partial(game)
-    return render(f"{partial or GENERIC_VIEW}.txt", lang=lang, view=view, player=player,
+    return render(f"{partial or GENERIC_VIEW}.txt", lang=lang, view=view, player=player, changed=None,
                   rows=[] if partial else view_rows(view))
 
 
@@ -110,21 +114,30 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
 
 def report_context(game: Game, state: State, *, game_id: str, player: str, events: Iterable[Event],
                    deadline: str | None = None, notices: Sequence[str] = (),
+                   parts: Sequence[Mapping[str, Any]] = (), choice: Notify | None = None, zone: str | None = None,
+                   seen: Mapping[str, str] | None = None, players: Sequence[str] = (),
                    lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
-    """What a report shows one player, in their language. `notices` come first: what the
-    referee or the moderator did that the events do not show (an undo and its reason, default
-    orders played at a deadline, a welcome to a new player)."""
+    """What a report shows one player, in their language. `parts` come first (the receipt of
+    their orders, a reminder, a notice: what waited for this mail, mailer/outbound/folding.py),
+    then what is asked, then `notices` (what the referee or the moderator did that the events
+    do not show: an undo and its reason, default orders played at a deadline) and the events
+    since their last mail. `seen` is what the view looked like in that mail: the text shows
+    only the parts of the table that changed since (None: all of it); the HTML part shows it
+    all. `players`: the game's player names, so that one player's moves in a row read as one
+    line."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     result = game.result(state)
     view = game.view(state, player)
     partial = view_partial(game)
+    choice = choice or Notify()
+    changed = changed_sections(view, seen or {})
     return {
         "game_id": game_id,
         "title": game.title,
         "player": player,
         "phase": {"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
-        "events": [e.text for e in events if e.visible_to(player)],
+        "events": grouped([e.text for e in events if e.visible_to(player)], players),
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
         "rows": [] if partial else view_rows(view),
@@ -134,15 +147,39 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "block": orders_block(game, state, game_id, player, lang) if prompts else [],
         "deadline": deadline or translations(lang).gettext("none set"),
         "result": result.to_json() if result else None,
+        "standings": standings_context(game, result),
         "notices": list(notices),
+        "parts": [dict(p) for p in parts],
+        "changed": changed,  # None: show everything
+        "footer": choice.short(zone, lang),
+        "setting": choice.command(),
         "plan": [localise(game, lang, line) for line in standing_plan(game, state, player) or []],
         "lang": lang,
         "language": NAMES[lang],
     }
 
 
+def grouped(texts: Sequence[str], players: Sequence[str]) -> list[str]:
+    """Events in a row that begin with the same player's name, as one line: `bruno sells 1
+    blue for 2 gold; sells 3 green for 3 gold; ends the construction turn.` A mail that
+    covers a whole round stays readable, and nothing is left out."""
+    out: list[str] = []
+    last = None
+    for text in texts:
+        who = next((p for p in players if text.startswith((p + " ", p + ": "))), None)
+        if who is not None and who == last:
+            out[-1] = out[-1].rstrip(".") + "; " + text[len(who):].removeprefix(":").lstrip()
+        else:
+            out.append(text)
+        last = who
+    return out
+
+
 MAIL_COMMANDS = (
-    ("STATUS", N_("your current report again")),
+    ("STATUS", N_("your current report again, the whole table included")),
+    ("NOTIFY turn", N_("mail when you are asked something and at round ends (the default)")),
+    ("NOTIFY each", N_("a mail for everything as it happens")),
+    ("NOTIFY digest 08:00", N_("at most one mail a day, at that time in your time zone")),
     ("HELP", N_("this summary of the orders you may give now")),
     ("VACATION 5d", N_("away for five days (or: VACATION until 2026-12-01, VACATION off)")),
     ("TIMEZONE Europe/Berlin", N_("show deadlines in your time zone")),

@@ -193,6 +193,24 @@ class ServiceCore:
                       else msg("Played for you: nothing.")]
         self._add_notices(tx, [msg("{why}, so default orders were played for {names}.", why=why, names=names)], own)
 
+    def _settle_mail(self, tx: Any, now: datetime | None = None) -> list[tuple[str, str]]:
+        """At the end of a unit of work: the mail each player is due now under their choice
+        (referee/notify.py), everything for one player in one mail; what is not due waits
+        in the game's meta, written with this unit of work. The players mailed, and why."""
+        if self.notifier is None:
+            return []
+        return list(self.notifier.settle(tx, self.game_of(tx.meta), tx.meta, tx.state, now or self.clock()))
+
+    def _urge_everyone(self, tx: Any) -> None:
+        """Every player's next mail goes out now, whatever they chose (an undo may have taken
+        back a set of theirs): a flag in their mailbag, read by `_settle_mail`."""
+        bags = dict(tx.meta.get("mailbag") or {})
+        for seat in tx.meta["seats"]:
+            bag = dict(bags.get(seat["name"]) or {})
+            bag["urgent"] = True
+            bags[seat["name"]] = bag
+        tx.set_meta(mailbag=bags)
+
     def _flush_notices(self) -> None:
         if self.notifier is not None:
             self.notifier.flush_marks()

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Callable, Mapping, Sequence
 
 from .. import registry
-from ..contract import ComponentError, Game, SetupError, phase_kinds
+from ..contract import ComponentError, Game, SetupError, State, phase_kinds
 from ..errors import BadRequest
 from ..history import components_hash
 from ..i18n import LanguageError, language_code
+from ..notify import Notify, NotifyError
 from ..options import resolve_options
 from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
 from ..rng import commitment, new_seed
@@ -40,12 +42,15 @@ class Creating(Openings):
                  options: Mapping[str, Any] | None = None, components: Mapping[str, Any] | None = None,
                  game_id: str | None = None, policy: str | None = None,
                  policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None,
-                 language: str | None = None, languages: Mapping[str, str] | None = None) -> NewGame:
+                 notify: Mapping[str, str] | None = None, language: str | None = None,
+                 languages: Mapping[str, str] | None = None) -> NewGame:
         """Check everything first; create the game only when nothing is wrong. `policy` names
         a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides,
         `timezones` a player's time zone by name, so that their first report already shows
-        deadlines in it. `language` is the game's language (every player's until they choose
-        their own), `languages` a player's own by name: the first report is already in it."""
+        deadlines in it, `notify` a player's mail setting by name (`each`, `turn`,
+        `digest 08:00`; referee/notify.py), so that it holds from their first mail. `language`
+        is the game's language (every player's until they choose their own), `languages` a
+        player's own by name: the first report is already in it."""
         game, planned, problems = self._game_and_id(game_type, game_id)
         names = [name.strip().lower() for name, _ in players]
         if not game.min_players <= len(names) <= game.max_players:
@@ -61,6 +66,8 @@ class Creating(Openings):
                 problems.append(f"bad email address for {raw[:40]}: {exc}")
         zones = _per_player(timezones, names, zone_name, "a time zone", "time zone", problems)
         spoken = _per_player(languages, names, language_code, "a language", "language", problems)
+        choices = _per_player(notify, names, lambda spec: Notify.parse(spec).to_json(), "a mail setting",
+                              "mail setting", problems)
         game_language = None
         try:
             game_language = language_code(language) if language is not None else None
@@ -78,7 +85,7 @@ class Creating(Openings):
             raise BadRequest([f"setup refused: {exc}"]) from None
         game_id = game_id or self._fresh_id(game.name)
         seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {}),
-                  **({"language": spoken[n]} if n in spoken else {})}
+                  **({"language": spoken[n]} if n in spoken else {}), **({"notify": choices[n]} if n in choices else {})}
                  for n, e in zip(names, addresses)]
         opened = self.clock()
         now = self._now()
@@ -89,9 +96,14 @@ class Creating(Openings):
         self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names,
                                                    "policy": rules.preset,
                                                    **({"language": game_language} if game_language else {})}],
-                          then=lambda tx: self._notify_reports(tx, game, state, opened))
+                          then=lambda tx: self._opened(tx, game, state, opened))
         self._flush_notices()
         return NewGame(game_id, game.name, seats, meta["commitment"])
+
+    def _opened(self, tx: Any, game: Game, state: State, now: datetime) -> None:
+        """The new game's first unit of work: its deadline and everyone's opening mail."""
+        self._notify_reports(tx, game, state, now)
+        self._settle_mail(tx, now)
 
     @staticmethod
     def _new_meta(game: Game, names: list[str], seats: list[dict[str, Any]], values: dict[str, Any], loaded: Any,
@@ -179,9 +191,9 @@ class Creating(Openings):
         return Policy.build(preset or self.default_preset or DEFAULT_PRESET, items)
 
 
-def _per_player(given: Mapping[str, str] | None, names: Sequence[str], check: Callable[[str], str], what: str,
-                label: str, problems: list[str]) -> dict[str, str]:
-    """A setting given per player (time zone, language), each checked; a problem for a name
+def _per_player(given: Mapping[str, str] | None, names: Sequence[str], check: Callable[[str], Any], what: str,
+                label: str, problems: list[str]) -> dict[str, Any]:
+    """A setting given per player (time zone, language, mail), each checked; a problem for a name
     that is not a player's and for a value `check` refuses."""
     out: dict[str, str] = {}
     for raw, value in (given or {}).items():
@@ -190,6 +202,6 @@ def _per_player(given: Mapping[str, str] | None, names: Sequence[str], check: Ca
             continue
         try:
             out[raw.strip().lower()] = check(value)
-        except (TimeError, LanguageError) as exc:
+        except (TimeError, LanguageError, NotifyError) as exc:
             problems.append(f"{label} of {raw[:40]}: {exc}")
     return out

@@ -54,6 +54,7 @@ class Moderation(Steps):
             report.finished = self._finish_if_over(tx, game, pos)
             report.opened = None if pos.over else phase_json(game, pos.state)
             self._notify_reports(tx, game, pos.state)
+            self._settle_mail(tx)
         self._flush_notices()
         return report
 
@@ -99,6 +100,8 @@ class Moderation(Steps):
                 msg("Reason given: {reason}", reason=reason.strip()),
                 msg("This report shows the game as it now stands; if it asks you for orders, send them (again).")])
             self._notify_reports(tx, game, pos.state)
+            self._urge_everyone(tx)
+            self._settle_mail(tx)
             done = {"game": game_id, "to": to, "discarded": discarded, "phase": phase_json(game, pos.state),
                     "waiting_for": pos.waiting_for()}
         self._flush_notices()
@@ -129,6 +132,7 @@ class Moderation(Steps):
             seq = tx.append({"type": "replace", "at": self._now(), "player": name, "dropped": dropped})
             if self.notifier is not None:
                 self.notifier.welcome(tx, self.game_of(meta), tx.meta, tx.state, name, f"replace-{seq}")
+                self._settle_mail(tx)
         self._flush_notices()
         return {"game": game_id, "player": name, "email": email, "token": token, "dropped": dropped,
                 "warning": name_problem(game_id, name)}
@@ -156,6 +160,7 @@ class Moderation(Steps):
             self._save(tx, pos, outcome.resolved)
             self._finish_if_over(tx, game, pos)
             self._notify_reports(tx, game, pos.state)
+            self._settle_mail(tx)
             done = {"game": game_id, "player": seat["name"], "events": [e.text for e in outcome.events],
                     "phase": phase_json(game, pos.state)}
         self._flush_notices()

@@ -71,6 +71,7 @@ class ModeratorLevers(Openings):
                 body += [f"  {c.text()}" for c in felt] or [f"  {line}" for line in lines]
                 body += ["", msg("A deadline already set stays as it is; new values apply from the next phase on.")]
                 self._announce(tx, msg("Deadline rules changed"), body, reason.strip(), f"policy-{seq}")
+            self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "changes": lines, "unchanged": unchanged, "announced": bool(felt or current is None),
                 "policy": new.to_json()}
@@ -115,6 +116,7 @@ class ModeratorLevers(Openings):
                 msg("The moderator extended the deadline of phase {phase} by {by}.", phase=schedule["phase"],
                     by=format_duration(delta)),
                 "", msg("New deadline: {deadline}", deadline="{deadline}")], reason.strip(), f"extend-{seq}")
+            self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "phase": schedule["phase"], "by": format_duration(delta), "due": schedule["due"]}
 
@@ -133,6 +135,7 @@ class ModeratorLevers(Openings):
             self._announce(tx, msg("Game paused"), [
                 msg("The moderator paused this game: no deadline runs until it resumes."),
                 msg("You may still send orders; they are taken as usual.")], reason.strip(), f"pause-{seq}")
+            self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "paused": to_iso(now)}
 
@@ -164,6 +167,7 @@ class ModeratorLevers(Openings):
                 policy = Policy.from_meta(tx.meta.get("policy"))
                 if policy is not None:
                     self._vacation_moves(tx, policy, pos.waiting_for(), now)
+            self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "moved": format_duration(shift), "due": schedule.get("due") if schedule else None}
 

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from ..errors import BadRequest, ServiceError
 from ..i18n import NAMES, LanguageError, language_code, recipient_language, translations
 from ..i18n.messages import moment, msg
+from ..notify import Notify, NotifyError
 from ..policy import Policy
 from ..schedule import deadline_info, deadline_text
 from ..timekeeping import (TimeError, UTC, check_moment, format_duration, get_zone, parse_duration, show_moment,
@@ -76,6 +77,7 @@ class PlayerLevers(Openings):
                     self._vacation_moves(tx, policy, pos.waiting_for(), now)
                 result = {"game": game_id, "player": name, "until": to_iso(until), "quota_left": format_duration(left)}
             result["deadline"] = deadline_info(tx.meta)
+            self._settle_mail(tx, now)
         self._flush_notices()
         return result
 
@@ -134,7 +136,7 @@ class PlayerLevers(Openings):
                 value = check(given)
             except (TimeError, LanguageError) as exc:
                 raise BadRequest([str(exc)]) from None
-            tx.set_meta(seats=[dict(s, **{setting: value}) if s["name"] == name else s for s in tx.meta["seats"]])
+            self._set_seat(tx, name, **{setting: value})
             key = "zone" if setting == "timezone" else setting
             seq = tx.append({"type": setting, "at": to_iso(now), "player": name, key: value, "source": source})
             subject, text = answer(tx, name, value)
@@ -143,6 +145,45 @@ class PlayerLevers(Openings):
                                         "answer")
         self._flush_notices()
         return {"game": game_id, "player": name, setting: value}
+
+    def set_notify(self, game_id: str, player: str, spec: str, *, token: str | None = None,
+                   source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
+                   message_id: str | None = None) -> dict[str, Any]:
+        """A player's choice of mail: `each`, `turn` or `digest [HH:MM]` (referee/notify.py).
+        Mail that waits under the old choice is sent now if the new one says it is due."""
+        try:
+            choice = Notify.parse(spec)
+        except NotifyError as exc:
+            raise BadRequest([str(exc)]) from None
+        now = self.clock()
+        with self.store.transaction(game_id) as tx:
+            seat = self._checked_seat(tx, player, token)
+            name = seat["name"]
+            if self._seen_command(tx, message_id):
+                return {"game": game_id, "player": name, "duplicate": True}
+            self._set_seat(tx, name, notify=choice.to_json())
+            seq = tx.append({"type": "notify", "at": to_iso(now), "player": name, **choice.to_json(),
+                             "source": source})
+            lang = recipient_language(tx.meta, name)
+            t = translations(lang)
+            text = choice.describe(seat.get("timezone"))
+            if self.notifier is not None and source == "mail":
+                self.notifier.to_player(
+                    tx, tx.meta, name, t.gettext("[{game}] Mail setting: {setting}").format(
+                        game=game_id, setting=choice.command()),
+                    t.gettext("Your mail setting in {game} is now {setting}.").format(
+                        game=game_id, setting=choice.command()) + "\n\n"
+                    + choice.describe(seat.get("timezone"), lang) + ".\n\n"
+                    + t.gettext("The mail commands NOTIFY each, NOTIFY turn and NOTIFY digest 08:00 change it "
+                                "again.") + "\n", serial or f"notify-{seq}", in_reply_to, "answer")
+            self._settle_mail(tx, now)
+        self._flush_notices()
+        return {"game": game_id, "player": name, "notify": choice.to_json(), "text": text}
+
+    @staticmethod
+    def _set_seat(tx: Any, name: str, **fields: Any) -> None:
+        """Change fields of one player's seat (their time zone, language, mail setting)."""
+        tx.set_meta(seats=[dict(s, **fields) if s["name"] == name else s for s in tx.meta["seats"]])
 
     def _seen_command(self, tx: Any, message_id: str | None) -> bool:
         """Whether this mail command was done before; if not, remember it (same unit of work)."""

@@ -11,6 +11,7 @@ from ..i18n import recipient_language
 from ..schedule import deadline_info, deadline_text, seat_zone
 from ..errors import ServiceError
 from ..signups import OPEN, start_rule_text
+from ..standings import standings_context
 from ..store import StoreError
 from ..tokens import same_token
 from .core import ServiceCore
@@ -74,6 +75,7 @@ class Queries(ServiceCore):
             "deadline": deadline_info(stored.meta), "paused": stored.meta.get("paused"),
             "offered": stored.meta.get("offered", []), "players": stored.meta["players"],
             "result": result.to_json() if result else None,
+            "standings": standings_context(game, result),
             "commitment": stored.meta["commitment"],
             "seed": stored.meta["seed"] if stored.meta.get("seed_revealed") else None,
         }

@@ -48,4 +48,5 @@ class Starting(Openings):
         own = self.notifier.welcome_lines(tx.game_id, seats) if self.notifier is not None else {}
         self._add_notices(tx, lines, own)
         self._notify_reports(tx, game, state, now)
+        self._settle_mail(tx, now)  # everyone's first mail, under their choice
         return True

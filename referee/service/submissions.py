@@ -76,6 +76,8 @@ class Submissions(Steps):
             notices: list[Reopened] = []
             receipts = [self._submit_in(tx, game_id, sub, notices) for sub in submissions]
             self._send_reopened(tx, notices, receipts)
+            if any(r.status == ACCEPTED for r in receipts):
+                self._settle_mail(tx)
         self._flush_notices()
         return receipts
 

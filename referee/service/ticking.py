@@ -20,6 +20,7 @@ from ..store import GameNotFound, StoreBusy, StoreError
 from ..i18n import recipient_language, translations
 from ..i18n.messages import moment, msg
 from ..timekeeping import UTC, format_duration, from_iso, show_moment, to_iso
+from ..notify import digest_wake
 from ..wakeups import NEVER
 from ..signups import OPEN, start_wake
 from .starting import Starting
@@ -55,59 +56,68 @@ class Ticking(Steps, Starting):
         return actions
 
     def _tick_game(self, game_id: str, now: datetime) -> list[TickAction]:
-        done: list[TickAction] = []
         with self.store.transaction(game_id) as tx:
-            meta = tx.meta
-            if meta.get("status") == OPEN:
+            if tx.meta.get("status") == OPEN:  # its start (with everyone's first mail), or nothing
                 if self._start_if_due(tx, now):
-                    done.append(TickAction(game_id, "started", f"started with {', '.join(tx.meta['players'])}",
-                                           tuple(tx.meta["players"])))
-                return done
-            policy = Policy.from_meta(meta.get("policy"))
-            if policy is None or meta.get("status") == "finished":
-                return done
-            game = self.game_of(meta)
-            pos = self._position(tx, game)
-            if pos.over:
-                return done
-            self._sync_schedule(tx, game, pos.state, now)
-            self._end_vacations(tx, now)
-            if tx.meta.get("paused"):
+                    return [TickAction(game_id, "started", f"started with {', '.join(tx.meta['players'])}",
+                                       tuple(tx.meta["players"]))]
+                return []
+            done = self._tick_in(tx, game_id, now)
+            # reminders, the reports of a phase closed, digests due: each player's one mail
+            digests = [name for name, why in self._settle_mail(tx, now) if why in ("digest", "soon")]
+            if digests:
+                done.append(TickAction(game_id, "digest", "the mail that waited for these players' digest",
+                                       tuple(digests)))
+        return done
+
+    def _tick_in(self, tx: Any, game_id: str, now: datetime) -> list[TickAction]:
+        done: list[TickAction] = []
+        meta = tx.meta
+        policy = Policy.from_meta(meta.get("policy"))
+        if policy is None or meta.get("status") == "finished":
+            return done
+        game = self.game_of(meta)
+        pos = self._position(tx, game)
+        if pos.over:
+            return done
+        self._sync_schedule(tx, game, pos.state, now)
+        self._end_vacations(tx, now)
+        if tx.meta.get("paused"):
+            return done
+        waiting = pos.waiting_for()
+        self._vacation_moves(tx, policy, waiting, now)
+        schedule = tx.meta["schedule"]
+        due = due_of(schedule)
+        if due is None:
+            return done
+        held = tx.meta.get("held")
+        if held and now >= due:
+            done += self._release(tx, game, pos, held, now)
+            if pos.key != schedule["phase"]:
                 return done
             waiting = pos.waiting_for()
-            self._vacation_moves(tx, policy, waiting, now)
-            schedule = tx.meta["schedule"]
-            due = due_of(schedule)
-            if due is None:
+        elif held:  # the player whose set is held is in, not missing
+            waiting = [p for p in waiting if p != held["player"]]
+        close = closes_at(schedule, policy)
+        assert close is not None
+        if now >= close:
+            if policy.missed == "wait":
+                if schedule.get("noted") != schedule["due"]:
+                    done.append(self._note_wait(tx, game, schedule, waiting, now))
                 return done
-            held = tx.meta.get("held")
-            if held and now >= due:
-                done += self._release(tx, game, pos, held, now)
-                if pos.key != schedule["phase"]:
-                    return done
-                waiting = pos.waiting_for()
-            elif held:  # the player whose set is held is in, not missing
-                waiting = [p for p in waiting if p != held["player"]]
-            close = closes_at(schedule, policy)
-            assert close is not None
-            if now >= close:
-                if policy.missed == "wait":
-                    if schedule.get("noted") != schedule["due"]:
-                        done.append(self._note_wait(tx, game, schedule, waiting, now))
-                    return done
-                done += self._miss(tx, game, pos, policy, schedule, now)
-                return done
-            offsets = reminders_due(schedule, policy, now)
-            if offsets and waiting:
-                nearest = min(offsets)
-                tx.set_meta(schedule=mark_reminded(schedule, offsets))
-                tx.append({"type": "reminder", "at": to_iso(now), "phase": schedule["phase"],
-                           "before": format_duration(nearest), "players": waiting})
-                if self.notifier is not None:
-                    for player in waiting:
-                        self.notifier.reminder(tx, game, tx.meta, pos.state, player, nearest, now)
-                done.append(TickAction(game_id, "reminder", f"{format_duration(nearest)} before the deadline "
-                                       f"of phase {schedule['phase']}", tuple(waiting)))
+            done += self._miss(tx, game, pos, policy, schedule, now)
+            return done
+        offsets = reminders_due(schedule, policy, now)
+        if offsets and waiting:
+            nearest = min(offsets)
+            tx.set_meta(schedule=mark_reminded(schedule, offsets))
+            tx.append({"type": "reminder", "at": to_iso(now), "phase": schedule["phase"],
+                       "before": format_duration(nearest), "players": waiting})
+            if self.notifier is not None:
+                for player in waiting:
+                    self.notifier.reminder(tx, game, tx.meta, pos.state, player, nearest, now)
+            done.append(TickAction(game_id, "reminder", f"{format_duration(nearest)} before the deadline "
+                                   f"of phase {schedule['phase']}", tuple(waiting)))
         return done
 
     def _end_vacations(self, tx: Any, now: datetime) -> None:
@@ -215,17 +225,21 @@ def next_wake(meta: Mapping[str, Any]) -> float:
     """The earliest moment (POSIX time) a tick could have anything to do for a game with this
     meta, for the store's wake index. A lower bound by construction: nothing a tick does for
     a deadline (a reminder, holding or closing the phase, a miss) comes before the deadline
-    less its longest reminder, a vacation ends at its `until`, and everything else a tick
-    could do follows a unit of work, which sets the time again."""
+    less its longest reminder, a vacation ends at its `until`, a digest is due at its
+    player's time or a day before a deadline (referee/notify.py), and everything else a
+    tick could do follows a unit of work, which sets the time again."""
     if meta.get("status") == OPEN:  # only a start date needs the clock; a sign-up starts a full game
         return start_wake(meta.get("signup") or {"starts_when": "full"}) or NEVER
+    digest = digest_wake(meta) if meta.get("status") != "finished" else None
     policy = Policy.from_meta(meta.get("policy"))
     if policy is None or meta.get("status") == "finished" or meta.get("paused"):
-        return NEVER
+        return digest if digest is not None else NEVER
     schedule = meta.get("schedule")
     if schedule is None:
         return 0.0  # a phase without its deadline record yet: the next tick makes it
     times = [from_iso(v["until"]).timestamp() for v in meta.get("vacations", {}).values()]
+    if digest is not None:
+        times.append(digest)
     due = due_of(schedule)
     if due is not None:
         times.append((due - max(policy.reminders, default=timedelta(0))).timestamp())

@@ -14,7 +14,7 @@ from commands.main import cli
 from mailer.daemon.wiring import build
 from referee.config import Settings
 
-from ..service.conftest import games  # noqa: F401  (the race and simul test games)
+from ..service.conftest import each_mail, games  # noqa: F401  (the race and simul test games)
 
 HOST = "games.test"
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday
@@ -83,17 +83,32 @@ def text(msg) -> str:
     return msg.get_body(("plain",)).get_content()
 
 
+def flat(msg) -> str:
+    """The mail's text with its lines joined: a report wraps its paragraphs at 78 columns."""
+    return " ".join(text(msg).split())
+
+
 def events(svc, game_id: str, kind: str | None = None):
     return [e for e in svc.store.load(game_id).events if kind is None or e["type"] == kind]
 
 
-def race(svc, game_id="race-1", players=("ann", "bob"), policy="standard", sets=(), target="21"):
+def each(svc, game_id: str) -> None:
+    """These tests read each notice, reminder and report as a mail of its own."""
+    each_mail(svc.store, game_id)
+
+
+def race(svc, game_id="race-1", players=("ann", "bob"), policy="standard", sets=(), target="21", notify="each"):
     made = svc.referee.new_game("race", [(p, f"{p}@players.test") for p in players], seed="s",
                                 options={"target": target}, game_id=game_id, policy=policy, policy_set=list(sets))
+    if notify == "each":
+        each(svc, game_id)
     return {p["name"]: p["token"] for p in made.players}
 
 
-def simul(svc, game_id="simul-1", players=("ann", "bob", "cid"), policy="standard", sets=(), rounds="2"):
+def simul(svc, game_id="simul-1", players=("ann", "bob", "cid"), policy="standard", sets=(), rounds="2",
+          notify="each"):
     made = svc.referee.new_game("simul", [(p, f"{p}@players.test") for p in players], seed="s",
                                 options={"rounds": rounds}, game_id=game_id, policy=policy, policy_set=list(sets))
+    if notify == "each":
+        each(svc, game_id)
     return {p["name"]: p["token"] for p in made.players}

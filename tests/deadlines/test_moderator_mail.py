@@ -5,7 +5,7 @@ to every player at the top of their next report, with the reason."""
 
 from email.message import EmailMessage
 
-from .conftest import events, mails, race, simul, text
+from .conftest import events, flat, mails, race, simul, text
 
 HOST = "games.test"
 
@@ -33,7 +33,7 @@ def test_replace_welcomes_the_new_player_and_drops_mail_for_the_old_token(svc):
     assert welcome["Reply-To"] == new_reply
     body = text(welcome)
     assert f"PLAYER ann {done['token']}" in body and new_reply in body
-    assert "Your move: add to the total" in body and "ORDERS race-1 t0" in body  # the report as it stands
+    assert "YOUR MOVE: add to the total" in body and "ORDERS race-1 t0" in body  # the report as it stands
     history = [e for e in events(svc, "race-1", "replace")]
     assert history[0]["dropped"] == [dropped]
 
@@ -72,11 +72,12 @@ def test_an_undo_is_told_to_every_player_with_its_reason(svc):
     svc.referee.undo("race-1", 2, "bob's order was typed by his cat")
     for player in ("ann", "bob"):
         last = mails(svc, to=f"{player}@players.test", kind="report")[-1]
-        body = text(last)
+        body = flat(last)
         assert "The moderator took the game back to just after event 2 of its history: 1 later event(s) " \
                "no longer count." in body
         assert "Reason given: bob's order was typed by his cat" in body
-        assert body.index("Reason given") < body.index("Your move" if player == "bob" else "Nothing is asked of you")
+        # what is asked opens the mail; what the moderator did follows at once
+        assert body.index("YOUR MOVE" if player == "bob" else "Nothing is asked of you") < body.index("Reason given")
     assert not svc.store.load("race-1").meta["notices"]  # told: nothing waits
 
 
@@ -86,7 +87,7 @@ def test_defaults_at_a_deadline_are_told_to_everyone_and_what_was_played_to_the_
     assert [a.action for a in svc.tick()] == ["defaults"]
     why = "The deadline of phase t0 (Wed 4 Mar 2026 09:00 UTC) passed without their orders, so default orders " \
           "were played for ann."
-    ann, bob = (text(mails(svc, to=f"{p}@players.test", kind="report")[-1]) for p in ("ann", "bob"))
+    ann, bob = (flat(mails(svc, to=f"{p}@players.test", kind="report")[-1]) for p in ("ann", "bob"))
     assert why in ann and why in bob
     assert "Played for you: ADD 1." in ann and "Played for you" not in bob
 
@@ -99,7 +100,7 @@ def test_defaults_in_a_simultaneous_phase_tell_only_each_player_their_own(svc, c
     assert [a.action for a in actions] == ["defaults"]
     played = {p for a in actions for p in a.players}
     for player in ("ann", "bob", "cid"):
-        body = text(mails(svc, to=f"{player}@players.test", kind="report")[-1])
+        body = flat(mails(svc, to=f"{player}@players.test", kind="report")[-1])
         assert "so default orders were played for " + ", ".join(sorted(played)) in body
         assert ("Played for you:" in body) == (player in played)
 
@@ -107,5 +108,5 @@ def test_defaults_in_a_simultaneous_phase_tell_only_each_player_their_own(svc, c
 def test_adjudicate_tells_whose_orders_were_defaults(svc):
     race(svc)
     svc.referee.adjudicate("race-1")
-    body = text(mails(svc, to="bob@players.test", kind="report")[-1])
+    body = flat(mails(svc, to="bob@players.test", kind="report")[-1])
     assert "The moderator closed phase t0 without waiting any longer, so default orders were played for ann." in body

@@ -64,9 +64,14 @@ def test_a_race_played_by_mail_from_start_to_replay(run, race_registered, tmp_pa
         assert all(m["Return-Path"] == "<race-1@games.localhost>" for m in inbox)
         subjects = [m["Subject"] for m in inbox]
         assert "[race-1] Round 0: add" in subjects and subjects[-1] == "[race-1] Game over"
-        assert "[race-1] Orders received: accepted" in subjects
+        # NOTIFY turn: a mail when asked (with the receipt of the last orders), a round ends (in
+        # this race every turn is a round), or the game ends; each ask answered by one reply
+        asks = [m for m in inbox if "\nORDERS race-1 t" in text(m)]
+        rounds = [m["Subject"] for m in inbox]
+        assert len(rounds) == len(set(rounds))  # one mail per round
         sent = mails(box / ".Sent")
-        assert sent and len(sent) == sum(s == "[race-1] Orders received: accepted" for s in subjects)
+        assert sent and len(sent) == len(asks)
+        assert sum("Accepted: your orders" in text(m) for m in inbox) == len(sent)
         ids = {m["Message-ID"]: m for m in inbox}
         for reply in sent:
             answered = ids[reply["In-Reply-To"]]  # a reply to a mail the bot received
@@ -118,11 +123,11 @@ def test_a_refused_set_is_rewritten_and_the_game_goes_on(run, race_registered, t
     choose = MailBot.choose
     first: set[str] = set()
 
-    def clumsy(bot, state, key, limit=12):
+    def clumsy(bot, state, key, limit=12, rng=None):
         if bot.name not in first:  # each player's first mail asks for something illegal
             first.add(bot.name)
             return ["ADD 9"]
-        return choose(bot, state, key, limit)
+        return choose(bot, state, key, limit, rng)
 
     monkeypatch.setattr(MailBot, "choose", clumsy)
     data = tmp_path / "data"
@@ -136,7 +141,7 @@ def test_a_refused_set_is_rewritten_and_the_game_goes_on(run, race_registered, t
 
 def test_a_bot_that_is_always_refused_stops_and_the_demo_fails_clearly(run, race_registered, tmp_path,
                                                                         monkeypatch):
-    monkeypatch.setattr(MailBot, "choose", lambda bot, state, key, limit=12: ["ADD 9"])
+    monkeypatch.setattr(MailBot, "choose", lambda bot, state, key, limit=12, rng=None: ["ADD 9"])
     result = run("--data-dir", str(tmp_path / "data"), "demo", "--game", "race", "--players", "2",
                  "--seed", "never")
     assert result.exit_code == 1
@@ -145,7 +150,7 @@ def test_a_bot_that_is_always_refused_stops_and_the_demo_fails_clearly(run, race
 
 
 def test_a_bot_that_breaks_ends_the_demo_at_once(run, race_registered, tmp_path, monkeypatch):
-    def broken(bot, state, key, limit=12):
+    def broken(bot, state, key, limit=12, rng=None):
         raise RuntimeError("out of ideas")
 
     monkeypatch.setattr(MailBot, "choose", broken)
@@ -184,7 +189,8 @@ def test_constantinopolis_by_mail(run, tmp_path):
     result = run("--data-dir", str(data), "demo", "--players", "2", "--seed", "s1")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "Constantinopolis, 2 players: alice, bruno; seed s1" in out
+    assert "Constantinopolis, 2 players: alice, bruno; seed s1; bots: plans" in out
+    assert "mails per player per round" in out
     assert "round 9:" in out and "Constantinopolis: final standings" in out
     assert "referee replay constantinopolis-1.log: OK" in out
     assert run("replay", str(data / "constantinopolis-1.log")).exit_code == 0

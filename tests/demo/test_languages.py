@@ -30,7 +30,7 @@ def test_a_table_of_three_languages_by_mail(tmp_path, game, prefix):
     assert f"referee replay {prefix}.log: OK" in out
     for player, lang in (("alice", "de"), ("bruno", "en"), ("chiara", "it")):
         count, problems = mailbox_problems(data / "mailboxes" / player, lang, prefix)
-        assert count > 20 and problems == []
+        assert count > 5 and problems == []
     # the German player wrote German orders, and the referee understood them
     sent = [text(m) for m in mails(data / "mailboxes" / "alice" / ".Sent")]
     words = {"constantinopolis": ("biete", "passe", "nimm", "fertig", "baue", "spende", "lagere", "annehmen",
@@ -38,8 +38,8 @@ def test_a_table_of_three_languages_by_mail(tmp_path, game, prefix):
              "porto-carthago": ("KAPITÄN", "ARISTOKRAT", "LADEMEISTER", "HÄNDLER", "TRÄGER", "TALENTE", "PASSE",
                                 "BESETZE", "FERTIG", "NEBENAKTION")}[game]
     assert any(word in body for body in sent for word in words)
-    received = [m["Subject"] for m in mails(data / "mailboxes" / "alice")]
-    assert any(s.startswith(f"[{prefix}] Befehle erhalten: angenommen") for s in received)
+    received = [text(m) for m in mails(data / "mailboxes" / "alice")]
+    assert any("Angenommen: deine Befehle" in body for body in received)  # the receipts, folded into her mail
     log = (data / f"{prefix}.log").read_text(encoding="utf-8")
     assert not any(f'"{w} ' in log or f'"{w}"' in log for w in words)  # the log stays English
 

@@ -30,6 +30,7 @@ from referee.playthrough import BotStuck, bot_submission
 from referee.rng import Rng
 
 from ..mailserver.net import free_port
+from ..service.conftest import each_mail
 
 HOST = "games.test"
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,6 +260,7 @@ def create_games(svc) -> None:
     for gid, name, count, options in GAMES:
         svc.referee.new_game(name, [(p, f"{p}@players.test") for p in PLAYER_NAMES[:count]], seed=f"kill-{gid}",
                              options=options, game_id=gid)
+        each_mail(svc.store, gid)  # every receipt a mail of its own, with an id of its own
 
 
 def settle(svc, sink: Sink, players: Players, timeout: float = 120.0) -> None:

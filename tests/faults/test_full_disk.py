@@ -26,6 +26,7 @@ from mailer.daemon.wiring import build
 from mailer.inbound.spool import Spool
 
 from ..mailserver.orders_mail import order_mail
+from ..service.conftest import each_mail
 from .mailworld import ROOT, Daemon, Sink, settings
 
 PLAYERS = ("ann", "bob")
@@ -97,6 +98,7 @@ def test_a_full_disk_loses_no_mail_and_applies_every_order_once(tmp_path, test_g
     for gid in GAMES:
         made = staged.referee.new_game("race", [(p, f"{p}@players.test") for p in PLAYERS], seed=gid,
                                        game_id=gid, options={"target": 500})
+        each_mail(staged.store, gid)  # every receipt is a mail of its own
         tokens[gid] = {s["name"]: s["token"] for s in made.players}
     daemon = FullDiskDaemon(disk, stage, sink.port)
     try:

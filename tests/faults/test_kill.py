@@ -34,7 +34,7 @@ from referee.playthrough import BotStuck, bot_submission
 from referee.rng import Rng
 from referee.service import Referee
 
-from ..service.conftest import FakeClock
+from ..service.conftest import FakeClock, each_mail
 from .mailworld import GAMES, ROOT, build, mail_world, settings
 
 KILLS = int(os.environ.get("REFEREE_KILLS", "50"))
@@ -55,6 +55,7 @@ def shadow_ids(gid: str, stored, tmp_path) -> set[str]:
     meta = stored.meta
     svc.referee.new_game(meta["game"], [(s["name"], s["email"]) for s in meta["seats"]], seed=meta["seed"],
                          options=meta["options"], game_id=gid)
+    each_mail(svc.store, gid)
     for event in stored.events:
         if event["type"] == "order":
             receipt = svc.referee.submit(gid, event["player"], event["text"], message_id=event["message_id"],

@@ -10,7 +10,6 @@ import re
 
 import pytest
 
-from commands.demo.command import standings
 from games.constantinopolis import GAME as CONSTANTINOPOLIS
 from games.porto_carthago import GAME as PORTO
 from mailer.outbound.reports import help_text, orders_block, render_report, report_context
@@ -19,6 +18,7 @@ from referee.i18n import LANGUAGES
 from referee.playthrough import play
 from referee.receipts import Receipt
 from referee.rendering import environment, render, template_dir
+from referee.standings import standings_context
 from referee.tournament.texts import results_page, standings_mail, standings_text
 
 from ..race import GAME as RACE
@@ -53,28 +53,21 @@ def _game_mail(lang: str) -> dict[str, str]:
                               phase={"key": phase.key, "round": phase.round, "name": phase.name},
                               deadline="soon", help=game.help(state, player),
                               block=orders_block(game, state, "g-1", player, lang))
-                out["reminder.txt"] = render("reminder.txt", prompt="a prompt", left="2h", **common)
-                out["reopened.txt"] = render("reopened.txt", by="bob", lines=["why"], cancelled=["take consul"],
-                                             **common)
+                for brief in (True, False):  # as a part of the player's next mail, and as a mail of its own
+                    out["reminder.txt"] = render("reminder.txt", prompt="a prompt", left="2h", brief=brief, **common)
+                    out["reopened.txt"] = render("reopened.txt", by="bob", lines=["why"],
+                                                 cancelled=["take consul"], brief=brief, **common)
         result = game.result(pt.state)
         assert result is not None
-        out["standings.txt"] = render("standings.txt", lang=lang, **_standings_context(game, result))
-    out["notice.txt"] = render("notice.txt", lang=lang, game_id="g-1", title="A game", lines=["one", "", "two"],
-                               reason="because")
+        out["standings.txt"] = render("standings.txt", lang=lang, title=game.title,
+                                      standings=standings_context(game, result))
+    for brief in (True, False):
+        out["notice.txt"] = render("notice.txt", lang=lang, game_id="g-1", title="A game", lines=["one", "", "two"],
+                                   reason="because", brief=brief, subject="News")
     for receipt in _receipts(lang):
         out["receipt.txt"] = receipt.render()
+        out["receipt.txt"] += receipt.render(brief=True)
     return out
-
-
-def _standings_context(game, result):
-    text = standings(game, result)
-    assert text
-    places = []
-    rank = 1
-    for tied in result.ranking:
-        places.append({"rank": rank, "players": list(tied), "detail": ""})
-        rank += len(tied)
-    return {"title": game.title, "places": places, "winners": list(result.winners)}
 
 
 def _receipts(lang: str) -> list[Receipt]:

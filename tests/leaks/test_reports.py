@@ -53,10 +53,12 @@ def mails_to(svc, gid, game, state, viewer, events, order):
     `order` with the events of it the viewer may see (None when the viewer is not asked)."""
     with svc.store.transaction(gid) as tx:
         tx.set_state(state)
-        tx.set_meta(steps=[], reported={}, reported_from={}, reported_stage=None, status="active")
+        tx.set_meta(steps=[], reported={}, reported_from={}, reported_stage=None, status="active",
+                    mailbag={p: {"count": b.get("count", 0)} for p, b in (tx.meta.get("mailbag") or {}).items()})
         tx.append({"type": "note", "at": "2026-03-01T12:00:00Z", "events": [e.to_json() for e in events]})
         start = len(tx.records("outbox"))
         svc.notifier.reports(tx, game, tx.meta, state)
+        svc.notifier.settle(tx, game, tx.meta, state, NOW)  # the viewer's mail of the moment
         svc.notifier.status_answer(tx, game, tx.meta, state, viewer, "<status@players.test>", "status")
         svc.notifier.help_answer(tx, game, tx.meta, state, viewer, "<help@players.test>", "help")
     after = None

@@ -12,6 +12,7 @@ from referee import registry
 from referee.config import Settings
 
 from .net import free_port
+from ..service.conftest import each_mail
 
 HOST = "games.test"
 PLAYERS = ["ann", "bob", "cid"]
@@ -59,6 +60,7 @@ def start(tmp_path, relay, connections=4):
     svc = build(settings)
     made = svc.referee.new_game("porto-carthago", [(p, f"{p}@players.test") for p in PLAYERS], seed="s",
                                 game_id="pc-1")
+    each_mail(svc.store, "pc-1")  # every receipt is a mail of its own
     tokens = {s["name"]: s["token"] for s in made.players}
     asked = {prompt.player for prompt in registry.get("porto-carthago").prompts(svc.store.load("pc-1").state)}
     svc.relay = lambda: relay

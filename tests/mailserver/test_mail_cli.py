@@ -54,6 +54,8 @@ def test_new_game_reports_are_captured_in_the_local_relay(game):
 def test_ingest_from_stdin_submits_and_answers(game):
     data, tokens = game
     raw = mail_bytes(f"race-1+ann+{tokens['ann']}@localhost", "ADD 2\n")
+    chose = run("--data-dir", str(data), "notify", "race-1", "ann", "each")  # a receipt for every mail
+    assert chose.exit_code == 0 and "a mail for everything as it happens" in chose.output
     result = run("--data-dir", str(data), "ingest", input=raw)
     assert result.exit_code == 0, result.output
     assert "accepted: race-1 ann" in result.stderr

@@ -23,6 +23,7 @@ from referee.service import Referee
 from referee.store import TinyDBStore
 
 from ..race import GAME
+from ..service.conftest import each_mail
 
 HOST = "games.test"
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
@@ -69,6 +70,15 @@ def world(tmp_path):
     worker = MailWorker(referee, notifier, settings)
 
     w = SimpleNamespace(**locals())
+    created = referee.new_game
+
+    def new_game(*args, **kwargs):
+        """A game whose players chose NOTIFY each: these tests read every receipt as a mail."""
+        made = created(*args, **kwargs)
+        each_mail(store, made.id)
+        return made
+
+    w.referee.new_game = new_game
 
     def send(frm, to, body, subject="orders", in_reply_to=None, extra=None):
         msg = EmailMessage()

@@ -43,6 +43,7 @@ def post(tmp_path, race_registered):
     svc = build(Settings(hostname=HOST, data_dir=tmp_path / "var"), clock=clock)
     made = svc.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")], seed="s",
                                 game_id="race-1")
+    svc.referee.set_notify("race-1", "ann", "each")  # her receipts come as mails of their own
     ingest = make_controller(IngestHandler(svc.spool, svc.settings, svc.known_address), svc.settings, port=free_port())
     inbox = Inbox()
     relay = Controller(inbox, hostname="127.0.0.1", port=free_port(), server_hostname="relay.test")

@@ -29,6 +29,7 @@ from referee import registry
 from referee.config import Settings
 
 from .net import free_port
+from ..service.conftest import each_mail
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "games.test"
@@ -83,6 +84,7 @@ def test_serve_tick_ingest_and_outbox_retry_at_once_give_the_relay_each_mail_onc
     for n in range(4):
         made = svc.referee.new_game("porto-carthago", [(p, f"{p}@players.test") for p in PLAYERS], seed=f"s{n}",
                                     game_id=f"pc-{n}")
+        each_mail(svc.store, f"pc-{n}")  # every receipt is a mail of its own
         asked = {prompt.player for prompt in game.prompts(svc.store.load(f"pc-{n}").state)}
         seat = next(s for s in made.players if s["name"] not in asked)
         idle.append((f"pc-{n}", seat["name"], seat["token"]))

@@ -19,6 +19,7 @@ from mailer.daemon.worker import RETRY_MAX
 from referee.config import Settings
 
 from .orders_mail import HOST, order_mail, spooled
+from ..service.conftest import each_mail
 
 class Clock:
     """The worker's clock for its waits, moved by hand."""
@@ -38,6 +39,7 @@ def svc(tmp_path, race_registered):
     for gid in ("g1", "g2"):
         made = svc.referee.new_game("race", [("ann", "ann@players.test"), ("bob", "bob@players.test")],
                                     seed="s", game_id=gid, options={"target": 50})
+        each_mail(svc.store, gid)  # every receipt is a mail of its own
         svc.tokens[gid] = {s["name"]: s["token"] for s in made.players}
     svc.clock_worker = Clock()
     svc.mail_worker = svc.worker()

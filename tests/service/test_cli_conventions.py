@@ -81,8 +81,9 @@ def test_a_policy_set_to_what_it_already_says_is_unchanged_and_not_announced(run
 
     def state():
         stored = svc.store.load("g1")
-        with svc.store.transaction("g1") as tx:
-            notices = [r for r in tx.records("outbox") if r["kind"] == "notice"]
+        # an announcement waits in each player's mailbag for their next mail (NOTIFY turn)
+        notices = [p for bag in (stored.meta.get("mailbag") or {}).values() for p in bag.get("parts", [])
+                   if p["kind"] == "notice"]
         return [e for e in stored.events if e["type"] == "policy"], notices
 
     result = run("policy", "set", "g1", "grace=1h", "deadline=48h", "--reason", "same again")
@@ -99,4 +100,4 @@ def test_a_policy_set_to_what_it_already_says_is_unchanged_and_not_announced(run
     assert "changed (announced to the players)" in mixed.output and "  grace: unchanged" in mixed.output
     events, notices = state()
     assert len(events) == 2 and len(notices) == 2  # one per player
-    assert "reminders: 24h,2h -> 12h" in notices[0]["raw"] and "grace" not in notices[0]["raw"]
+    assert "reminders: 24h,2h -> 12h" in notices[0]["text"] and "grace" not in notices[0]["text"]

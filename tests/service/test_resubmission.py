@@ -19,8 +19,9 @@ from referee.gamelog import replay_log, write_log
 from referee.progress import DROP, Position
 from referee.service import Submission
 
-from ..deadlines.conftest import mails, text
+from ..deadlines.conftest import flat, mails, text
 from .simul import GAME as SIMUL, Simul
+from .conftest import each_mail
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 
@@ -174,6 +175,7 @@ def svc(tmp_path, games):
 def new_game(svc, policy="standard"):
     svc.referee.new_game("simul", [(p, f"{p}@players.test") for p in ("ann", "bob", "cid")], seed="s",
                          game_id="s1", policy=policy)
+    each_mail(svc.store, "s1")  # the notice of a reopened part is read as a mail of its own
 
 
 def test_the_cancelled_player_is_mailed_at_once_and_the_record_replays(svc):
@@ -206,8 +208,8 @@ def test_the_cancelled_player_is_mailed_at_once_and_the_record_replays(svc):
     # bob's STATUS answer (his report so far) says it too, with the reason; cid's does not
     ref.request("s1", "bob", "status", token=None, in_reply_to=None, serial="st-bob")
     ref.request("s1", "cid", "status", token=None, in_reply_to=None, serial="st-cid")
-    assert "ann has no pick to match" in text(mails(svc, to="bob@players.test", kind="status")[-1])
-    cid_status = text(mails(svc, to="cid@players.test", kind="status")[-1]).replace("\r\n", "\n")
+    assert "ann has no pick to match" in flat(mails(svc, to="bob@players.test", kind="status")[-1])
+    cid_status = flat(mails(svc, to="cid@players.test", kind="status")[-1])
     assert "bob's orders no longer apply" in cid_status and "ann has no pick" not in cid_status
 
     again = ref.submit("s1", "bob", "MATCH ann\nDONE")
@@ -240,6 +242,7 @@ def test_a_set_that_cancels_another_and_closes_the_phase_sends_no_notice(svc, ga
     games["hostcloses"] = HostCloses()
     svc.referee.new_game("hostcloses", [(p, f"{p}@players.test") for p in ("ann", "bob", "cid")], seed="s",
                          game_id="s1", policy="standard")
+    each_mail(svc.store, "s1")
     ref = svc.referee
     ref.submit("s1", "ann", "PICK 5")
     ref.submit("s1", "bob", "MATCH ann\nDONE")
@@ -250,7 +253,7 @@ def test_a_set_that_cancels_another_and_closes_the_phase_sends_no_notice(svc, ga
     assert not mails(svc, to="bob@players.test", kind="notice")
     report = mails(svc, to="bob@players.test", kind="report")
     assert len(report) == reports + 1
-    body = text(report[-1]).replace("\r\n", "\n")
+    body = flat(report[-1])
     assert "ann has no pick to match" in body and "ORDERS s1 r2" in body
 
 

@@ -99,7 +99,7 @@ def test_the_game_starts_when_full_with_the_seat_order_drawn_from_its_seed(world
         body = report.get_body(("plain",)).get_content()
         assert report["Reply-To"] == f"r1+{who}+{seat['token']}@{HOST}"
         assert f"PLAYER {who} {seat['token']}" in body and made.commitment in body
-        assert f"game r1, report for {who}" in body  # the first report
+        assert f"Race to the Target r1 for {who}: round 0" in body  # the first report
     asked = meta["players"][0]
     assert "ORDERS r1" in last(world, f"{asked}@p.test").get_body(("plain",)).get_content()
 

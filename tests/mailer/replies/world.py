@@ -23,6 +23,8 @@ from referee.config import Settings
 from referee.service import Referee
 from referee.store import TinyDBStore
 
+from tests.service.conftest import each_mail
+
 HOST = "games.test"
 NOW = datetime(2026, 3, 3, 9, 12, tzinfo=timezone.utc)
 PLAYERS = ("ann", "bob", "cid")
@@ -58,6 +60,7 @@ class World:
     def start(self, game_id: str) -> None:
         self.referee.new_game(GAMES[game_id], [(p, f"{p}@players.test") for p in PLAYERS],
                               seed="corpus-seed", game_id=game_id)
+        each_mail(self.store, game_id)  # the receipt of each reply is a mail of its own, read below
 
     def report(self, game_id: str) -> Report:
         """The last report mailed to the player asked first."""

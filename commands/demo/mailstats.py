@@ -1,0 +1,138 @@
+"""What the players of a demo game got by mail, read from their mailboxes afterwards: how
+many mails per player per round, why each came (it asked for orders, a round began, the game
+ended, a reminder, or none of these), and how long the reports were.
+
+`referee demo` prints the figures at the end and bench/bench_mail_per_round.py compares them
+with the targets of the mail settings (referee/notify.py). A mail's kind is read the way a
+player reads it: an ORDERS block asks for orders; the subject says a reminder or the end; the
+first line names the round.
+"""
+
+from __future__ import annotations
+
+import email
+import re
+import statistics
+from dataclasses import dataclass, field
+from email import policy
+from pathlib import Path
+
+from .bot import arrival_key
+
+ASK, ROUND, END, REMINDER, OTHER = "ask", "round", "end", "reminder", "other"
+KINDS = (ASK, ROUND, END, REMINDER, OTHER)
+_ORDERS = re.compile(r"^ORDERS \S+ \S+", re.MULTILINE)
+_ROUND = re.compile(r": round (\d+),")
+
+
+@dataclass
+class PlayerMail:
+    """One player's mailbox, mail by mail."""
+
+    player: str
+    kinds: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    widest: int = 0
+    unanswered_asks: int = 0  # mails asking for orders that no reply of the bot answered
+    rounds: set[int] = field(default_factory=set)
+    round_of: list[int | None] = field(default_factory=list)  # the round each mail names, if any
+
+    def count(self, kind: str) -> int:
+        return sum(k == kind for k in self.kinds)
+
+
+@dataclass
+class MailStats:
+    players: list[PlayerMail]
+    rounds: int
+
+    @property
+    def mails(self) -> int:
+        return sum(len(p.kinds) for p in self.players)
+
+    def per_player_per_round(self, kind: str | None = None) -> float:
+        total = sum(len(p.kinds) if kind is None else p.count(kind) for p in self.players)
+        return total / max(len(self.players), 1) / max(self.rounds, 1)
+
+    def count(self, kind: str) -> int:
+        return sum(p.count(kind) for p in self.players)
+
+    @property
+    def most_in_a_round(self) -> int:
+        """The most mails one player got in one round."""
+        return max((n for p in self.players for n in _per_round(p).values()), default=0)
+
+    def median_lines(self, kind: str | None = None) -> float:
+        lines = [n for p in self.players for k, n in zip(p.kinds, p.lines) if kind is None or k == kind]
+        return statistics.median(lines) if lines else 0.0
+
+    @property
+    def widest(self) -> int:
+        return max((p.widest for p in self.players), default=0)
+
+    @property
+    def unanswered_asks(self) -> int:
+        return sum(p.unanswered_asks for p in self.players)
+
+    def summary(self) -> str:
+        parts = ", ".join(f"{self.per_player_per_round(k):.1f} {k}" for k in KINDS if self.count(k))
+        return (f"{self.per_player_per_round():.1f} mails per player per round ({parts}); "
+                f"{self.count(ASK)} of {self.mails} asked for orders; median report {self.median_lines():.0f} lines")
+
+
+def _per_round(player: PlayerMail) -> dict[int, int]:
+    out: dict[int, int] = {}
+    last = 0
+    for number in player.round_of:
+        last = number if number is not None else last
+        out[last] = out.get(last, 0) + 1
+    return out
+
+
+def _text(mail: email.message.EmailMessage) -> str:
+    body = mail.get_body(("plain",))
+    return body.get_content().replace("\r\n", "\n") if body is not None else ""
+
+
+def _mails(folder: Path) -> list[email.message.EmailMessage]:
+    files = sorted((p for sub in ("new", "cur") for p in (folder / sub).iterdir() if p.is_file()),
+                   key=lambda p: arrival_key(p.name))
+    return [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in files]
+
+
+def read_player(name: str, box: Path) -> PlayerMail:
+    """Classify every mail in `box` (a demo player's Maildir; the bot's replies in .Sent)."""
+    out = PlayerMail(name)
+    answered = {str(m["In-Reply-To"]) for m in _mails(box / ".Sent")} if (box / ".Sent").exists() else set()
+    last_round: int | None = None
+    for mail in _mails(box):
+        subject = str(mail["Subject"] or "")
+        text = _text(mail)
+        head = "\n".join(text.splitlines()[:2])
+        found = _ROUND.search(head)
+        number = int(found.group(1)) if found else None
+        if _ORDERS.search(text):
+            kind = ASK
+            if str(mail["Message-ID"]) not in answered:
+                out.unanswered_asks += 1
+        elif subject.endswith("Game over"):
+            kind = END
+        elif "Reminder" in subject:
+            kind = REMINDER
+        elif number is not None and number != last_round:
+            kind = ROUND
+        else:
+            kind = OTHER
+        if number is not None:
+            last_round = number
+            out.rounds.add(number)
+        out.kinds.append(kind)
+        out.round_of.append(number)
+        lines = text.splitlines()
+        out.lines.append(len(lines))
+        out.widest = max([out.widest] + [len(line) for line in lines])
+    return out
+
+
+def read(mailboxes: Path, players: list[str], rounds: int) -> MailStats:
+    return MailStats([read_player(name, mailboxes / name) for name in players], rounds)

@@ -1,0 +1,177 @@
+"""One mail per player per moment: what waits for a player's next mail, whether it is due
+now under their choice (`NOTIFY each|turn|digest`, referee/notify.py), and the one mail
+that carries it all.
+
+The notifier's hooks do not mail a `turn` or `digest` player directly: a receipt, a notice,
+a reminder or a reopened part is kept as a *part* in the player's mailbag (the game's meta,
+so it is written with the turn that caused it). At the end of every unit of work the
+service calls `settle`, which looks at each player once: is something asked of them that
+they were not mailed about, did a round end, is the game over, is a reminder or a reopened
+part waiting, has their digest time come? If so, everything that waits goes out as one mail:
+the parts (receipts first), what is asked, what happened since their last mail, and the
+position. Otherwise it keeps waiting; nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from typing import Any, Callable, Mapping, Sequence
+
+from referee.contract import Event, Game, State
+from referee.notify import DIGEST, EACH, SOON, TURN, Notify, bag_of, next_slot
+from referee.schedule import due_of
+from referee.store import GameTransaction
+from referee.timekeeping import from_iso, to_iso
+
+# the order parts are read in: the answer to the player's own mail first
+PART_ORDER = {"receipt": 0, "reopened": 1, "reminder": 2, "welcome": 3, "notice": 4}
+
+
+def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: str, *,
+             reply: str | None = None, urgent: bool = False) -> None:
+    """Keep something for the player's next mail (in the game's meta, this unit of work).
+    `urgent`: it asks the player to act now (a reminder, a reopened part), so it does not
+    wait for the next round or digest."""
+    bags = dict(tx.meta.get("mailbag") or {})
+    bag = bag_of(tx.meta, player)
+    bag["parts"].append({"kind": kind, "subject": subject, "text": text, "reply": reply, "urgent": urgent,
+                         "fresh": True})
+    bags[player] = bag
+    tx.set_meta(mailbag=bags)
+
+
+def sections(view: Mapping[str, Any]) -> dict[str, str]:
+    """A short hash of each part of a view, so the next mail can tell what changed on the
+    table since this one: each top-level key, and each item of one that holds a table (a
+    mapping, or a list of mappings) as `key/item` (`players/ann`, `docks/C1-I`, `slots/0`),
+    and each field of such an item that is a mapping itself (`players/ann/goods`), so a
+    layout can show only the rows, or the parts of a row, that changed."""
+    out: dict[str, str] = {}
+    for key, value in view.items():
+        out[key] = _digest(value)
+        if isinstance(value, Mapping):
+            for item, sub in value.items():
+                out[f"{key}/{item}"] = _digest(sub)
+                if isinstance(sub, Mapping):
+                    for field, part in sub.items():
+                        out[f"{key}/{item}/{field}"] = _digest(part)
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            for i, sub in enumerate(value):
+                out[f"{key}/{i}"] = _digest(sub)
+    return out
+
+
+def changed_sections(view: Mapping[str, Any], seen: Mapping[str, str]) -> list[str] | None:
+    """The parts of the view that differ from `seen`; None (everything) without a record."""
+    if not seen:
+        return None
+    now = sections(view)
+    return sorted(k for k, h in now.items() if seen.get(k) != h)
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode("utf-8")).hexdigest()[:10]
+
+
+def sorted_parts(parts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return sorted((dict(p) for p in parts), key=lambda p: PART_ORDER.get(p["kind"], 9))
+
+
+class Due:
+    """Why a player's mail goes now, or None; computed from the position and their mailbag."""
+
+    @staticmethod
+    def reason(choice: Notify, bag: Mapping[str, Any], *, asked: str | None, round_now: int, over: bool,
+               news: bool, deadline: datetime | None, now: datetime, zone: str | None) -> str | None:
+        parts = bag["parts"]
+        urgent = bag.get("urgent") or any(p.get("urgent") for p in parts)
+        answered = asked is not None and any(p.get("fresh") and p["kind"] == "receipt" for p in parts)
+        new_ask = asked is not None and asked != bag["ask"]
+        if choice.mode == EACH:
+            return "left" if parts else None  # waiting under an earlier choice
+        if over and not bag["ended"]:
+            return "end"
+        if any(p["kind"] == "reminder" for p in parts):
+            return "reminder"
+        if bag.get("urgent"):
+            return "again"  # the moderator took the game back: everyone hears at once
+        if choice.mode == TURN:
+            if urgent or answered:
+                return "again"
+            if new_ask:
+                return "ask"
+            if bag["round"] != round_now:
+                return "round"
+            return None
+        # digest
+        near = deadline is not None and deadline - now < SOON
+        if asked is not None and (new_ask or urgent or answered) and near:
+            return "soon"
+        since = bag["since"]
+        if (news or new_ask) and since and next_slot(from_iso(since), choice.at or "08:00", zone) <= now:
+            return "digest"
+        return None
+
+
+def player_news(records: Sequence[Mapping[str, Any]], player: str, after: int) -> list[Event]:
+    """The events `player` may see among the stored records after seq `after`."""
+    out = []
+    for record in records:
+        if record["seq"] <= after:
+            continue
+        for e in record.get("events", []):
+            event = Event.from_json(e)
+            if event.visible_to(player):
+                out.append(event)
+    return out
+
+
+def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
+           send: Callable[[GameTransaction, Mapping[str, Any], dict[str, Any], list[Event], list[str], str], None]
+           ) -> list[tuple[str, str]]:
+    """Decide, for every player, whether their mail goes now; `send(tx, seat, bag, events,
+    notices, reason)` composes and queues it. Writes the mailbags, the players' event
+    cursors and the notices left. The players mailed, in seat order, with the reason."""
+    meta = tx.meta
+    phase = game.phase(state)
+    prompts = game.prompts(state)
+    asked = {p.player: phase.key for p in prompts}
+    over = not prompts and game.result(state) is not None
+    reported: dict[str, int] = dict(meta.get("reported", {}))
+    notices: dict[str, list[str]] = {p: list(v) for p, v in (meta.get("notices") or {}).items()}
+    bags = dict(meta.get("mailbag") or {})
+    start = min((reported.get(s["name"], 0) for s in meta["seats"]), default=0)
+    records = tx.events(since=start)
+    last_seq = max((r["seq"] for r in records), default=start)
+    due = due_of(meta.get("schedule")) if not meta.get("paused") else None
+    mailed: list[tuple[str, str]] = []
+    for seat in meta["seats"]:
+        name = seat["name"]
+        choice = Notify.of_seat(seat)
+        bag = bag_of(meta, name)
+        if choice.mode == EACH and not bag["parts"]:
+            if bag["urgent"]:
+                bags[name] = dict(bag, urgent=False)  # its report went out with the event that urged it
+            continue  # mailed as things happen, by the notifier's hooks
+        events = player_news(records, name, reported.get(name, 0))
+        news = bool(bag["parts"] or notices.get(name) or events)
+        reason = Due.reason(choice, bag, asked=asked.get(name), round_now=phase.round, over=over, news=news,
+                            deadline=due, now=now, zone=seat.get("timezone"))
+        if reason is not None:
+            send(tx, seat, bag, events, notices.pop(name, []), reason)
+            mailed.append((name, reason))
+            bag.update(parts=[], ask=asked.get(name), round=phase.round, ended=over, since=None, waiting=None,
+                       urgent=False, count=bag["count"] + 1)
+            reported[name] = last_seq
+        else:
+            for part in bag["parts"]:
+                part["fresh"] = False
+            if (news or (asked.get(name) and asked[name] != bag["ask"])) and not bag["since"]:
+                bag["since"] = to_iso(now)
+            bag["waiting"] = asked.get(name) if asked.get(name) and asked[name] != bag["ask"] else None
+        bags[name] = bag
+    tx.set_meta(mailbag=bags, reported=reported, notices=notices)
+    return mailed
+

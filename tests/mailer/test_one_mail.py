@@ -1,0 +1,209 @@
+"""One mail per player per moment, and each player's choice of mail (NOTIFY each|turn|digest).
+
+- No loss of information: whole games of both games played through the service under `turn`
+  and under `each`; every event a player may see is in some mail to that player.
+- Under `turn` a player's receipt waits for their next mail and opens it; a player asked
+  again by the same step gets one mail; a moderator's notice waits for the next mail; a
+  reminder always goes at once.
+- `digest`: one mail at the player's local time, sooner when a deadline is less than a day
+  away; `referee tick` sends it.
+- NOTIFY by mail and by the CLI; the choice shows in the footer of every mail.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from email.message import EmailMessage
+
+import pytest
+
+from mailer.daemon.handler import MailHandler
+from mailer.daemon.wiring import build
+from referee import registry
+from referee.config import Settings
+from referee.contract import Event
+from referee.playthrough import BotStuck, bot_submission
+from referee.rng import Rng
+from referee.service import BadRequest
+
+from tests.deadlines.conftest import flat, mails
+from tests.service.conftest import games  # noqa: F401  (the race and simul test games)
+
+START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def svc(tmp_path, games):  # noqa: F811
+    clock = Clock()
+    services = build(Settings(hostname="games.test", data_dir=tmp_path / "var"), clock=clock)
+    services.clock = clock
+    return services
+
+
+def play_to_the_end(svc, gid: str, seed: str) -> None:
+    bots = Rng.from_seed(seed, "one mail")
+    for _ in range(5000):
+        stored = svc.store.load(gid)
+        game = registry.get(stored.meta["game"])
+        try:
+            turn = bot_submission(game, stored, bots)
+        except BotStuck:
+            svc.referee.adjudicate(gid)
+            continue
+        if turn is None:
+            return
+        receipt = svc.referee.submit(gid, *turn)
+        assert receipt.status == "accepted", receipt.render()
+    raise AssertionError(f"{gid} did not end")
+
+
+def missing_events(svc, gid: str, players: list[str]) -> list[tuple[str, str]]:
+    """(player, event text) for every event the player may see that no mail to them shows.
+    Several moves of one player in a row read as one line (`bob sells ...; sells ...`), so
+    each event is looked for without its closing full stop, and without the player's name
+    when it continues such a line."""
+    missing = []
+    events = [Event.from_json(e) for r in svc.store.load(gid).events for e in r.get("events", [])]
+    for player in players:
+        text = " ".join(flat(m) for m in mails(svc, to=f"{player}@players.test"))
+        for event in events:
+            if not event.visible_to(player):
+                continue
+            said = " ".join(event.text.split()).rstrip(".")
+            rest = next((said[len(p):].removeprefix(":").strip() for p in players if said.startswith(p + " ")
+                         or said.startswith(p + ":")), None)
+            if said not in text and (rest is None or rest not in text):
+                missing.append((player, event.text))
+    return missing
+
+
+@pytest.mark.parametrize("notify", ["turn", "each"])
+@pytest.mark.parametrize("name", ["constantinopolis", "porto-carthago"])
+def test_every_event_reaches_every_player_who_may_see_it(svc, name, notify):
+    players = ["ann", "bob", "cid"]
+    gid = f"{name[:5]}-{notify}"
+    svc.referee.new_game(name, [(p, f"{p}@players.test") for p in players], seed=f"one-mail-{name}",
+                         game_id=gid, notify={p: notify for p in players})
+    play_to_the_end(svc, gid, f"one-mail-{name}")
+    assert svc.store.load(gid).meta["status"] == "finished"
+    assert missing_events(svc, gid, players) == []
+    for player in players:
+        got = mails(svc, to=f"{player}@players.test")
+        assert got[-1]["Subject"] == f"[{gid}] Game over"
+        assert all(f"NOTIFY {notify}:" in flat(m) for m in got if m.kind in ("report", "reminder"))
+    if notify == "turn":  # nothing went out on its own that only said something changed
+        assert not [m for m in mails(svc) if m.kind in ("receipt", "notice")]
+
+
+def race(svc, notify=None, **kwargs):
+    made = svc.referee.new_game("race", [(p, f"{p}@players.test") for p in ("ann", "bob")], seed="s",
+                                game_id="race-1", notify=notify, **kwargs)
+    return {p["name"]: p["token"] for p in made.players}
+
+
+def test_under_turn_the_receipt_opens_the_next_mail_and_a_notice_waits(svc):
+    race(svc)
+    assert [m["To"] for m in mails(svc)] == ["ann@players.test", "bob@players.test"]  # the opening
+    svc.referee.submit("race-1", "ann", "ADD 2")  # round 0 ends; bob is asked
+    ann, bob = mails(svc, "ann@players.test"), mails(svc, "bob@players.test")
+    assert len(bob) == 2 and "YOUR MOVE" in flat(bob[-1])
+    # ann: a new round began, so she hears of it, her receipt first
+    assert len(ann) == 2 and flat(ann[-1]).index("Accepted: ") < flat(ann[-1]).index("Nothing is asked of you")
+    svc.referee.extend("race-1", "1d", "the moderator is away")  # news that asks nothing
+    assert len(mails(svc)) == 4
+    svc.referee.submit("race-1", "bob", "ADD 1")
+    last = flat(mails(svc, "ann@players.test")[-1])
+    assert "Deadline extended" in last and "Reason given: the moderator is away" in last and "YOUR MOVE" in last
+
+
+def test_a_player_asked_again_by_the_same_step_gets_one_mail(svc):
+    svc.referee.new_game("simul", [(p, f"{p}@players.test") for p in ("ann", "bob", "cid")], seed="s",
+                         game_id="s1")
+    before = len(mails(svc, "ann@players.test"))
+    svc.referee.submit("s1", "ann", "PICK 5")  # still asked in this phase: DONE is to come
+    got = mails(svc, "ann@players.test")
+    assert len(got) == before + 1
+    body = flat(got[-1])
+    assert body.startswith("Secret Numbers s1 for ann") and "Accepted: your orders" in body and "ORDERS s1 r1" in body
+    svc.referee.submit("s1", "ann", "PICK 5\nDONE")  # nothing more asked: the receipt waits
+    assert len(mails(svc, "ann@players.test")) == before + 1
+
+
+def test_a_reminder_always_goes_and_carries_what_waited(svc):
+    race(svc, notify={"ann": "digest 20:00"})
+    svc.clock.now = START + timedelta(days=1, hours=1)  # 24h before the deadline
+    svc.tick()
+    reminder = mails(svc, "ann@players.test")[-1]
+    assert reminder.kind == "reminder" and reminder["Subject"].startswith("[race-1] Reminder: orders due in")
+    assert "ORDERS race-1 t0" in flat(reminder)
+
+
+def test_a_digest_comes_at_the_players_local_time_or_sooner_near_a_deadline(svc):
+    race(svc, notify={"bob": "digest 18:30"}, timezones={"bob": "Europe/Berlin"}, policy_set=["deadline=4d"])
+    opening = len(mails(svc, "bob@players.test"))
+    svc.clock.now = START + timedelta(hours=1)
+    svc.referee.submit("race-1", "ann", "ADD 2")  # bob is asked: under digest he hears at 18:30 Berlin
+    assert len(mails(svc, "bob@players.test")) == opening
+    svc.clock.now = datetime(2026, 3, 2, 17, 29, tzinfo=timezone.utc)
+    assert not [a for a in svc.tick() if a.action == "digest"]
+    svc.clock.now = datetime(2026, 3, 2, 17, 30, tzinfo=timezone.utc)  # 18:30 in Berlin
+    assert [a.players for a in svc.tick() if a.action == "digest"] == [("bob",)]
+    digest = mails(svc, "bob@players.test")[-1]
+    assert digest["Subject"].endswith("(daily digest)") and "YOUR MOVE" in flat(digest)
+    assert "NOTIFY digest 18:30: a mail a day at 18:30 Europe/Berlin" in flat(digest)
+    svc.clock.now += timedelta(minutes=5)
+    svc.tick()
+    assert mails(svc, "bob@players.test")[-1]["Message-ID"] == digest["Message-ID"]  # one a day
+
+
+def test_a_digest_player_asked_with_a_deadline_less_than_a_day_away_is_mailed_at_once(svc):
+    race(svc, notify={"bob": "digest 08:00"}, policy_set=["deadline=12h"])
+    opening = len(mails(svc, "bob@players.test"))
+    svc.referee.submit("race-1", "ann", "ADD 2")
+    got = mails(svc, "bob@players.test")
+    assert len(got) == opening + 1 and "YOUR MOVE" in flat(got[-1])
+
+
+def test_notify_by_mail(svc):
+    tokens = race(svc)
+    raw = EmailMessage()
+    raw["From"], raw["To"], raw["Subject"] = "ann@players.test", f"race-1+ann+{tokens['ann']}@games.test", "x"
+    raw["Message-ID"] = "<notify-1@players.test>"
+    raw.set_content("NOTIFY digest 7.15\n")
+    handler = MailHandler(svc.referee, svc.notifier, svc.settings)
+    handled = handler.handle(f"Delivered-To: {raw['To']}\r\n".encode() + bytes(raw))
+    assert handled.outcome == "command"
+    seat = next(s for s in svc.store.load("race-1").meta["seats"] if s["name"] == "ann")
+    assert seat["notify"] == {"mode": "digest", "at": "07:15"}
+    answer = mails(svc, "ann@players.test")[-1]
+    assert answer["Subject"] == "[race-1] Mail setting: NOTIFY digest 07:15"
+    assert answer["In-Reply-To"] == "<notify-1@players.test>"
+    [event] = [e for e in svc.store.load("race-1").events if e["type"] == "notify"]
+    assert event["player"] == "ann" and event["source"] == "mail"
+    with pytest.raises(BadRequest, match="is not a choice"):
+        svc.referee.set_notify("race-1", "ann", "hourly")
+    with pytest.raises(BadRequest, match="only a digest has one"):
+        svc.referee.set_notify("race-1", "ann", "turn 08:00")
+
+
+def test_the_cli_sets_the_choice(tmp_path, games):  # noqa: F811
+    from click.testing import CliRunner
+
+    from commands.main import cli
+    runner = CliRunner()
+    data = str(tmp_path / "var")
+    made = runner.invoke(cli, ["--data-dir", data, "new", "race", "--player", "ann:ann@p.test", "--player",
+                               "bob:bob@p.test", "--id", "race-1"])
+    assert made.exit_code == 0, made.output
+    done = runner.invoke(cli, ["--data-dir", data, "notify", "race-1", "bob", "each"])
+    assert done.exit_code == 0 and "bob in race-1: You get a mail for everything as it happens." in done.output
+    bad = runner.invoke(cli, ["--data-dir", data, "notify", "race-1", "bob", "weekly"])
+    assert bad.exit_code == 2 and "is not a choice" in bad.output
