@@ -18,7 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from .contract import Game, State, menu_lines
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, format_number, language_or_default, translations
 from .i18n.messages import say
-from .i18n.terms import localise, term
+from .i18n.terms import localise_menu, term
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -80,7 +80,7 @@ def menu_text(game: Game, state: State, player: str, width: int = 72,
     menu, complete = menu_lines(game, state, player)
     out: list[str] = []
     for line in menu:
-        for part in localise(game, lang, line.text).splitlines():
+        for part in localise_menu(game, lang, line.text).splitlines():
             out += textwrap.wrap(part, width, subsequent_indent="    ", break_long_words=False,
                                  break_on_hyphens=False) or [""]
     return out, complete

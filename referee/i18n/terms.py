@@ -221,6 +221,15 @@ def term(game_name: str, lang: str, word: object) -> str:
     return table.shown.get(fold(text), text) if table else text
 
 
+def localise_menu(game: Any, lang: str, line: str) -> str:
+    """A menu line (`LOADMASTER <slot> OCCUPY <dock>: C1-II, ...`) in the player's words: the
+    order before the first `: ` is localised, but not the `<placeholders>` in it, nor the
+    game's explanation after it, which is prose the glossary's words would only garble."""
+    head, sep, tail = line.partition(": ")
+    parts = re.split(r"(<[^>]*>)", head)
+    return "".join(p if p.startswith("<") else localise(game, lang, p) for p in parts) + sep + tail
+
+
 def localise(game: Any, lang: str, line: str) -> str:
     """Canonical English order text (an echo, a menu line) in the player's language: each
     English word the glossary knows as its first word in `lang`, in the same letter case
