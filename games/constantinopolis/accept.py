@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from referee.contract import Event, Order, OrderError, Prompt
 
-from . import dealings, free_trade, plans
+from . import dealings, free_trade, plan_book
 from .components import SIZES
 from .draft import draft, writable, writable_sheet
 from .ships import buy_ship, later_buyer, set_sail, ship_cost, ship_of, used_space
@@ -214,13 +214,13 @@ def _another_ship(state: GameState, loser: str, taker: str, ship_id: int, cargo:
     named that is legal now, under the same ship number, with the contracts that were on
     the lost ship loaded again where they fit. When all of them fit, a player who was done
     stays done; otherwise they are asked again, as without the alternative."""
-    sizes = plans.ship_alternatives(state, loser)
+    sizes = plan_book.ship_alternatives(state, loser)
     for k, size in enumerate(sizes):
         try:
             _check_ship(state, loser, sheet_of(state, loser), {"size": size})
         except OrderError:
             continue
-        plans.keep_ship_alternatives(state, loser, sizes[k + 1:])
+        plan_book.keep_ship_alternatives(state, loser, sizes[k + 1:])
         _buy_ship(state, loser, size, events, ship_id)
         sheet = writable_sheet(state, loser)
         left = []
@@ -336,7 +336,7 @@ def settle(state: GameState, events: list[Event]) -> bool:
                                 {"player": name}))
             sheet["hand"] = []
     state["accept"] = None
-    plans.end_of_accept(state)
+    plan_book.end_of_accept(state)
     return True
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from referee.contract import Event, Order, Prompt
 
-from . import plans
+from . import plan_book
 from .components import GOODS, OFFICES
 from .draft import writable, writable_sheet
 from .grammar import FREE_OFFICE
@@ -77,7 +77,7 @@ def _end_auction(state: GameState, events: list[Event]) -> None:
                         "the bank.", {"discarded": auction["paid"], "offices": dict(state["offices"])}))
     state["last_auction_discard"] = auction["paid"]
     state["defend"] = {}  # limits hold for one auction
-    plans.lapse(state, "auction", events)
+    plan_book.lapse(state, "auction", events)
     state["order"] = turn_order(state)
     comes = state["offices"]["comes"]
     if comes is not None:

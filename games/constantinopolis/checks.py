@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 from .components import GOODS, SIZES
+from .plan_parts import PARTS, SHIP
 from .state import GameState, PlayerSheet, components_of, contract_card
 
 
@@ -34,7 +35,6 @@ def check(state: GameState) -> list[str]:
 def _plans(state: GameState) -> list[str]:
     """Plans belong to players, name known parts and hold lines of orders of those parts;
     the ship alternatives live only while contracts are accepted."""
-    from .plans import PARTS, SHIP
     out = []
     for name, parts in (state.get("plans") or {}).items():
         if name not in state["p"] or not parts:

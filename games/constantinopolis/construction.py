@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.contract import Event, Order, OrderError, Prompt
 
-from . import dealings, plans
+from . import dealings, plan_book
 from .buildings import REDEMPTOR_DISCOUNT, buy_building, check_purchase, has_licence, purchase_name
 from .components import tables
 from .draft import writable
@@ -28,8 +28,11 @@ def start(state: GameState, events: list[Event]) -> None:
     state["phase"] = "construct"
     state["construct"] = {"turn": 0, "pending": None, "queue": []}
     new_phase_key(state)
-    plans.lapse(state, "pretorio", events)
-    plans.take_consul_plan(state, events)
+    plan_book.lapse(state, "pretorio", events)
+    taken = plan_book.consul_plan_order(state, events)
+    if taken is not None:
+        apply_order(state, *taken, events)
+    plan_book.lapse(state, "consul", events)  # the other players' Consul plans
 
 
 def prompts(state: GameState) -> list[Prompt]:
@@ -73,7 +76,7 @@ def _consul_answers(state: GameState, preempt: bool, events: list[Event]) -> Non
     else:
         buy_building(state, pending["buyer"], pending["args"], events)
     new_phase_key(state)
-    plans.after_consul(state, pending["buyer"], preempt)
+    plan_book.after_consul(state, pending["buyer"], preempt)
     _run_waiting_orders(state, pending["buyer"], events)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from referee.contract import Event, Order, Prompt
 
-from . import plans
+from . import plan_book
 from .draft import writable, writable_sheet
 from .production import able_to_produce
 from .state import GameState, illegal, lose_goods, market_card, menu_order, new_phase_key, shared_prompt, sheet_of
@@ -29,7 +29,7 @@ def start(state: GameState, events: list[Event]) -> None:
     state["phase"] = "donate"
     state["donate"] = [n for n in state["order"] if not state["p"][n]["dropped"] and donations_open_to(state, n)]
     new_phase_key(state)
-    plans.lapse(state, "donate", events, keep=state["donate"])
+    plan_book.lapse(state, "donate", events, keep=state["donate"])
 
 
 def prompts(state: GameState) -> list[Prompt]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from referee.contract import Event, Order, Prompt
 from referee.rng import Rng
 
-from . import auction, plans, scoring
+from . import auction, plan_book, scoring
 from .components import GOODS, OFFICES
 from .draft import writable, writable_sheet
 from .state import (GOOD_VALUE, GameState, PlayerSheet, components_of, contract_card, counted, goods_total, illegal,
@@ -33,7 +33,7 @@ def end_of_round(state: GameState, events: list[Event]) -> None:
     state["phase"] = "store"
     state["store"] = [n for n in state["order"] if not state["p"][n]["dropped"]
                       and goods_total(sheet_of(state, n)) > store_limit(state, sheet_of(state, n))]
-    plans.lapse(state, "store", events, keep=state["store"])
+    plan_book.lapse(state, "store", events, keep=state["store"])
     for name in state["order"]:
         if name not in state["store"] and state["p"][name]["dropped"]:
             sheet = writable_sheet(state, name)

@@ -10,72 +10,12 @@ phase 1), or "over".
 
 from __future__ import annotations
 
-from types import ModuleType
-
-from referee.contract import Event, IllegalOrder, Order, Prompt
+from referee.contract import Event
 
 from . import accept, auction, construction, donations, end_of_round, plans, production, ships
+from .phases import (PHASE_NAMES, PHASES, allowed_kinds, apply_order, check_order, default_orders,  # noqa: F401
+                     legal_orders, prompts)
 from .state import GameState
-
-PHASE_NAMES = {"auction": ("Auction of public offices", "auction"),
-               "pretorio": ("Auction of public offices", "auction"),
-               "construct": ("Construct buildings", "construct"), "accept": ("Accept contracts", "accept"),
-               "donate": ("Donate goods", "donate"), "store": ("End of round: store goods", "store"),
-               "over": ("Game over", "over")}
-
-# the module that takes the orders of each deciding phase: each has `prompts`, `apply_order`,
-# `legal_orders` and `default_orders`
-PHASES: dict[str, ModuleType] = {"auction": auction, "pretorio": auction, "construct": construction,
-                                 "accept": accept, "donate": donations, "store": end_of_round}
-
-
-def prompts(state: GameState) -> list[Prompt]:
-    phase = PHASES.get(state["phase"])
-    return phase.prompts(state) if phase is not None else []
-
-
-def allowed_kinds(state: GameState, player: str) -> set[str]:
-    """The order keywords `player` may give now: those of their prompt, plus the standing
-    orders that come ahead of time (a defend limit, the Consul's pre-emption list)."""
-    kinds: set[str] = set()
-    for prompt in prompts(state):
-        if prompt.player == player:
-            kinds.update(prompt.orders)
-    kinds.update(("defend", "plan", "cancel"))  # standing orders and plans, for the next auction and on
-    if state["phase"] == "construct" and state["offices"]["consul"] == player:
-        kinds.update(("preempt-list", "preempt-ask"))
-    return kinds
-
-
-def legal_orders(state: GameState, player: str) -> list[Order]:
-    phase = PHASES.get(state["phase"])
-    return phase.legal_orders(state, player) if phase is not None else []
-
-
-def default_orders(state: GameState, player: str) -> list[Order]:
-    phase = PHASES.get(state["phase"])
-    return phase.default_orders(state, player) if phase is not None else []
-
-
-def check_order(state: GameState, player: str, order: Order) -> None:
-    """IllegalOrder unless the order fits the open phase now; never changes the state."""
-    if order.kind == "defend":
-        return
-    phase = PHASES.get(state["phase"])
-    if phase is None:
-        raise IllegalOrder("no orders are taken now")
-    phase.check_order(state, player, order)
-
-
-def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
-    if order.kind == "defend":  # a standing order, whatever the phase
-        auction.set_defend(state, player, order.args["gold"], events)
-        return
-    phase = PHASES.get(state["phase"])
-    if phase is None:
-        raise IllegalOrder("no orders are taken now")
-    phase.apply_order(state, player, order, events)
-
 
 def advance(state: GameState, events: list[Event]) -> None:
     """Run automatic steps until a player must decide (or the game is over)."""

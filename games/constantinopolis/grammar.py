@@ -15,6 +15,7 @@ from referee.orderlines import OPTIONAL, fold, join_alternatives, parse_int, spl
 from referee.orderlines import match_name as _match_name
 
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
+from .plan_parts import CANCELLABLE
 
 _FOLDED: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 
@@ -347,7 +348,6 @@ _PARSERS: dict[str, Parser] = {
 
 def _cancel(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     """`cancel plan` (every part, and the defend limit), `cancel construction`, ..."""
-    from .plans import CANCELLABLE  # the part names live with the plans
     if len(words) != 1:
         raise InvalidOrder("write 'cancel plan' or 'cancel <part>'", suggestion="cancel construction")
     return Order("cancel", {"part": match_name(words[0], CANCELLABLE, "plan part")})

@@ -38,33 +38,14 @@ from typing import Any, Sequence
 
 from referee.contract import Event, IllegalOrder, InvalidOrder, Order, OrderError
 
-from . import dealings, flow
-from .draft import writable
+from . import phases
+from .plan_book import (after_consul, consul_plan_order, drop_part, ends_turn, keep_ship_alternatives,  # noqa: F401
+                        line_text, plans_of, set_part, standing_lines)
+from .plan_book import record as record_parts
 from .grammar import format_alternatives, format_order, parse_alternatives
+from .plan_parts import DECISIONS, PART_NAMES, PARTS, WHEN  # noqa: F401
 from .state import GameState
 
-PARTS: dict[str, tuple[str, ...]] = {
-    "auction": ("stay", "take", "bid"),
-    "pretorio": ("good",),
-    "consul": ("preempt-list", "preempt-ask"),
-    "construction": ("build", "done") + dealings.KINDS,
-    "donate": ("donate", "pass"),
-    "store": ("keep",),
-}
-PART_NAMES = {"auction": "auction", "pretorio": "pretorio", "praefectus pretorio": "pretorio",
-              "consul": "consul", "preempt": "consul", "construction": "construction", "construct": "construction",
-              "buildings": "construction", "donate": "donate", "donation": "donate", "store": "store",
-              "storage": "store", "end of round": "store"}
-CANCELLABLE = {**PART_NAMES, "plan": "plan", "all": "plan", "defend": "defend"}
-LAPSES = {"auction": "the auction is over", "pretorio": "nobody asked you for the Praefectus Pretorio's good",
-          "consul": "you are not the Consul with an unused ability this round",
-          "donate": "you have nothing to donate this round", "store": "you have nothing to choose to keep this round"}
-WHEN = {"auction": "the auction", "pretorio": "the Praefectus Pretorio's good", "consul": "the Consul's standing list",
-        "construction": "your next construction turn", "donate": "the donation", "store": "the goods you keep"}
-# the prompt each part answers
-DECISIONS = {"auction.choose": "auction", "auction.good": "pretorio", "construct.turn": "construction",
-             "donate": "donate", "store": "store"}
-SHIP = "ship"  # the other sizes of an accept-phase `ship medium or small`, while the phase runs
 
 
 # --------------------------------------------------------------------------- reading plan lines
@@ -101,127 +82,6 @@ def _fallback(part: str) -> str:
             "donate": "donate black or pass", "store": "keep yellow or keep nothing"}.get(part, "")
 
 
-def line_text(line: dict[str, Any]) -> str:
-    """A stored plan line as the player writes it."""
-    return format_alternatives([Order.from_json(a) for a in line["alts"]], line.get("optional", False))
-
-
-# --------------------------------------------------------------------------- the plans in the state
-
-
-def plans_of(state: GameState, player: str) -> dict[str, Any]:
-    """The player's plan parts (to read)."""
-    return (state.get("plans") or {}).get(player) or {}
-
-
-def _writable(state: GameState) -> dict[str, Any]:
-    if "plans" not in state:
-        state["plans"] = {}
-    return writable(state, "plans")
-
-
-def _drop(state: GameState, player: str, part: str) -> None:
-    plans = _writable(state)
-    mine = dict(plans.get(player) or {})
-    mine.pop(part, None)
-    if mine:
-        plans[player] = mine
-    else:
-        plans.pop(player, None)
-
-
-def _set(state: GameState, player: str, part: str, value: Any) -> None:
-    plans = _writable(state)
-    mine = dict(plans.get(player) or {})
-    mine[part] = value
-    plans[player] = mine
-
-
-def standing_lines(state: GameState, player: str) -> list[str]:
-    """The player's standing plan and standing orders, as the lines that would set them again."""
-    out = []
-    if player in state["defend"]:
-        out.append(f"defend {state['defend'][player]}")
-    if state["phase"] == "construct" and state["offices"]["consul"] == player and state["preempt"] is not None \
-            and state["ability"]["consul"] is None:
-        out.append(format_order(Order("preempt-list", {"buildings": state["preempt"]})))
-    mine = plans_of(state, player)
-    for part in PARTS:
-        out += [f"{part}: {line_text(line)}" for line in mine.get(part, [])]
-    return out
-
-
-def record(state: GameState, player: str, orders: Sequence[Order], events: list[Event]) -> None:
-    """Set the plan parts and cancellations of one submission: the lines of a part replace
-    that part as a whole; `cancel plan` drops every part and the defend limit."""
-    fresh: dict[str, list[dict[str, Any]]] = {}
-    for order in orders:
-        if order.kind == "cancel":
-            part = order.args["part"]
-            for gone in (list(plans_of(state, player)) if part == "plan" else [part]):
-                if gone in PARTS:
-                    _drop(state, player, gone)
-                    fresh.pop(gone, None)
-            if part in ("plan", "defend") and player in state["defend"]:
-                writable(state, "defend").pop(player)
-            events.append(Event("plan.cancel", "Your whole plan is cancelled." if part == "plan" else
-                                f"Your plan for {WHEN.get(part, 'the auction (defend limit)')} is cancelled.",
-                                {"part": part}, to=(player,)))
-            continue
-        part = order.args["part"]
-        fresh.setdefault(part, []).append({"alts": list(order.args["alts"]),
-                                           "optional": bool(order.args.get("optional"))})
-    for part, lines in fresh.items():
-        _set(state, player, part, lines)
-        events.append(Event("plan.set", f"Your plan for {WHEN[part]}: {'; '.join(line_text(x) for x in lines)}.",
-                            {"part": part}, to=(player,)))
-    if "consul" in fresh and state["phase"] == "construct" and state["offices"]["consul"] == player:
-        take_consul_plan(state, events, others=False)
-
-
-def ends_turn(order: Order) -> bool:
-    """A construction plan line that is `done` alone: nothing may follow it."""
-    return order.kind == "plan" and order.args["part"] == "construction" and \
-        [a["kind"] for a in order.args["alts"]] == ["done"]
-
-
-# --------------------------------------------------------------------------- lapses
-
-
-def lapse(state: GameState, part: str, events: list[Event], keep: Sequence[str] = ()) -> None:
-    """The moment of this part is over: the plans for it that were not used lapse (the
-    players in `keep` keep theirs), each owner told alone."""
-    for player in list(state.get("plans") or {}):
-        if player in keep or part not in plans_of(state, player):
-            continue
-        left = "; ".join(line_text(line) for line in plans_of(state, player)[part])
-        _drop(state, player, part)
-        events.append(Event("plan.lapsed", f"Your plan for {WHEN[part]} lapses, {LAPSES[part]} (left unused: "
-                            f"{left}).", {"part": part}, to=(player,)))
-
-
-def take_consul_plan(state: GameState, events: list[Event], others: bool = True) -> None:
-    """Construction begins (or is running): the Consul's plan becomes his standing list
-    while his ability is unused; with `others`, the other players' Consul plans lapse."""
-    consul = state["offices"]["consul"]
-    mine = plans_of(state, consul) if consul is not None else {}
-    if "consul" in mine and state["ability"]["consul"] is None and not state["p"][consul]["dropped"]:
-        order = Order.from_json(mine["consul"][-1]["alts"][0])
-        _drop(state, consul, "consul")
-        events.append(Event("plan.used", f"Your plan plays '{format_order(order)}'.", {"order": format_order(order)},
-                            to=(consul,)))
-        flow.apply_order(state, consul, order, events)
-    if others:
-        lapse(state, "consul", events)
-
-
-def end_of_accept(state: GameState) -> None:
-    """The accept phase is over: the ship alternatives it kept go."""
-    for player in list(state.get("plans") or {}):
-        if SHIP in plans_of(state, player):
-            _drop(state, player, SHIP)
-
-
 # --------------------------------------------------------------------------- alternatives
 
 
@@ -230,7 +90,7 @@ def first_legal(state: GameState, player: str, alts: Sequence[Order]) -> tuple[i
     reasons = []
     for i, alt in enumerate(alts):
         try:
-            flow.check_order(state, player, alt)
+            phases.check_order(state, player, alt)
         except OrderError as exc:
             reasons.append(f"'{format_order(alt)}': {exc.message}")
             continue
@@ -250,20 +110,9 @@ def apply_either(state: GameState, player: str, order: Order, events: list[Event
                                 {}, to=(player,)))
             return
         raise IllegalOrder("none of the alternatives is possible now: " + "; ".join(reasons))
-    flow.apply_order(state, player, alts[i], events)
+    phases.apply_order(state, player, alts[i], events)
     if alts[i].kind == "ship" and state["phase"] == "accept":
         keep_ship_alternatives(state, player, [a.args["size"] for a in alts[i + 1:] if a.kind == "ship"])
-
-
-def ship_alternatives(state: GameState, player: str) -> list[str]:
-    return list(plans_of(state, player).get(SHIP, []))
-
-
-def keep_ship_alternatives(state: GameState, player: str, sizes: Sequence[str]) -> None:
-    if sizes:
-        _set(state, player, SHIP, list(sizes))
-    else:
-        _drop(state, player, SHIP)
 
 
 # --------------------------------------------------------------------------- running plans
@@ -272,7 +121,7 @@ def keep_ship_alternatives(state: GameState, player: str, sizes: Sequence[str]) 
 def run(state: GameState, events: list[Event]) -> bool:
     """Answer from the plans of the players asked now; True when an order was played (the
     phase driver then settles and asks again), False when no plan answers anything."""
-    for prompt in flow.prompts(state):
+    for prompt in phases.prompts(state):
         player = prompt.player
         part = DECISIONS.get(prompt.decision)
         if part is None or part not in plans_of(state, player) or state["p"][player]["dropped"]:
@@ -292,14 +141,14 @@ def _from_pool(state: GameState, player: str, part: str, events: list[Event]) ->
     alts = [Order.from_json(a) for line in lines for a in line["alts"]]
     i, reasons = first_legal(state, player, alts)
     if i is None:
-        _drop(state, player, part)
+        drop_part(state, player, part)
         _failed(state, player, part, alts, reasons, events)
         return False
     rest = alts[:i] + alts[i + 1:]
     if part == "auction" and rest:
-        _set(state, player, part, [{"alts": [a.to_json() for a in rest], "optional": False}])
+        set_part(state, player, part, [{"alts": [a.to_json() for a in rest], "optional": False}])
     else:
-        _drop(state, player, part)
+        drop_part(state, player, part)
     _play(state, player, alts[i], reasons, events)
     return True
 
@@ -310,7 +159,7 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
     while True:
         lines = plans_of(state, player).get("construction") or []
         if not lines:
-            _drop(state, player, "construction")
+            drop_part(state, player, "construction")
             events.append(Event("plan.used_up", "Your construction plan is used up; you are asked for the rest of "
                                 "your turn.", {"part": "construction"}, to=(player,)))
             return False
@@ -321,7 +170,7 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
         i, reasons = first_legal(state, player, alts)
         if i is None:
             if line.get("optional"):
-                _set(state, player, "construction", rest) if rest else _drop(state, player, "construction")
+                set_part(state, player, "construction", rest) if rest else drop_part(state, player, "construction")
                 events.append(Event("plan.skipped", f"Your construction plan skips '{line_text(line)}': "
                                     + "; ".join(reasons) + ".", {"part": "construction"}, to=(player,)))
                 if not rest:
@@ -329,18 +178,18 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
                                         "rest of your turn.", {"part": "construction"}, to=(player,)))
                     return False
                 continue
-            _drop(state, player, "construction")
+            drop_part(state, player, "construction")
             _failed(state, player, "construction", alts, reasons, events)
             return False
         chosen = alts[i]
         if chosen.kind == "done":
-            _drop(state, player, "construction")
+            drop_part(state, player, "construction")
         elif chosen.kind == "build":
             waiting = {"alts": [a.to_json() for a in alts[i + 1:]], "optional": line.get("optional", False),
                        "waiting": True}
-            _set(state, player, "construction", [waiting] + rest)
+            set_part(state, player, "construction", [waiting] + rest)
         else:
-            _set(state, player, "construction", rest) if rest else _drop(state, player, "construction")
+            set_part(state, player, "construction", rest) if rest else drop_part(state, player, "construction")
         before = len(events)
         _play(state, player, chosen, reasons, events)
         if chosen.kind == "build":
@@ -351,26 +200,13 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
         return True
 
 
-def after_consul(state: GameState, buyer: str, preempted: bool) -> None:
-    """The purchase a construction line made is settled: bought, the line is done; taken by
-    the Consul, the line goes on with its other alternatives (the buyer may buy another
-    building of that kind)."""
-    lines = plans_of(state, buyer).get("construction") or []
-    if not lines or not lines[0].get("waiting"):
-        return
-    head, rest = lines[0], lines[1:]
-    if preempted:
-        rest = [{"alts": head["alts"], "optional": head.get("optional", False)}] + rest
-    _set(state, buyer, "construction", rest) if rest else _drop(state, buyer, "construction")
-
-
 def _play(state: GameState, player: str, order: Order, reasons: list[str], events: list[Event]) -> None:
     """Carry out a plan's choice, exactly as the order sent live; its owner is told alone
     that the plan made it (and what was passed over)."""
     passed = f" (passed over: {'; '.join(reasons)})" if reasons else ""
     events.append(Event("plan.used", f"Your plan plays '{format_order(order)}'{passed}.",
                         {"order": format_order(order)}, to=(player,)))
-    flow.apply_order(state, player, order, events)
+    phases.apply_order(state, player, order, events)
 
 
 def _failed(state: GameState, player: str, part: str, alts: Sequence[Order], reasons: list[str],
@@ -408,3 +244,16 @@ def template(state: GameState, player: str) -> list[str]:
     if phase == "pretorio":
         return [line for line in next_round if line.startswith(("consul", "construction"))]
     return []
+
+
+# --------------------------------------------------------------------------- setting plans
+
+
+def record(state: GameState, player: str, orders: Sequence[Order], events: list[Event]) -> None:
+    """Set the plan parts and cancellations of one submission (plan_book.record); a Consul
+    plan sent while construction runs and the ability is his is played at once."""
+    fresh = record_parts(state, player, orders, events)
+    if "consul" in fresh and state["phase"] == "construct" and state["offices"]["consul"] == player:
+        taken = consul_plan_order(state, events)
+        if taken is not None:
+            phases.apply_order(state, *taken, events)

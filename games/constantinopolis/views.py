@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .draft import clone
-from . import plans
+from . import plan_book
 from .production import production_level
 from .state import GameState, PlayerSheet, Ship, components_of, contract_card, office_of
 
@@ -83,7 +83,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             out["auction"]["duel"]["limit"] = duel["limit"]
     if player in state["defend"]:
         out["your_defend_limit"] = state["defend"][player]
-    plan = plans.standing_lines(state, player)
+    plan = plan_book.standing_lines(state, player)
     if plan:
         out["your_plan"] = plan
     if state["construct"] is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .board import DOCKS
+from .plan_parts import PARTS
 from .state import State
 
 
@@ -41,7 +42,6 @@ def check(state: State) -> list[str]:
 
 def _plans(state: State) -> list[str]:
     """Plans belong to seated players, name known parts and hold orders of those parts."""
-    from .plans import PARTS
     problems = []
     for player, parts in (state.get("plans") or {}).items():
         if player not in state["players"] or not parts:

@@ -20,6 +20,7 @@ from referee.orderlines import fold, join_alternatives, order_lines, parse_int, 
 from referee.orderlines import match_name as _match_name
 
 from .board import ANY_GOOD, MOVE_SERVANTS, SHIP_ENTERS
+from .plan_parts import CANCELLABLE, PART_NAMES, PARTS, TURNS
 from .state import State
 
 KEYWORDS: dict[str, str] = {k: k for k in (
@@ -81,7 +82,6 @@ def parse_line(state: State, line: str, later: bool = False) -> Order:
     kind = match_name(words[0], KEYWORDS, "order")
     rest = words[1:]
     if kind == "cancel":
-        from .plans import CANCELLABLE  # the part names live with the plans
         if len(rest) != 1:
             raise InvalidOrder("write CANCEL PLAN, CANCEL TURNS or CANCEL <part>", suggestion="e.g. CANCEL INTRIGUE")
         return Order("cancel", {"part": match_name(rest[0], CANCELLABLE, "plan part")})
@@ -280,7 +280,6 @@ def parse(state: State, text: str, answering: bool = False) -> list[Order]:
     Lines under a part name (`INTRIGUE: INTRIGUE 1 or 0`) are a plan for that part; the
     others are the answer to the decision open now (the first, when `answering`) and the
     turns to come. A line may give alternatives with OR."""
-    from .plans import PART_NAMES, TURNS
     orders: list[Order] = []
     errors: list[OrderError] = []
     for number, line, part in sections(order_lines(text), PART_NAMES):
@@ -365,7 +364,6 @@ def format_order(order: Order) -> str:
 
 def _plan_line(state: State, part: str, text: str) -> Order:
     """A line of a standing part: the answers it may give, in order of preference."""
-    from .plans import PARTS
     words = text.split()
     if words and fold(words[0]) == "cancel" and len(words) == 1:
         return Order("cancel", {"part": part})

@@ -1,0 +1,31 @@
+"""The parts of a Constantinopolis plan, their names as players write them, and what is said
+when each lapses: shared by the grammar, the checks, the plan book and the plans' runner
+(plans.py explains plans as a whole).
+"""
+
+from __future__ import annotations
+
+from . import dealings
+
+PARTS: dict[str, tuple[str, ...]] = {
+    "auction": ("stay", "take", "bid"),
+    "pretorio": ("good",),
+    "consul": ("preempt-list", "preempt-ask"),
+    "construction": ("build", "done") + dealings.KINDS,
+    "donate": ("donate", "pass"),
+    "store": ("keep",),
+}
+PART_NAMES = {"auction": "auction", "pretorio": "pretorio", "praefectus pretorio": "pretorio",
+              "consul": "consul", "preempt": "consul", "construction": "construction", "construct": "construction",
+              "buildings": "construction", "donate": "donate", "donation": "donate", "store": "store",
+              "storage": "store", "end of round": "store"}
+CANCELLABLE = {**PART_NAMES, "plan": "plan", "all": "plan", "defend": "defend"}
+LAPSES = {"auction": "the auction is over", "pretorio": "nobody asked you for the Praefectus Pretorio's good",
+          "consul": "you are not the Consul with an unused ability this round",
+          "donate": "you have nothing to donate this round", "store": "you have nothing to choose to keep this round"}
+WHEN = {"auction": "the auction", "pretorio": "the Praefectus Pretorio's good", "consul": "the Consul's standing list",
+        "construction": "your next construction turn", "donate": "the donation", "store": "the goods you keep"}
+# the prompt each part answers
+DECISIONS = {"auction.choose": "auction", "auction.good": "pretorio", "construct.turn": "construction",
+             "donate": "donate", "store": "store"}
+SHIP = "ship"  # the other sizes of an accept-phase `ship medium or small`, while the phase runs

@@ -1,0 +1,27 @@
+"""The parts of a Porto Carthago plan and their names as players write them: shared by the
+grammar, the checks and the plans (plans.py explains plans as a whole).
+"""
+
+from __future__ import annotations
+
+PARTS: dict[str, tuple[str, ...]] = {
+    "lighthouse": ("dock", "reject"),
+    "intrigue": ("intrigue",),
+    "privilege": ("accept", "decline"),
+    "refill": ("buy", "pass"),
+    "extras": ("expand", "palace", "use", "done", "pass"),
+    "final": ("palace", "pass"),
+}
+TURNS = "turns"  # `TURNS:` lines are the queue, as lines without a part name
+PART_NAMES = {"lighthouse": "lighthouse", "leuchtturm": "lighthouse", "arrival": "lighthouse",
+              "intrigue": "intrigue", "privilege": "privilege", "privileges": "privilege",
+              "refill": "refill", "market": "refill", "extras": "extras", "extra": "extras",
+              "side actions": "extras", "final": "final", "final seat": "final",
+              "turns": TURNS, "queue": TURNS, "actions": TURNS}
+CANCELLABLE = {**PART_NAMES, "plan": "plan", "all": "plan"}
+# the decision each standing part answers
+DECISIONS = {"arrival.lighthouse": "lighthouse", "intrigue.reward": "intrigue", "privilege.immediate": "privilege",
+             "market.refill_buy": "refill", "action.after": "extras", "end.final_seat": "final"}
+WHEN = {"lighthouse": "the next ship arrival", "intrigue": "trade points you gain",
+        "privilege": "immediate privileges", "refill": "the buy after a refill",
+        "extras": "what follows your main action", "final": "the final palace seat"}
