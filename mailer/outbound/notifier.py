@@ -83,11 +83,12 @@ class MailNotifier:
 
     def _to_seat(self, tx: GameTransaction, seat: Mapping[str, Any], kind: str, subject: str, text: str,
                  serial: str, *, html: str | None = None, in_reply_to: str | None = None,
-                 auto: str = "auto-generated", kind_in_id: str | None = None) -> None:
+                 auto: str = "auto-generated", kind_in_id: str | None = None, answers: Sequence[str] = ()) -> None:
         self._queue(tx, OutgoingMail(
             tx.game_id, kind, seat["email"], subject, text,
             message_id(tx.game_id, kind_in_id or kind, serial, seat["name"], self.settings.hostname), html=html,
-            reply_to=reply_address(tx.game_id, seat, self.settings.hostname), in_reply_to=in_reply_to, auto=auto))
+            reply_to=reply_address(tx.game_id, seat, self.settings.hostname), in_reply_to=in_reply_to, auto=auto,
+            answers=tuple(answers)))
 
     # -- hooks called by the service inside its transaction
 
@@ -335,7 +336,7 @@ class MailNotifier:
             subject += " (daily digest)"
         self._to_seat(tx, seat, "reminder" if reminder is not None else "report", subject, text,
                       f"{bag['count'] + 1}", html=html, in_reply_to=replies[-1] if replies else None,
-                      auto="auto-replied" if replies else "auto-generated", kind_in_id="mail")
+                      auto="auto-replied" if replies else "auto-generated", kind_in_id="mail", answers=replies[:-1])
         bag["seen"] = folding.sections(ctx["view"])
         since = dict(meta.get("reported_from", {}))
         since[name] = dict(meta.get("reported", {})).get(name, 0)
