@@ -329,7 +329,7 @@ def main() -> None:
                   "(start and end weigh more; not the target)")
             for clients in levels:
                 case(tmp, clients, True, BURST, repeats)
-        print(f"  turns (stored, receipt and reports to every player queued): {SUSTAINED * PER_GAME} orders "
+        print(f"  turns (stored; the mail of each player now asked, receipts folded in, queued): {SUSTAINED * PER_GAME} orders "
               f"in {SUSTAINED} games per case")
         for clients in levels:
             ratio = case(tmp, clients, False, SUSTAINED, target_repeats if clients > 1 else repeats)
