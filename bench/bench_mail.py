@@ -304,7 +304,8 @@ def latency_case(tmp: str, clients: int, repeats: int) -> float:
         p99s.append(percentile(got, 99))
         unanswered += left
         shutil.rmtree(root)
-    print(f"    {clients:>2} client(s): {len(delays)} orders answered at the relay, p50 {percentile(delays, 50):.2f} s, "
+    print(f"    {clients:>2} client(s): {len(delays)} orders answered at the relay, "
+          f"p50 {percentile(delays, 50):.2f} s, "
           f"p99 {percentile(delays, 99):.2f} s (runs' p99 {min(p99s):.2f}-{max(p99s):.2f} s); pipeline "
           f"{sorted(rates)[len(rates) // 2]:.0f} msg/s; {unanswered} order(s) whose receipt was still waiting for "
           "the player's next mail when the run ended")
@@ -329,8 +330,8 @@ def main() -> None:
                   "(start and end weigh more; not the target)")
             for clients in levels:
                 case(tmp, clients, True, BURST, repeats)
-        print(f"  turns (stored; the mail of each player now asked, receipts folded in, queued): {SUSTAINED * PER_GAME} orders "
-              f"in {SUSTAINED} games per case")
+        print(f"  turns (stored; the mail of each player now asked, receipts folded in, queued): "
+              f"{SUSTAINED * PER_GAME} orders in {SUSTAINED} games per case")
         for clients in levels:
             ratio = case(tmp, clients, False, SUSTAINED, target_repeats if clients > 1 else repeats)
             if clients > 1:
