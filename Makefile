@@ -5,14 +5,21 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test demo bench install clean system-packages
+LOCALES := referee/i18n/locale
+MO     := $(patsubst %.po,%.mo,$(wildcard $(LOCALES)/*/LC_MESSAGES/referee.po))
+
+.PHONY: test demo bench install clean system-packages catalogues
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)
 
-install: $(STAMP) system-packages
+# The message catalogues players' mail is written from, compiled for the running code.
+$(LOCALES)/%/LC_MESSAGES/referee.mo: $(LOCALES)/%/LC_MESSAGES/referee.po $(STAMP)
+	$(BIN)/pybabel -q compile -D referee -d $(LOCALES) -l $* --statistics
+
+install: $(STAMP) system-packages $(MO)
 
 # The mail program the tests compose replies with (tests/mailer/replies/test_mutt.py) and the
 # browser that shows the HTML reports on a phone-sized screen (tests/reports/test_browser.py).
@@ -33,11 +40,21 @@ system-packages:
 	echo "could not install$$missing (this needs apt-get, and root or sudo)"; \
 	case "$${CI:-}" in ""|0|false) exit 0;; *) exit 1;; esac
 
-test: $(STAMP) system-packages
+# After changing a message in the code or a template: extract, merge into every .po, and
+# fill the English one; then translate what `python -m referee.i18n.catalogues check` lists.
+catalogues: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg -k N_ -k msg --no-location --sort-output \
+	    --project=referee --msgid-bugs-address= -o referee/i18n/referee.pot .
+	$(BIN)/pybabel -q update -i referee/i18n/referee.pot -d $(LOCALES) -D referee --no-fuzzy-matching \
+	    --ignore-obsolete --width=100
+	$(BIN)/python -m referee.i18n.catalogues fill
+	$(BIN)/python -m referee.i18n.catalogues check || true
+
+test: $(STAMP) system-packages $(MO)
 	$(BIN)/python -m pytest -n auto -q $(PYTEST_ARGS)
 
 # A whole game by mail on loopback; e.g. make demo DEMO_ARGS="--game porto-carthago --keep"
-demo: $(STAMP)
+demo: $(STAMP) $(MO)
 	$(BIN)/referee demo $(DEMO_ARGS)
 
 bench: $(STAMP)

@@ -1,5 +1,6 @@
 """`referee policy`, `tick`, `extend`, `pause`, `resume`, `vacation`, `timezone`, `notify`:
-the clock of a game, the rules it runs by, and when its players get mail."""
+the clock of a game, the rules it runs by, and when its players get mail; and `language`, the
+other lever a player has on their mail."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import datetime
 
 import click
 
+from referee.i18n import NAMES
 from referee.timekeeping import TimeError, from_iso, parse_moment, show_moment
 
 from .common import echo_json, fail, handles_errors, referee, services, EXIT_USAGE
@@ -183,6 +185,18 @@ def timezone_command(ctx: click.Context, game_id: str, player: str, zone: str) -
     click.echo(f"{done['player']} in {game_id} sees deadlines in {done['timezone']}: {done['deadline']}")
 
 
+@click.command("language")
+@click.argument("game_id")
+@click.argument("player")
+@click.argument("language")
+@click.pass_context
+@handles_errors
+def language_command(ctx: click.Context, game_id: str, player: str, language: str) -> None:
+    """Set the language a player is written to in (de, en or it); their orders are then read in it too."""
+    done = referee(ctx).set_language(game_id, player, language)
+    click.echo(f"{done['player']} in {game_id} is written to in {NAMES[done['language']]} ({done['language']}).")
+
+
 @click.command("notify")
 @click.argument("game_id")
 @click.argument("player")
@@ -197,4 +211,4 @@ def notify_command(ctx: click.Context, game_id: str, player: str, choice: tuple[
 
 
 COMMANDS = (policy_group, tick_command, extend_command, pause_command, resume_command, vacation_command,
-            timezone_command, notify_command)
+            timezone_command, notify_command, language_command)

@@ -50,8 +50,6 @@ def _read_components(path: Path) -> dict:
                    "MIN players.")
 @click.option("--approve", is_flag=True, help="With --open: the moderator approves each sign-up "
                                               "(`referee signups approve`) instead of a reply from the address.")
-@click.option("--language", default="English", show_default=True,
-              help="With --open: what the table speaks, shown to players by LIST.")
 @click.option("--seed", default=None, help="The game's seed (default: a fresh random one).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option; repeatable.")
 @click.option("--components", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -61,13 +59,16 @@ def _read_components(path: Path) -> dict:
               help="Deadline preset: casual, standard or tournament (default: the default_policy setting).")
 @click.option("--set", "policy_set", multiple=True, metavar="KEY=VALUE",
               help="A deadline policy key, e.g. grace=2h or deadline.auction=36h; repeatable.")
+@click.option("--language", default=None, metavar="LANG",
+              help="The game's language, de, en or it (default: en): every player's until they choose their own. "
+                   "With --open also what LIST says the table speaks (any words; default English).")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @handles_errors
 def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is_open: bool, seats: str | None,
-                starts_when: str | None, approve: bool, language: str, seed: str | None,
+                starts_when: str | None, approve: bool, seed: str | None,
                 options: tuple[str, ...], components: Path | None, game_id: str | None, policy: str | None,
-                policy_set: tuple[str, ...], as_json: bool) -> None:
+                policy_set: tuple[str, ...], language: str | None, as_json: bool) -> None:
     """Create a game and print its id, each player's secret token and the seed commitment.
     With --open the game has no players yet: they sign up by mail (docs/players.md).
 
@@ -92,7 +93,8 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is
     data = _read_components(components) if components is not None else None
     if is_open:
         assert seats is not None
-        made = referee(ctx).open_game(game_type, seats, starts_when=starts_when, approve=approve, language=language,
+        made = referee(ctx).open_game(game_type, seats, starts_when=starts_when, approve=approve,
+                                      language=language or "English",
                                       seed=seed, options=given, components=data, game_id=game_id, policy=policy,
                                       policy_set=list(policy_set))
         if as_json:
@@ -102,7 +104,7 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is
         click.echo(f"Seed commitment (SHA-256): {made.commitment}")
         return
     made = referee(ctx).new_game(game_type, pairs, seed=seed, options=given, components=data, game_id=game_id,
-                                 policy=policy, policy_set=list(policy_set))
+                                 policy=policy, policy_set=list(policy_set), language=language)
     if as_json:
         echo_json(made.to_json())
         return

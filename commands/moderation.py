@@ -55,6 +55,8 @@ def describe(event: dict) -> str:
         return f"{event['player']}'s vacation quota is used up"
     if kind == "timezone":
         return f"{event['player']} time zone set to {event.get('zone')}"
+    if kind == "language":
+        return f"{event['player']} language set to {event.get('language')}"
     if kind == "held_failed":
         return f"{event['player']}'s held orders no longer applied: {event.get('reason')}"
     if kind == "finished":

@@ -109,12 +109,14 @@ def tournament_group() -> None:
 @click.option("--scoring", default=DEFAULT_SCHEME, show_default=True,
               help="Tournament points from places: scaled, linear, win, or points by place such as 10,6,3,1.")
 @click.option("--seed", default=None, help="The tournament's seed (default: a fresh random one; keep it secret).")
+@click.option("--language", default=None, metavar="LANG",
+              help="Every game's language, de, en or it (default: en); each player may still choose their own.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @tournament_errors
 def new_command(ctx: click.Context, name: str, game_type: str, roster: Path, rounds: int, table_size: str | None,
                 policy: str, policy_set: tuple[str, ...], options: tuple[str, ...], scoring: str, seed: str | None,
-                as_json: bool) -> None:
+                language: str | None, as_json: bool) -> None:
     """Make a tournament and its first round: one game a table, each created with its seed
     commitment published, every player mailed their game's first report.
 
@@ -124,7 +126,7 @@ def new_command(ctx: click.Context, name: str, game_type: str, roster: Path, rou
     entries = read_roster(roster)
     made = organiser(ctx).create(name, game_type, entries, rounds=rounds, table_size=table_size, policy=policy,
                                  policy_set=list(policy_set), options=_pairs(options, "--option"), seed=seed,
-                                 scoring=scoring)
+                                 scoring=scoring, language=language)
     if as_json:
         echo_json(_round_json(made))
         return

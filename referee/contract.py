@@ -79,6 +79,9 @@ class OrderError(Exception):
         self.line = line
         self.text = text
         self.suggestion = suggestion
+        # The English templates and values of `message` and `suggestion`, when the error was
+        # made from them (`referee.orderlines`): a receipt writes them in the player's language.
+        self.templates: dict[str, tuple[str, dict[str, Any]]] = {}
         if category is not None:
             self.category = ErrorClass(category)
 

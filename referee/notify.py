@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any, Mapping
 
+from .i18n import DEFAULT_LANGUAGE, translations
 from .timekeeping import UTC, from_iso, get_zone
 
 EACH, TURN, DIGEST = "each", "turn", "digest"
@@ -91,22 +92,25 @@ class Notify:
     def command(self) -> str:
         return f"NOTIFY {self.mode}" + (f" {self.at}" if self.mode == DIGEST else "")
 
-    def short(self, zone: str | None = None) -> str:
-        """The choice in a few words, for the last line of every mail."""
+    def short(self, zone: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The choice in a few words, for the last line of every mail, in the reader's language."""
+        t = translations(lang)
         if self.mode == EACH:
-            return "a mail for everything as it happens"
+            return t.gettext("a mail for everything as it happens")
         if self.mode == DIGEST:
-            return f"a mail a day at {self.at} {zone or 'UTC'}, sooner near a deadline"
-        return "mail when asked, at round ends, reminders"
+            return t.gettext("a mail a day at {at} {zone}, sooner near a deadline").format(at=self.at,
+                                                                                          zone=zone or "UTC")
+        return t.gettext("mail when asked, at round ends, reminders")
 
-    def describe(self, zone: str | None = None) -> str:
+    def describe(self, zone: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
         """What the player gets, in a few words, for the footer of every mail."""
+        t = translations(lang)
         if self.mode == EACH:
-            return "You get a mail for everything as it happens"
+            return t.gettext("You get a mail for everything as it happens")
         if self.mode == DIGEST:
-            return (f"You get one mail a day at {self.at} {zone or 'UTC'}, sooner when a deadline of yours "
-                    "is less than a day away, and reminders")
-        return "You get mail when you are asked something, at round ends, and reminders"
+            return t.gettext("You get one mail a day at {at} {zone}, sooner when a deadline of yours is less "
+                             "than a day away, and reminders").format(at=self.at, zone=zone or "UTC")
+        return t.gettext("You get mail when you are asked something, at round ends, and reminders")
 
 
 def next_slot(after: datetime, at: str, zone: str | None) -> datetime:

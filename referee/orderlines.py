@@ -11,9 +11,28 @@ import difflib
 import functools
 import re
 import unicodedata
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .contract import AmbiguousOrder, InvalidOrder, OrderError
+from .i18n import N_
+
+
+def _error(kind: type[OrderError], message: str, values: dict[str, Any], suggestion: str | None = None,
+           hints: dict[str, Any] | None = None) -> OrderError:
+    """An order error from English templates, keeping them so a receipt can write the error
+    in the player's language (`referee.receipts.error_list`). In `values`, `what` is a kind of
+    name (`building`), `names` canonical names; both are shown in the player's words."""
+    hints = hints or {}
+    exc = kind(message.format(**_plain(values)), suggestion=suggestion.format(**_plain(hints)) if suggestion else None)
+    exc.templates["message"] = (message, values)
+    if suggestion:
+        exc.templates["suggestion"] = (suggestion, hints)
+    return exc
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: " or ".join(repr(n) for n in v) if k == "names" else (", ".join(v) if k == "listed" else v)
+            for k, v in values.items()}
 
 
 def order_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -41,7 +60,7 @@ def match_name(word: str, names: Mapping[str, str], what: str) -> str:
     """
     key = fold(word)
     if not key:
-        raise InvalidOrder(f"a {what} name is missing")
+        raise _error(InvalidOrder, N_("a {what} name is missing"), {"what": what})
     table = {fold(alias): canonical for alias, canonical in names.items()}
     if key in table:
         return table[key]
@@ -49,15 +68,13 @@ def match_name(word: str, names: Mapping[str, str], what: str) -> str:
     if len(hits) == 1:
         return hits[0]
     if hits:
-        listed = ", ".join(hits[:6])
-        raise AmbiguousOrder(
-            f"{word!r} could be more than one {what}: {listed}",
-            suggestion=f"write more of the name, e.g. {hits[0]!r}",
-        )
+        raise _error(AmbiguousOrder, N_("{word!r} could be more than one {what}: {listed}"),
+                     {"word": word, "what": what, "listed": hits[:6]},
+                     N_("write more of the name, e.g. {name!r}"), {"name": hits[0]})
     close = difflib.get_close_matches(key, list(table), n=3, cutoff=0.6)
     canonical_close = list(dict.fromkeys(table[c] for c in close))
-    suggestion = f"did you mean {' or '.join(repr(c) for c in canonical_close)}?" if canonical_close else None
-    raise InvalidOrder(f"no {what} called {word!r}", suggestion=suggestion)
+    raise _error(InvalidOrder, N_("no {what} called {word!r}"), {"what": what, "word": word},
+                 N_("did you mean {names}?") if canonical_close else None, {"names": canonical_close})
 
 
 def parse_int(word: str, what: str, *, minimum: int | None = None) -> int:
@@ -65,9 +82,11 @@ def parse_int(word: str, what: str, *, minimum: int | None = None) -> int:
     try:
         value = int(word)
     except ValueError:
-        raise InvalidOrder(f"{what} must be a whole number, not {word!r}") from None
+        raise _error(InvalidOrder, N_("{what} must be a whole number, not {word!r}"),
+                     {"what": what, "word": word}) from None
     if minimum is not None and value < minimum:
-        raise InvalidOrder(f"{what} must be at least {minimum}, not {value}")
+        raise _error(InvalidOrder, N_("{what} must be at least {minimum}, not {value}"),
+                     {"what": what, "minimum": minimum, "value": value})
     return value
 
 

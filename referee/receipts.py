@@ -2,8 +2,10 @@
 
 A receipt says what was understood (the canonical echo), what changed since the player's
 previous set in this phase, every error with its line and a suggestion, the events the
-player may see, what happens next and by when (the deadline in the player's time zone). The text form comes from `templates/receipt.txt`, so
-the mail layer sends exactly what the CLI prints.
+player may see, what happens next and by when (the deadline in the player's time zone), all
+in the player's language: the echo is the canonical text in their words, while the game log
+keeps it in English. The text form comes from `templates/receipt.txt`, so the mail layer
+sends exactly what the CLI prints.
 """
 
 from __future__ import annotations
@@ -13,10 +15,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from .contract import OrderError, OrderErrors
+from .i18n import DEFAULT_LANGUAGE, N_
+from .i18n.terms import localise_error
 from .orderlines import order_lines
 from .rendering import render
 
 ACCEPTED, REJECTED, DUPLICATE, REFUSED = "accepted", "rejected", "duplicate", "refused"
+STATUS_WORDS = (N_("accepted"), N_("rejected"), N_("duplicate"), N_("refused"))  # as players read them
 
 
 @dataclass
@@ -39,8 +44,9 @@ class Receipt:
     seq: int | None = None
     deadline: str = ""  # the open phase's deadline, in the player's time zone
     menu: list[str] = field(default_factory=list)  # every order the player may give, after a rejection
+    language: str = DEFAULT_LANGUAGE  # the player's: the receipt is written, and its orders echoed, in it
     set_aside: list[str] = field(default_factory=list)  # lines of a mail read as prose, not orders
-    notes: list[str] = field(default_factory=list)  # how a mail was read, where that needs saying
+    notes: list[Any] = field(default_factory=list)  # how a mail was read: messages, in the player's language
 
     @property
     def ok(self) -> bool:
@@ -54,9 +60,9 @@ class Receipt:
         return cls(**data)
 
     def render(self, brief: bool = False) -> str:
-        """The receipt's text; `brief` leaves out what happened and what comes next, for a
-        receipt that opens a mail whose report says both."""
-        return render("receipt.txt", r=self, brief=brief)
+        """The receipt's text, in the player's language; `brief` leaves out what happened and
+        what comes next, for a receipt that opens a mail whose report says both."""
+        return render("receipt.txt", lang=self.language, r=self, brief=brief)
 
 
 def diff_lines(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -67,15 +73,22 @@ def diff_lines(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[
     return list(dict.fromkeys(added)), list(dict.fromkeys(removed))
 
 
-def error_list(exc: OrderError, text: str) -> list[dict[str, Any]]:
-    """Every error of a submission as dicts. An error the engine raised without a line (from
-    `apply`) is placed on the submission's only order line when there is just one."""
+def error_list(exc: OrderError, text: str, lang: str = DEFAULT_LANGUAGE, game: Any = None) -> list[dict[str, Any]]:
+    """Every error of a submission as dicts, each showing its line as the player wrote it
+    (`text`, before it was read into English). An error the engine raised without a line
+    (from `apply`) is placed on the submission's only order line when there is just one. An
+    error made from templates (`OrderError.templates`) is written in `lang`."""
     errors = exc.errors if isinstance(exc, OrderErrors) else [exc]
     lines = list(order_lines(text))
+    written = dict(lines)
     out = []
     for err in errors:
         item = err.to_json()
         if item["line"] is None and len(lines) == 1:
             item["line"], item["text"] = lines[0][0], item["text"] or lines[0][1]
+        elif item["line"] in written:  # the line as the player wrote it, not as it was read
+            item["text"] = written[item["line"]]
+        for key, template in err.templates.items():
+            item[key] = localise_error(game, lang, template)
         out.append(item)
     return out

@@ -16,6 +16,9 @@ from typing import Any, Sequence
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from .contract import Game, State, menu_lines
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, format_number, language_or_default, translations
+from .i18n.messages import say
+from .i18n.terms import localise_menu, term
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -69,14 +72,15 @@ def wrap(text: str, indent: int = 2, hang: int = 4, width: int = 76) -> str:
     return filled.replace(NBSP, " ")
 
 
-def menu_text(game: Game, state: State, player: str, width: int = 72) -> tuple[list[str], bool]:
+def menu_text(game: Game, state: State, player: str, width: int = 72,
+              lang: str = DEFAULT_LANGUAGE) -> tuple[list[str], bool]:
     """The player's menu (`menu_lines`) as lines no wider than `width`, a long line going on,
     indented, on the next ones; and whether it lists every order. Reports, HELP and receipts
-    all show it this way."""
+    all show it this way, with the order words in the player's language."""
     menu, complete = menu_lines(game, state, player)
     out: list[str] = []
     for line in menu:
-        for part in line.text.splitlines():
+        for part in localise_menu(game, lang, line.text).splitlines():
             out += textwrap.wrap(part, width, subsequent_indent="    ", break_long_words=False,
                                  break_on_hyphens=False) or [""]
     return out, complete
@@ -87,35 +91,52 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
+def environment(lang: str = DEFAULT_LANGUAGE) -> Environment:
+    """The environment of a language (any unknown code: English), built once per process."""
+    return _environment(language_or_default(lang))
+
+
+@lru_cache(maxsize=None)
+def _environment(lang: str) -> Environment:
     """StrictUndefined turns a misspelt variable into an error instead of an empty report;
     HTML is escaped, plain text is not (a text mail must not contain `&amp;`). Templates are
     part of the installation: a compiled template is used for the life of the process, not
     checked against its file on every mail (a changed template takes effect at the next
-    start of the daemon)."""
+    start of the daemon).
+
+    One environment per language: Jinja's i18n extension installs its gettext for the whole
+    environment, so a shared one could not write each recipient in their own language (the
+    worker renders for several games at once, in threads). `{% trans %}` and `_()` use
+    newstyle gettext, so a placeholder is filled after translation and escaped in HTML."""
     env = Environment(
         loader=FileSystemLoader(str(template_dir())),
         auto_reload=False,
         undefined=StrictUndefined,
         autoescape=select_autoescape(["html", "htm", "xml"], default_for_string=False),
         keep_trailing_newline=True,
-        extensions=["jinja2.ext.do"],
+        extensions=["jinja2.ext.do", "jinja2.ext.i18n"],
     )
-    env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak)
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak,
+                       number=lambda value: format_number(value, lang),
+                       term=lambda word, game: term(game, lang, word), say=lambda message: say(message, lang))
+    env.globals["lang"] = lang
     return env
 
 
 def preload() -> list[str]:
-    """Compile every template now; the names that failed. A daemon does this at start, so
-    that the first mail after a restart is not the one that pays for compiling (tens of
-    milliseconds per template), and a broken template shows in the log at once."""
-    env, broken = environment(), []
-    for name in env.list_templates():
-        try:
-            env.get_template(name)
-        except Exception as exc:  # reported; rendering with it fails again, per mail, later
-            broken.append(f"{name}: {exc}")
+    """Compile every template in every language now; the names that failed. A daemon does
+    this at start, so that the first mail after a restart is not the one that pays for
+    compiling (tens of milliseconds per template), and a broken template shows in the log at
+    once."""
+    broken = []
+    for lang in LANGUAGES:
+        env = environment(lang)
+        for name in env.list_templates():
+            try:
+                env.get_template(name)
+            except Exception as exc:  # reported; rendering with it fails again, per mail, later
+                broken.append(f"{name} ({lang}): {exc}")
     return broken
 
 
@@ -126,5 +147,6 @@ def has_template(name: str) -> bool:
     return (template_dir() / name).is_file()
 
 
-def render(name: str, **context: object) -> str:
-    return environment().get_template(name).render(**context)
+def render(name: str, *, lang: str = DEFAULT_LANGUAGE, **context: object) -> str:
+    """A template in the recipient's language (`lang`: a code of `referee.i18n.LANGUAGES`)."""
+    return environment(lang).get_template(name).render(**context)

@@ -22,6 +22,7 @@ from typing import Any, Mapping
 
 from .contract import PhaseInfo
 from .policy import Policy
+from .i18n import DEFAULT_LANGUAGE, translations
 from .timekeeping import format_duration, from_iso, show_moment, to_iso
 
 
@@ -86,19 +87,21 @@ def deadline_info(meta: Mapping[str, Any]) -> dict[str, Any] | None:
             "held": bool(meta.get("held"))}
 
 
-def deadline_text(meta: Mapping[str, Any], zone: str | None = None) -> str:
-    """The open phase's deadline for a person, in `zone` (with UTC beside it)."""
+def deadline_text(meta: Mapping[str, Any], zone: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The open phase's deadline for a person, in `zone` (with UTC beside it), in `lang`."""
     schedule = meta.get("schedule")
     policy = Policy.from_meta(meta.get("policy"))
+    t = translations(lang)
     if meta.get("paused"):
-        return "none while the game is paused (the clock stops until the moderator resumes it)"
+        return t.gettext("none while the game is paused (the clock stops until the moderator resumes it)")
     due = due_of(schedule)
     if policy is None or schedule is None or due is None:
-        return "none set"
-    text = show_moment(due, zone)
+        return t.gettext("none set")
+    text = show_moment(due, zone, lang)
     if policy.grace > timedelta(0):
         assert schedule is not None
-        text += f"; orders still count until {show_moment(due + policy.grace, zone)} (grace)"
+        text += t.gettext("; orders still count until {moment} (grace)").format(
+            moment=show_moment(due + policy.grace, zone, lang))
     return text
 
 

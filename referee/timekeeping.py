@@ -137,16 +137,19 @@ def parse_moment(text: str) -> datetime:
 
 
 @lru_cache(maxsize=1024)  # every receipt shows its game's deadline
-def show_moment(moment: datetime, zone: str | None = None) -> str:
-    """`Tue 1 Dec 2026 19:00 CET (18:00 UTC)`; only the UTC part when the zone is UTC."""
+def show_moment(moment: datetime, zone: str | None = None, lang: str = "en") -> str:
+    """`Tue 1 Dec 2026 19:00 CET (18:00 UTC)`; only the UTC part when the zone is UTC. The day
+    and time are written as `lang` writes them (`Di., 1. Dez. 2026, 19:00 CET`)."""
+    from .i18n import format_moment  # the language's conventions, through Babel
+
     utc = moment.astimezone(UTC)
-    utc_text = f"{utc:%a} {utc.day} {utc:%b %Y %H:%M} UTC"
+    utc_text = f"{format_moment(utc, lang)} UTC"
     if not zone or zone_name(zone) == "UTC":
         return utc_text
     local = utc.astimezone(get_zone(zone))
     same_day = local.date() == utc.date()
     utc_short = f"{utc:%H:%M} UTC" if same_day else utc_text
-    return f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()} ({utc_short})"
+    return f"{format_moment(local, lang)} {local.tzname()} ({utc_short})"
 
 
 def show_span(value: timedelta) -> str:

@@ -33,6 +33,9 @@ def test_wheel_contains_packages_templates_and_entry_points(wheel):
     expected = sorted(f"referee/templates/{p.relative_to(ROOT / 'templates').as_posix()}"
                       for p in (ROOT / "templates").rglob("*") if p.is_file())
     assert templates == expected and templates
+    for lang in ("de", "en", "it"):  # the catalogues (compiled from .po when first needed) and the glossaries
+        assert f"referee/i18n/locale/{lang}/LC_MESSAGES/referee.po" in names
+    assert {"games/constantinopolis/glossary.toml", "games/porto_carthago/glossary.toml"} <= set(names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "referee = commands.main:main" in text
@@ -50,7 +53,10 @@ def test_installed_wheel_finds_its_templates_outside_the_checkout(wheel, tmp_pat
         "import mailer.inbound.ingest, mailer.daemon.serve, commands.demo.run; "  # the subpackages load
         "import referee.rendering as r; "
         "print(r.template_dir()); "
-        "print(r.render('standings.txt', title='T', standings={'places': [], 'left': [], 'winners': ['x'], 'rule': '', 'decided': []}))"
+        "print(r.render('standings.txt', title='T', standings={'places': [], 'left': [], 'winners': ['x'], 'rule': '', 'decided': []}))\n"
+        "from referee.i18n import gettext; from referee.i18n.terms import to_english; "
+        "from games.porto_carthago import GAME; "
+        "print(gettext('de', 'Game paused'), '|', to_english(GAME, 'de', 'Kapitän 2'))"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
@@ -59,3 +65,4 @@ def test_installed_wheel_finds_its_templates_outside_the_checkout(wheel, tmp_pat
     where, *rendered = done.stdout.splitlines()
     assert Path(where) == target / "referee" / "templates"
     assert "Winner: x." in rendered
+    assert rendered[-1] == "Partie angehalten | captain 2"  # German from the wheel's own catalogue

@@ -46,6 +46,8 @@ from mailer.inbound.message import InboundMail, parse_message
 from mailer.inbound.orders import find_orders
 from referee.bots import Bot
 from referee.contract import Game, OrderError, State
+from referee.i18n import DEFAULT_LANGUAGE, translations
+from referee.i18n.terms import localise
 from referee.playthrough import own_position
 from referee.store import GameStore, StoreError
 
@@ -102,6 +104,7 @@ class MailBot:
     counters: BotCounters = field(default_factory=BotCounters)
     finished: bool = False
     problem: str | None = None  # why the bot stopped playing, if it did
+    language: str = DEFAULT_LANGUAGE  # what the referee writes to it in, and it writes its orders in
 
     def __post_init__(self) -> None:
         self._box = mailbox.Maildir(self.maildir, factory=None, create=True)
@@ -116,6 +119,11 @@ class MailBot:
         self._mails: dict[str, int] = {}  # phase key -> mails written for it
         self._file = self.store.path(self.game_id) if hasattr(self.store, "path") else None
         self._stamp: tuple[int, int] | None = None
+        t = translations(self.language)  # the subjects the referee writes in the bot's language
+        self._game_over = t.gettext("[{game}] Game over").format(game=self.game_id)
+        self._refused = (t.gettext("[{game}] Orders not accepted").format(game=self.game_id),
+                         t.gettext("[{game}] Too late: phase {old} is closed, {key} is open").split("{old}")[0].format(
+                             game=self.game_id))
 
     # -- the loop
 
@@ -189,12 +197,12 @@ class MailBot:
         subject = mail.parsed.subject
         awaiting = self._awaiting
         sent = awaiting if awaiting and mail.parsed.in_reply_to == awaiting.message_id else None
-        if subject.endswith("Game over"):
+        if subject.endswith(self._game_over):
             self.finished = True
         elif mail.key is not None and mail.reply_to:
             self._targets[mail.key] = mail  # a mail asking for orders
             self._dirty = True
-        elif sent and ("Orders not accepted" in subject or "Too late" in subject):
+        elif sent and any(subject.startswith(refused) for refused in self._refused):
             self.counters.refused += 1
             self._refusals[sent.key] = self._refusals.get(sent.key, 0) + 1
             if sent.new:
@@ -291,8 +299,10 @@ class MailBot:
         self._awaiting = Sent(str(reply["Message-ID"]), key, orders, new, time.monotonic())
 
     def compose(self, target: Received, key: str, orders: list[str]) -> EmailMessage:
-        """A reply to `target` (a report, or the receipt of an earlier set in the same phase)."""
+        """A reply to `target` (a report, or the receipt of an earlier set in the same phase),
+        the orders written in the bot's language as a player would write them."""
         mail = target.parsed
+        orders = [localise(self.game, self.language, text) for text in orders]
         if target.block is not None:
             block = _fill(target.block, orders)
         else:

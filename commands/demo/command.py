@@ -17,11 +17,13 @@ from click.core import ParameterSource
 from referee import registry
 from referee.contract import Game, Result
 from referee.gamelog import replay_log, write_log
+from referee.i18n import NAMES, LanguageError, language_code
 from referee.rendering import render
 from referee.rng import new_seed, verify_commitment
 from referee.standings import standings_context
 
 from ..common import EXIT_REFUSED, fail
+from .languages import mailbox_problems
 from .run import PLAYER_NAMES, STALL_SECONDS, DemoFailed, DemoRun, Tick
 
 DEFAULT_GAME = "constantinopolis"
@@ -57,6 +59,19 @@ def _data_dir(ctx: click.Context) -> tuple[Path, bool]:
     return Path(tempfile.mkdtemp(prefix="referee-demo-")), False
 
 
+def _languages(given: str | None, names: list[str]) -> dict[str, str]:
+    """`de,en,it` dealt to the players in turn (a fourth player gets the first again)."""
+    if given is None:
+        return {}
+    try:
+        codes = [language_code(code) for code in given.split(",") if code.strip()]
+    except LanguageError as exc:
+        raise click.BadParameter(str(exc), param_hint="--languages") from None
+    if not codes:
+        raise click.BadParameter("name at least one language, e.g. de,en,it", param_hint="--languages")
+    return {name: codes[i % len(codes)] for i, name in enumerate(names)}
+
+
 def _show_tick(tick: Tick) -> None:
     where = f"round {tick.round}: {tick.phase}" if tick.phase is not None else "still playing"
     click.echo(f"{tick.elapsed:6.1f}s  {where:<34} mails in {tick.mails_in:4d}, out {tick.mails_out:4d}")
@@ -74,9 +89,12 @@ def _show_tick(tick: Tick) -> None:
 @click.option("--keep", is_flag=True, help="Keep the data directory (game file, mailboxes, log) and say where it is.")
 @click.option("--stall-timeout", type=click.FloatRange(1), default=STALL_SECONDS, show_default=True,
               help="Give up when no mail has moved for this many seconds.")
+@click.option("--languages", default=None, metavar="LANG,...",
+              help="The players' languages in turn, e.g. de,en,it: each is written to in theirs and writes "
+                   "orders in it; at the end every mail is checked to be in its player's language.")
 @click.pass_context
 def demo_command(ctx: click.Context, game_name: str | None, players: int | None, seed: str | None,
-                 bots_kind: str, keep: bool, stall_timeout: float) -> None:
+                 bots_kind: str, keep: bool, stall_timeout: float, languages: str | None) -> None:
     """Play a whole game by mail on this machine: the real daemon, one bot per player.
 
     The referee daemon listens on a loopback port; its outgoing mail goes by SMTP to a small
@@ -95,11 +113,15 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
     if not game.min_players <= count <= game.max_players:
         raise click.UsageError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {count}")
     names = list(PLAYER_NAMES[:count])
+    spoken = _languages(languages, names)
     seed = seed or new_seed()
     data_dir, own_dir = _data_dir(ctx)
     keep = keep or own_dir
-    run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick, bots_kind=bots_kind)
+    run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick, bots_kind=bots_kind,
+                  languages=spoken)
     click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}; bots: {bots_kind}")
+    if spoken:
+        click.echo("Languages: " + ", ".join(f"{n} {spoken[n]}" for n in names))
     ok = False
     try:
         try:
@@ -148,4 +170,20 @@ def _report(game: Game, run: DemoRun) -> bool:
     click.echo(f"Game log: {log_path}")
     verdict = replay_log(log_path.read_text(encoding="utf-8"), registry.get)
     click.echo(f"referee replay {log_path.name}: {'OK' if verdict.ok else 'FAILED'}: {verdict.message}")
-    return sealed and verdict.ok
+    return sealed and verdict.ok and _languages_kept(run)
+
+
+def _languages_kept(run: DemoRun) -> bool:
+    """With --languages: every mail each player received is in their language."""
+    if not run.languages:
+        return True
+    ok = True
+    for name, lang in run.languages.items():
+        count, problems = mailbox_problems(run.mailbox(name), lang, run.game_id)
+        click.echo(f"  {name:<8} {lang}: {count} mails, {'all' if not problems else count - len(problems)} "
+                   f"in {NAMES[lang]}")
+        for problem in problems[:5]:
+            click.echo(f"    not in {NAMES[lang]}: {problem}")
+        ok = ok and not problems
+    click.echo(f"Languages: {'every mail in its player' + chr(39) + 's language' if ok else 'FAILED'}")
+    return ok

@@ -17,6 +17,7 @@ a sender rate limit high enough for bots that answer within milliseconds.
 from __future__ import annotations
 
 import queue
+import re
 import socket
 import threading
 import time
@@ -31,6 +32,7 @@ from mailer.daemon.wiring import Services, build
 from referee.config import Limits, Settings
 from referee.bots import Bot, make_bot
 from referee.contract import Game
+from referee.i18n import DEFAULT_LANGUAGE, translations
 
 from . import mailstats
 from .bot import MailBot
@@ -84,6 +86,7 @@ class DemoRun:
     stall_seconds: float = STALL_SECONDS
     on_tick: Callable[[Tick], None] = lambda tick: None
     tick_seconds: float = 10.0
+    languages: dict[str, str] = field(default_factory=dict)  # a player's language, when not English
     game_id: str = ""
     services: Services | None = None
     bots: dict[str, MailBot] = field(default_factory=dict)
@@ -133,14 +136,14 @@ class DemoRun:
         addresses = {name: f"{name}@{PLAYER_HOST}" for name in self.players}
         created = self.services.referee.new_game(
             self.game.name, list(addresses.items()), seed=self.seed,
-            notify={name: self.notify for name in self.players} if self.notify else None)
+            notify={name: self.notify for name in self.players} if self.notify else None, languages=self.languages)
         self.game_id = created.id
         self.capture = CaptureHandler(self.data_dir / "mailboxes", {a: n for n, a in addresses.items()},
                                       on_delivery=self._delivered)
         for name, address in addresses.items():
             self.bots[name] = MailBot(name, address, self.game, self.game_id, self.services.store,
                                       self.mailbox(name), self.listen_port, self.seed,
-                                      brain=self._brain(name))
+                                      brain=self._brain(name), language=self.languages.get(name, DEFAULT_LANGUAGE))
         stop, ready = threading.Event(), threading.Event()
         relay_server = capture_server(self.capture, self.capture_port)
         relay_server.start()
@@ -185,14 +188,17 @@ class DemoRun:
         round_shown, phases_shown = -1, set()
         sent = 0
         next_tick = time.monotonic() + self.tick_seconds
-        prefix = f"[{self.game_id}] Round "
+        rounds = [re.compile(re.escape(translations(lang).gettext("[{game}] Round {round}: {phase}")).replace(
+            re.escape("{game}"), re.escape(self.game_id)).replace(re.escape("{round}"), r"(?P<round>\d+)").replace(
+            re.escape("{phase}"), "(?P<phase>.*)") + "$") for lang in {DEFAULT_LANGUAGE, *self.languages.values()}]
         while not all(bot.finished for bot in self.bots.values()):
             try:
                 at, subject = self._notes.get(timeout=0.25)
             except queue.Empty:
                 at, subject = time.monotonic(), ""
-            if subject.startswith(prefix):
-                number, _, phase = subject[len(prefix):].partition(": ")
+            found = next((m for m in (r.match(subject) for r in rounds) if m), None)
+            if found:
+                number, phase = found.group("round"), found.group("phase")
                 round_number = int(number) if number.isdigit() else 0
                 if round_number != round_shown:
                     round_shown, phases_shown = round_number, set()

@@ -387,19 +387,24 @@ def _failed(state: GameState, player: str, part: str, alts: Sequence[Order], rea
 def template(state: GameState, player: str) -> list[str]:
     """Plan lines to fill in, for what comes after the decision open now: after the accept
     phase the rest of the round and the next auction and construction; in the auction, the
-    construction turn."""
+    construction turn. The Praefectus Pretorio's and the Consul's parts are offered only to
+    the player holding that office now, so the report stays short; the orders guide lists
+    every part."""
     phase = state["phase"]
     rest_of_round = ["donate: donate <good> or pass", "store: keep <goods> or keep nothing"]
-    next_round = ["defend <gold>", "auction: bid <office> up to <gold> or take free or stay",
-                  "pretorio: good <type> or <type>", "consul: preempt never (or: preempt list <buildings>)",
-                  "construction: build <building> or <building> if available", "construction: sell 1 <good> if available",
-                  "construction: done"]
+    holds = {office for office, holder in state["offices"].items() if holder == player}
+    next_round = ["defend <gold>", "auction: bid <office> up to <gold> or take free or stay"]
+    next_round += ["pretorio: good <type> or <type>"] if "pretorio" in holds else []
+    next_round += ["consul: preempt never (or: preempt list <buildings>)"] if "consul" in holds else []
+    next_round += ["construction: build <building> or <building> if available", "construction: done"]
     if phase == "accept":
         return rest_of_round + next_round
     if phase == "donate":
         return rest_of_round[1:] + next_round
     if phase == "store":
         return next_round
-    if phase in ("auction", "pretorio"):
-        return next_round[3:] if phase == "pretorio" else next_round[1:]
+    if phase == "auction":
+        return next_round[1:]
+    if phase == "pretorio":
+        return [line for line in next_round if line.startswith(("consul", "construction"))]
     return []

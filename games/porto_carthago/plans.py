@@ -113,9 +113,14 @@ def lapse(state: State, part: str, events: list[Event]) -> None:
                                 {"part": part}, to=(player,)))
 
 
+STANDING_SHOWN = 2  # standing answers offered in one report's template
+
+
 def template(state: State, player: str) -> list[str]:
-    """Plan lines to fill in: the turns to come (below the answer), and the standing answers
-    the player has not given yet; the lighthouse list names the ships that enter next."""
+    """Plan lines to fill in: the turns to come (below the answer), and two of the standing
+    answers the player has not given yet (the next two show once those are given, so the
+    report stays short; the orders guide lists them all); the lighthouse list names the
+    ships that enter next."""
     mine = plans_of(state, player)
     out = ["<next turn> or TALENTS   (a line a turn, after your answer)"]
     ships = state["row2"] if state["stage"] in ("actions", "refresh") else state["row1"]
@@ -124,4 +129,4 @@ def template(state: State, player: str) -> list[str]:
     examples = {"intrigue": "INTRIGUE: INTRIGUE 1 or 0", "privilege": "PRIVILEGE: ACCEPT or DECLINE",
                 "refill": "REFILL: BUY <good> or PASS", "extras": "EXTRAS: EXPAND or PALACE or DONE",
                 "final": "FINAL: PALACE or PASS"}
-    return out + [line for part, line in examples.items() if part not in mine]
+    return out + [line for part, line in examples.items() if part not in mine][:STANDING_SHOWN]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import textwrap
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -20,6 +21,7 @@ from mailer.inbound.directory import PlayerAddresses
 from mailer.inbound.message import InboundMail, parse_message
 from mailer.outbound.notifier import MailNotifier
 from referee.config import Settings
+from referee.i18n import N_, translations
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
 from referee.service import Referee, ServiceError, Submission
 from referee.store import remember_existing
@@ -31,17 +33,17 @@ from .refusals import RefusalBook
 
 log = logging.getLogger("referee.worker")
 
-REFUSAL = (
+REFUSAL = (  # to a sender no seat matched, so in no language of theirs: English
     "This mail could not be matched to a player of a game run here, so nothing was done.\n\n"
     "To send orders, reply to the latest report you received from the referee (its reply\n"
     "address identifies you), or write to the game's address and put this line in the mail:\n\n"
     "    PLAYER <your name> <your token>\n"
 )
 
-SET_ASIDE = (
-    "Your mail could not be processed because of a fault on the referee's side, so nothing\n"
-    "in it has been done yet. It is kept, and the moderator has been told; once the fault is\n"
-    "mended the mail is processed and answered as usual. You need not send it again.\n"
+SET_ASIDE = N_(
+    "Your mail could not be processed because of a fault on the referee's side, so nothing "
+    "in it has been done yet. It is kept, and the moderator has been told; once the fault is "
+    "mended the mail is processed and answered as usual. You need not send it again."
 )
 
 
@@ -135,9 +137,11 @@ class MailHandler:
         if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
             return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)
         phase_key = read.phase_key()
-        subject = f"[{game_id}] Orders not accepted"
+        t = translations(receipt.language)
+        subject = t.gettext("[{game}] Orders not accepted").format(game=game_id)
         if phase_key is not None and receipt.phase and receipt.phase.get("key") != phase_key:
-            subject = f"[{game_id}] Too late: phase {phase_key} is closed, {receipt.phase['key']} is open"
+            subject = t.gettext("[{game}] Too late: phase {old} is closed, {key} is open").format(
+                game=game_id, old=phase_key, key=receipt.phase["key"])
         self.notifier.system_mail(
             seat["email"], subject, receipt.render(),
             in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}")
@@ -145,8 +149,8 @@ class MailHandler:
 
     def _command(self, mail: InboundMail, raw: bytes, game_id: str, player: str, token: str,
                  name: str, argument: str) -> Handled:
-        """STATUS and HELP are answered with mail; VACATION, TIMEZONE and NOTIFY change the
-        seat and are confirmed. Identity is checked exactly as for orders."""
+        """STATUS and HELP are answered with mail; VACATION, TIMEZONE, NOTIFY and LANGUAGE change
+        the seat and are confirmed. Identity is checked exactly as for orders."""
         serial = f"{player}.{_digest(mail.message_id, raw)}"
         rest = lines_after_command(mail)
         try:
@@ -161,6 +165,9 @@ class MailHandler:
             elif name == "NOTIFY":
                 self.referee.set_notify(game_id, player, argument, token=token, source="mail",
                                         in_reply_to=mail.message_id, serial=serial, message_id=mail.message_id)
+            elif name == "LANGUAGE":
+                self.referee.set_language(game_id, player, argument, token=token, source="mail",
+                                          in_reply_to=mail.message_id, serial=serial, message_id=mail.message_id)
             else:
                 self.referee.set_timezone(game_id, player, argument, token=token, source="mail",
                                           in_reply_to=mail.message_id, serial=serial, message_id=mail.message_id)
@@ -168,17 +175,22 @@ class MailHandler:
             seat = self.referee.seat(game_id, player, token)
             if seat is None:
                 return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)
+            lang = seat["language"]
+            t = translations(lang)
             self.notifier.system_mail(
-                seat["email"], f"[{game_id}] {name} not done",
-                f"Your {name} could not be done: {exc}\n\nNothing was changed. The mail commands are:\n\n"
-                f"{command_summary()}\n" + (f"\n{unread_notice(name, rest)}" if rest else ""),
+                seat["email"], t.gettext("[{game}] {command} not done").format(game=game_id, command=name),
+                t.gettext("Your {command} could not be done: {error}").format(command=name, error=exc) + "\n\n"
+                + t.gettext("Nothing was changed. The mail commands are:") + "\n\n"
+                f"{command_summary(lang)}\n" + (f"\n{unread_notice(name, rest, lang)}" if rest else ""),
                 in_reply_to=mail.message_id, serial=f"{game_id}.{serial}")
             return Handled("rejected", f"{name}: {exc}", game_id, player)
         if rest:
             seat = self.referee.seat(game_id, player, token)
             if seat is not None:
-                self.notifier.system_mail(seat["email"], f"[{game_id}] Only {name} was done", unread_notice(name, rest),
-                                          in_reply_to=mail.message_id, serial=f"{game_id}.{serial}.rest")
+                t = translations(seat["language"])
+                self.notifier.system_mail(seat["email"], t.gettext("[{game}] Only {command} was done").format(
+                    game=game_id, command=name), unread_notice(name, rest, seat["language"]),
+                    in_reply_to=mail.message_id, serial=f"{game_id}.{serial}.rest")
         return Handled("command", name, game_id, player)
 
     def _check(self, read: "IdentifiedMail") -> Handled:
@@ -228,8 +240,10 @@ class MailHandler:
                 game_id, player, token = read.who
                 seat = self.referee.seat(game_id, player, token)
                 if seat is not None:
+                    t = translations(seat["language"])
                     self.notifier.system_mail(
-                        seat["email"], f"[{game_id}] Your mail is kept for the moderator", SET_ASIDE,
+                        seat["email"], t.gettext("[{game}] Your mail is kept for the moderator").format(game=game_id),
+                        textwrap.fill(t.gettext(SET_ASIDE), 88) + "\n",
                         in_reply_to=read.mail.message_id, serial=f"aside.{_digest(read.mail.message_id, read.raw)}")
             moderator = self.settings.moderator_email
             if moderator:

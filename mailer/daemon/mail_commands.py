@@ -1,5 +1,5 @@
 """The mail commands a player may send instead of orders: STATUS, HELP, VACATION, TIMEZONE,
-NOTIFY, LEAVE; and CHECK, which stands in front of orders.
+LANGUAGE, NOTIFY, LEAVE; and CHECK, which stands in front of orders.
 
 A command is a mail's first line of text, or else its subject, and nothing else: a mail with
 an ORDERS block is never a command, and what follows a command in the mail is not read (the
@@ -13,13 +13,17 @@ import re
 from mailer.inbound.message import InboundMail
 from mailer.inbound.orders import find_orders
 from mailer.inbound.prose import is_salutation
-from mailer.outbound.reports import MAIL_COMMANDS
+from mailer.outbound.reports import mail_commands
 from mailer.safe_headers import sanitise_header
-from referee.rendering import plural
+from referee.i18n import DEFAULT_LANGUAGE, translations
 
 SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 MAX_UNREAD_SHOWN = 10
-COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LEAVE": 0, "NOTIFY": 1}  # how many words must follow
+COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1, "LEAVE": 0, "NOTIFY": 1}  # words to follow
+# The commands' names in the other languages a player may write in (docs/languages.md).
+ALIASES = {"TZ": "TIMEZONE", "ZEITZONE": "TIMEZONE", "FUSO": "TIMEZONE", "SPRACHE": "LANGUAGE", "LINGUA": "LANGUAGE",
+           "HILFE": "HELP", "AIUTO": "HELP", "STAND": "STATUS", "STATO": "STATUS", "URLAUB": "VACATION",
+           "VACANZA": "VACATION", "FERIEN": "VACATION"}
 CHECK = "CHECK"
 
 
@@ -42,8 +46,9 @@ def check_request(mail: InboundMail) -> str | None:
 
 def mail_command(mail: InboundMail) -> tuple[str, str] | None:
     """A mail command (name, argument): a first body line, or else a subject, that is just
-    STATUS, HELP, VACATION ..., TIMEZONE ... or NOTIFY ...; never in a mail with an ORDERS block.
-    CHECK comes back as (CHECK, the orders to check)."""
+    STATUS, HELP, VACATION ..., TIMEZONE ..., NOTIFY ... or LANGUAGE ... (or one of their
+    `ALIASES`); never in a mail with an ORDERS block. CHECK comes back as (CHECK, the orders to
+    check)."""
     checked = check_request(mail)
     if checked is not None:
         return CHECK, checked
@@ -55,8 +60,7 @@ def mail_command(mail: InboundMail) -> tuple[str, str] | None:
         if not words:
             continue
         name = words[0].upper().rstrip(":")
-        if name == "TZ":
-            name = "TIMEZONE"
+        name = ALIASES.get(name, name)
         if name in COMMANDS and (len(words) > 1) == bool(COMMANDS[name]):
             return name, " ".join(words[1:])
         if lines:  # a first body line that is not a command: these are orders
@@ -76,15 +80,20 @@ def _text_lines(mail: InboundMail) -> list[str]:
     return [line.strip() for line in mail.orders_text.splitlines() if line.strip()]
 
 
-def unread_notice(name: str, rest: list[str]) -> str:
+def unread_notice(name: str, rest: list[str], lang: str = DEFAULT_LANGUAGE) -> str:
+    t = translations(lang)
     shown = [sanitise_header(line, 100) for line in rest[:MAX_UNREAD_SHOWN]]
-    more = f"\n    ... and {len(rest) - len(shown)} more" if len(rest) > len(shown) else ""
-    return (f"Your mail began with {name}, so it was read as that command alone. "
-            f"{plural(len(rest), 'line')} after it {'was' if len(rest) == 1 else 'were'} not read, "
-            f"and no orders were taken from this mail:\n\n" + "\n".join(f"    {line}" for line in shown)
-            + more + "\n\nSend orders in a mail of their own.\n")
+    more = ("\n    " + t.gettext("... and {count} more").format(count=len(rest) - len(shown))
+            if len(rest) > len(shown) else "")
+    return (t.ngettext("Your mail began with {command}, so it was read as that command alone. {count} line after it "
+                       "was not read, and no orders were taken from this mail:",
+                       "Your mail began with {command}, so it was read as that command alone. {count} lines after it "
+                       "were not read, and no orders were taken from this mail:", len(rest)).format(
+                command=name, count=len(rest))
+            + "\n\n" + "\n".join(f"    {line}" for line in shown)
+            + more + "\n\n" + t.gettext("Send orders in a mail of their own.") + "\n")
 
 
-def command_summary() -> str:
-    return "\n".join(f"    {name:<24} {what}" for name, what in MAIL_COMMANDS)
+def command_summary(lang: str = DEFAULT_LANGUAGE) -> str:
+    return "\n".join(f"    {name:<24} {what}" for name, what in mail_commands(lang))
 

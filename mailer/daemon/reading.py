@@ -25,6 +25,8 @@ from mailer.inbound.message import Block, InboundMail
 from mailer.safe_headers import sanitise_header
 from mailer.sent_blocks import SentBlock, fingerprint, same_tag, sent_block, sent_blocks_to
 from referee.contract import Game, State, order_keywords
+from referee.i18n import N_
+from referee.i18n.messages import Message, msg
 from referee.orderlines import folded_names, keyword_match
 from referee.service import Reading
 
@@ -36,16 +38,19 @@ MAX_SET_ASIDE = 12
 MAX_SHOWN = 100  # characters of one line quoted back in a receipt
 _REWRAP = 3  # a line of the block sent may come back split over this many lines
 
-OWN_WINS = ("Your own text holds orders, so the lines you typed into the quoted ORDERS block were not read "
-            "(your own text comes first): {lines}.")
-QUOTED_READ = "Read from the ORDERS block you edited where your reply quotes it: the lines you added or changed."
-OWN_AS_SENT = ("The ORDERS block in your mail is the one the referee sent, unchanged, so it was not read; the text "
-               "above it may be part of the quote and was not read either.")
-QUOTED_UNKNOWN = ("The ORDERS block quoted in your reply could not be compared with a block the referee sent you "
-                  "(none with its ORDERS line is on record), so nothing in it was read.")
-OUTSIDE = "Only the ORDERS block of your mail is read; these lines outside it look like orders: {lines}."
-NO_ORDERS = ("No orders were found. Looked in {places}. Write one order per line between the ORDERS and END "
-             "lines, or above the quoted report.")
+# Notes of a receipt, kept as messages (referee/i18n/messages.py): each player reads them in
+# their own language.
+OWN_WINS = N_("Your own text holds orders, so the lines you typed into the quoted ORDERS block were not read "
+              "(your own text comes first): {lines}.")
+QUOTED_READ = N_("Read from the ORDERS block you edited where your reply quotes it: the lines you added or "
+                 "changed.")
+OWN_AS_SENT = N_("The ORDERS block in your mail is the one the referee sent, unchanged, so it was not read; the "
+                 "text above it may be part of the quote and was not read either.")
+QUOTED_UNKNOWN = N_("The ORDERS block quoted in your reply could not be compared with a block the referee sent "
+                    "you (none with its ORDERS line is on record), so nothing in it was read.")
+OUTSIDE = N_("Only the ORDERS block of your mail is read; these lines outside it look like orders: {lines}.")
+NO_ORDERS = N_("No orders were found. Looked in {places}. Write one order per line between the ORDERS and END "
+               "lines, or above the quoted report.")
 
 
 def phase_key_of(tag: str | None, game_id: str) -> str | None:
@@ -109,8 +114,8 @@ class MailReading:
         sent = None
         if mail.quoted_blocks or (mail.orders_from_block and mail.orders_tag):
             sent = sent_block(tx, self._answered()) or self._sent_to(tx, player)
-        notes: list[str] = []
-        places: list[str] = []
+        notes: list[Message] = []
+        places: list[Message] = []
         own = mail.orders_text.split("\n") if mail.orders_text else []
         own_key = None
         set_aside: list[str] = []
@@ -119,25 +124,26 @@ class MailReading:
             if sent is not None and same_tag(mail.orders_tag, sent.tag):
                 own, unchanged = not_as_sent(own, sent)
                 if unchanged:
-                    notes.append(OWN_AS_SENT)
+                    notes.append(msg(OWN_AS_SENT))
                     own, own_key = [], None
-            places.append("the ORDERS block of your own text")
+            places.append(msg("the ORDERS block of your own text"))
             looks = [line for line in mail.orders_outside if _looks_like_order(game, state, player, line)]
             if looks:
-                notes.append(OUTSIDE.format(lines=_shown(looks)))
+                notes.append(msg(OUTSIDE, lines=_shown(looks)))
         else:
             own, set_aside = set_aside_prose(game, state, player, own)
-            places.append("your own text")
+            places.append(msg("your own text"))
         quoted, quoted_key = self._quoted(sent, notes, places)
         if any(_is_order_line(line) for line in own):
             if any(_is_order_line(line) for line in quoted):
-                notes.append(OWN_WINS.format(lines=_shown(line for line in quoted if _is_order_line(line))))
+                notes.append(msg(OWN_WINS, lines=_shown(line for line in quoted if _is_order_line(line))))
             text, key = own, own_key
         elif any(_is_order_line(line) for line in quoted):
-            notes.append(QUOTED_READ)
+            notes.append(msg(QUOTED_READ))
             text, key = quoted, quoted_key
         else:
-            notes.append(NO_ORDERS.format(places=" and ".join(places)))
+            where = places[0] if len(places) == 1 else msg("{first} and {second}", first=places[0], second=places[1])
+            notes.append(msg(NO_ORDERS, places=where))
             text, key = own, own_key
         shown = [sanitise_header(line, MAX_SHOWN) for line in set_aside[:MAX_SET_ASIDE]]
         if len(set_aside) > MAX_SET_ASIDE:
@@ -160,7 +166,7 @@ class MailReading:
                     best = (left, sent)
         return best[1] if best else None
 
-    def _quoted(self, sent: SentBlock | None, notes: list[str], places: list[str]) -> tuple[list[str], str | None]:
+    def _quoted(self, sent: SentBlock | None, notes: list[Message], places: list[Message]) -> tuple[list[str], str | None]:
         """The lines the player added or changed in the quoted ORDERS block, and its phase."""
         blocks = self.mail.quoted_blocks
         if not blocks:
@@ -170,10 +176,11 @@ class MailReading:
             block = next((b for b in blocks if same_tag(b.tag, sent.tag)), blocks[0])
         if sent is None or not same_tag(block.tag, sent.tag):
             if any(_is_order_line(line) for line in block.lines):
-                notes.append(QUOTED_UNKNOWN)
+                notes.append(msg(QUOTED_UNKNOWN))
             return [], None
         lines, unchanged = not_as_sent(block.lines, sent)
-        places.append("the ORDERS block quoted from the referee's mail" + (" (as it was sent)" if unchanged else ""))
+        places.append(msg("the ORDERS block quoted from the referee's mail (as it was sent)") if unchanged
+                      else msg("the ORDERS block quoted from the referee's mail"))
         return lines, phase_key_of(block.tag, self.game_id)
 
 

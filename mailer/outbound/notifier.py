@@ -14,6 +14,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.config import Settings
 from referee.contract import Event, Game, State
+from referee.i18n import recipient_language, translations
+from referee.i18n.messages import Message, msg, say
+from referee.i18n.terms import phase_name
 from referee.notify import EACH, Notify, bag_of
 from referee.receipts import Receipt
 from referee.rendering import render
@@ -97,13 +100,15 @@ class MailNotifier:
         """An accepted submission's receipt, to the player's registered address: at once for a
         player who chose `each`, else the first part of their next mail."""
         seat = self._seat(meta, receipt.player)
+        t = translations(receipt.language)
         if self._choice(seat).mode != EACH:
-            folding.add_part(tx, receipt.player, "receipt", "Orders received", receipt.render(brief=True),
+            folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
                              reply=in_reply_to)
             return
         serial = f"{receipt.seq}" if receipt.seq is not None else receipt.at
         self._queue(tx, OutgoingMail(
-            tx.game_id, "receipt", seat["email"], f"[{tx.game_id}] Orders received: {receipt.status}",
+            tx.game_id, "receipt", seat["email"],
+            t.gettext("[{game}] Orders received: {status}").format(game=tx.game_id, status=t.gettext(receipt.status)),
             receipt.render(), message_id(tx.game_id, "receipt", serial, seat["name"], self.settings.hostname),
             reply_to=reply_address(tx.game_id, seat, self.settings.hostname),
             in_reply_to=in_reply_to, auto="auto-replied"))
@@ -129,6 +134,7 @@ class MailNotifier:
             if self._choice(seat).mode != EACH or not (name in asked or over or meta.get("reported_stage") != stage):
                 continue
             seen = reported.get(name, 0)
+            lang = recipient_language(meta, name)
             events = [Event.from_json(e) for r in records if r["seq"] > seen for e in r.get("events", [])]
             bag = bag_of(meta, name)
             ctx = self._context(tx, game, state, meta, seat, bag, events, notices.pop(name, ()), [])
@@ -153,21 +159,23 @@ class MailNotifier:
         due = due_of(schedule)
         assert due is not None
         phase = game.phase(state)
+        lang = recipient_language(meta, player)
+        subject = translations(lang).gettext("[{game}] Reminder: orders due in {left}").format(
+            game=tx.game_id, left=show_span(due - now))
         if self._choice(seat).mode != EACH:
-            folding.add_part(tx, player, "reminder", f"Reminder: orders due in {show_span(due - now)}", render(
-                "reminder.txt", game_id=tx.game_id, title=game.title, player=player, brief=True,
-                phase={"key": phase.key, "round": phase.round, "name": phase.name}, prompt="",
-                left=show_span(due - now), deadline="", help="", block=[]), urgent=True)
+            folding.add_part(tx, player, "reminder", subject.removeprefix(f"[{tx.game_id}] "), render(
+                "reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=True,
+                phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                prompt="", left=show_span(due - now), deadline="", help="", block=[]), urgent=True)
             return
         prompts = [p for p in game.prompts(state) if p.player == player]
-        text = render("reminder.txt", game_id=tx.game_id, title=game.title, player=player, brief=False,
-                      phase={"key": phase.key, "round": phase.round, "name": phase.name},
+        text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=False,
+                      phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                       prompt=prompts[0].text if prompts else "", left=show_span(due - now),
-                      deadline=deadline_text(meta, seat.get("timezone")),
+                      deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=game.help(state, player) if prompts else "",
-                      block=orders_block(game, state, tx.game_id, player) if prompts else [])
-        self._to_seat(tx, seat, "reminder", f"[{tx.game_id}] Reminder: orders due in {show_span(due - now)}",
-                      text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
+                      block=orders_block(game, state, tx.game_id, player, lang) if prompts else [])
+        self._to_seat(tx, seat, "reminder", subject, text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
 
     def reopened(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                  *, by: str, lines: Sequence[str], cancelled: Sequence[str], serial: str) -> None:
@@ -178,29 +186,40 @@ class MailNotifier:
         seat = self._seat(meta, player)
         phase = game.phase(state)
         brief = self._choice(seat).mode != EACH
-        body = render("reopened.txt", game_id=tx.game_id, title=game.title, player=player, by=by, brief=brief,
-                      phase={"key": phase.key, "round": phase.round, "name": phase.name}, lines=list(lines),
-                      cancelled=list(cancelled), deadline=deadline_text(meta, seat.get("timezone")),
-                      help=game.help(state, player), block=orders_block(game, state, tx.game_id, player))
-        subject = "Your orders were cancelled" if cancelled else "Your part is open again"
+        lang = recipient_language(meta, player)
+        t = translations(lang)
+        body = render("reopened.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, by=by,
+                      brief=brief,
+                      phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                      lines=[say(line, lang, game) for line in lines],
+                      cancelled=[say(line, lang, game) for line in cancelled],
+                      deadline=deadline_text(meta, seat.get("timezone"), lang),
+                      help=game.help(state, player), block=orders_block(game, state, tx.game_id, player, lang))
+        subject = t.gettext("Your orders were cancelled") if cancelled else t.gettext("Your part is open again")
         if brief:  # the ORDERS block and the deadline come with the rest of their mail
             folding.add_part(tx, player, "reopened", subject, f"{subject}.\n{body}", urgent=True)
             return
-        self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {subject}: please send your orders again", body, serial)
+        self._to_seat(tx, seat, "notice", t.gettext("[{game}] {subject}: please send your orders again").format(
+            game=tx.game_id, subject=subject), body, serial)
 
-    def announce(self, tx: GameTransaction, meta: Mapping[str, Any], subject: str, lines: Sequence[str],
+    def announce(self, tx: GameTransaction, meta: Mapping[str, Any], subject: Message, lines: Sequence[Message],
                  reason: str, serial: str, *, in_reply_to: str | None = None) -> None:
-        """A notice to every player: a policy change, an extension, a pause, a vacation. A line
-        may hold `{deadline}`, filled in with each player's deadline in their own time zone."""
+        """A notice to every player, each in their language: a policy change, an extension, a
+        pause, a vacation. A line may hold `{deadline}`, filled in with each player's deadline
+        in their own time zone."""
         for seat in meta["seats"]:
-            deadline = deadline_text(meta, seat.get("timezone"))
+            lang = recipient_language(meta, seat["name"])
+            deadline = deadline_text(meta, seat.get("timezone"), lang)
             each = self._choice(seat).mode == EACH
-            text = render("notice.txt", game_id=tx.game_id, title=meta.get("title") or tx.game_id, brief=not each,
-                          subject=subject, lines=[line.replace("{deadline}", deadline) for line in lines], reason=reason)
+            shown = say(subject, lang)
+            text = render("notice.txt", lang=lang, game_id=tx.game_id, title=meta.get("title") or tx.game_id,
+                          brief=not each, subject=shown,
+                          lines=[say(line, lang, zone=seat.get("timezone")).replace("{deadline}", deadline)
+                                 for line in lines], reason=reason)
             if not each:  # news that asks nothing: it waits for the player's next mail
-                folding.add_part(tx, seat["name"], "notice", subject, text)
+                folding.add_part(tx, seat["name"], "notice", shown, text)
                 continue
-            self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {subject}", text, serial, in_reply_to=in_reply_to)
+            self._to_seat(tx, seat, "notice", f"[{tx.game_id}] {shown}", text, serial, in_reply_to=in_reply_to)
 
     def alert(self, tx: GameTransaction, subject: str, lines: Sequence[str], serial: str, moderator: str) -> None:
         """A mail to the moderator (the game's policy address, else the server's); none when
@@ -208,8 +227,8 @@ class MailNotifier:
         to = moderator or self.settings.moderator_email
         if not to:
             return
-        text = render("notice.txt", game_id=tx.game_id, title=f"Moderator alert for {tx.game_id}", lines=list(lines),
-                      reason="", brief=False, subject=subject)
+        text = render("notice.txt", game_id=tx.game_id, title=f"Moderator alert for {tx.game_id}",
+                      lines=[say(line, "en") for line in lines], reason="", brief=False, subject=say(subject, "en"))
         self._queue(tx, OutgoingMail(tx.game_id, "alert", to, f"[{tx.game_id}] {subject}", text,
                                      message_id(tx.game_id, "alert", serial, "moderator", self.settings.hostname)))
 
@@ -230,6 +249,7 @@ class MailNotifier:
         what waits for their next mail), with the position, the whole table included, and the
         deadline as they stand; it does not count as a mail sent."""
         seat = self._seat(meta, player)
+        lang = recipient_language(meta, player)
         seen = dict(meta.get("reported_from", {})).get(player, 0)
         bag = bag_of(meta, player)
         events = folding.player_news(tx.events(since=seen), player, seen)
@@ -248,22 +268,26 @@ class MailNotifier:
         player's own mail."""
         seat = self._seat(meta, player)
         host = self.settings.hostname
-        intro = [f"Welcome to {game.title}, game {tx.game_id}. You now play {player}, taking over the seat "
-                 "from the player before you.", "",
-                 f"To send orders, reply to any mail from the referee for this game: its reply address, "
-                 f"{reply_address(tx.game_id, seat, host)}, carries your secret token. Or write to "
-                 f"{tx.game_id}@{host} with this line in your mail:", "",
+        lang = recipient_language(meta, player)
+        t = translations(lang)
+        intro = [t.gettext("Welcome to {title}, game {game}. You now play {player}, taking over the seat "
+                           "from the player before you.").format(title=game.title, game=tx.game_id, player=player), "",
+                 t.gettext("To send orders, reply to any mail from the referee for this game: its reply address, "
+                           "{address}, carries your secret token. Or write to {game_address} with this line in "
+                           "your mail:").format(address=reply_address(tx.game_id, seat, host),
+                                                 game_address=f"{tx.game_id}@{host}"), "",
                  f"    PLAYER {player} {seat['token']}", "",
-                 "Keep the token to yourself. The game as it stands now:"]
+                 t.gettext("Keep the token to yourself. The game as it stands now:")]
         seen = dict(meta.get("reported_from", {})).get(player, 0)
         bag = bag_of(meta, player)
-        parts = [{"kind": "welcome", "subject": "Welcome", "text": "\n".join(intro)}]
+        parts = [{"kind": "welcome", "subject": t.gettext("Welcome"), "text": "\n".join(intro)}]
         parts += [p for p in bag["parts"] if p["kind"] == "notice"]
         notices = dict(meta.get("notices") or {})
         events = folding.player_news(tx.events(since=seen), player, seen)
         ctx = self._context(tx, game, state, meta, seat, dict(bag, seen={}), events, notices.pop(player, ()), parts)
         text, html = render_report(ctx)
-        self._to_seat(tx, seat, "welcome", f"[{tx.game_id}] Welcome: you now play {player}", text, serial, html=html)
+        self._to_seat(tx, seat, "welcome", t.gettext("[{game}] Welcome: you now play {player}").format(
+            game=tx.game_id, player=player), text, serial, html=html)
         self._mailed(tx, game, state, player, bag, ctx)
         tx.set_meta(notices=notices)
 
@@ -297,19 +321,21 @@ class MailNotifier:
         report: who they are and how to send orders."""
         host = self.settings.hostname
         return {seat["name"]: [
-            f"Welcome, {seat['name']}. To send orders, reply to any mail from the referee for this game: its "
-            f"reply address, {reply_address(game_id, seat, host)}, carries your secret token. Or write to "
-            f"{game_id}@{host} with this line in your mail:", "", f"    PLAYER {seat['name']} {seat['token']}", "",
-            "Keep the token to yourself. A mail that begins with CHECK shows the receipt your orders would get "
-            "without sending them."] for seat in seats}
+            msg("Welcome, {player}. To send orders, reply to any mail from the referee for this game: its reply "
+                "address, {address}, carries your secret token. Or write to {game_address} with this line in "
+                "your mail:", player=seat["name"], address=reply_address(game_id, seat, host),
+                game_address=f"{game_id}@{host}"), "", f"    PLAYER {seat['name']} {seat['token']}", "",
+            msg("Keep the token to yourself. A mail that begins with CHECK shows the receipt your orders would get "
+                "without sending them.")] for seat in seats}
 
     def help_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                     in_reply_to: str | None, serial: str) -> None:
         seat = self._seat(meta, player)
+        lang = recipient_language(meta, player)
         text = help_text(game, state, game_id=tx.game_id, player=player,
-                         deadline=deadline_text(meta, seat.get("timezone")), zone=seat.get("timezone"))
-        self._to_seat(tx, seat, "help", f"[{tx.game_id}] Help: your orders now", text, serial,
-                      in_reply_to=in_reply_to, auto="auto-replied")
+                         deadline=deadline_text(meta, seat.get("timezone"), lang), zone=seat.get("timezone"), lang=lang)
+        self._to_seat(tx, seat, "help", translations(lang).gettext("[{game}] Help: your orders now").format(
+            game=tx.game_id), text, serial, in_reply_to=in_reply_to, auto="auto-replied")
 
     # -- one mail per player per moment
 
@@ -333,7 +359,7 @@ class MailNotifier:
         if reminder is not None and not ctx["result"]:
             subject = f"[{tx.game_id}] {reminder['subject']}"
         elif reason == "digest":
-            subject += " (daily digest)"
+            subject += translations(ctx["lang"]).gettext(" (daily digest)")
         self._to_seat(tx, seat, "reminder" if reminder is not None else "report", subject, text,
                       f"{bag['count'] + 1}", html=html, in_reply_to=replies[-1] if replies else None,
                       auto="auto-replied" if replies else "auto-generated", kind_in_id="mail", answers=replies[:-1])
@@ -360,13 +386,16 @@ class MailNotifier:
         tx.set_meta(mailbag=bags, reported=reported, reported_from=since)
 
     def _context(self, tx: GameTransaction, game: Game, state: State, meta: Mapping[str, Any],
-                 seat: Mapping[str, Any], bag: Mapping[str, Any], events: Sequence[Event], notices: Sequence[str],
+                 seat: Mapping[str, Any], bag: Mapping[str, Any], events: Sequence[Event], notices: Sequence[Message],
                  parts: Sequence[Mapping[str, Any]], *, full: bool = False) -> dict[str, Any]:
+        """A player's mail, in their language: notices kept as messages are written in it."""
         zone = seat.get("timezone")
+        lang = recipient_language(meta, seat["name"])
         ctx = report_context(game, state, game_id=tx.game_id, player=seat["name"], events=events,
-                             deadline=deadline_text(meta, zone), notices=notices, parts=folding.sorted_parts(parts),
-                             choice=self._choice(seat), zone=zone, seen=None if full else bag.get("seen"),
-                             players=meta.get("players", ()))
+                             deadline=deadline_text(meta, zone, lang),
+                             notices=[say(line, lang, game, zone) for line in notices],
+                             parts=folding.sorted_parts(parts), choice=self._choice(seat), zone=zone,
+                             seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang)
         return ctx
 
     @staticmethod

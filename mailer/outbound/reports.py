@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.contract import Event, Game, State, plan_template, standing_plan
+from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
+from referee.i18n.terms import localise, phase_name
 from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
 from referee.standings import standings_context
@@ -77,33 +79,35 @@ def view_partial(game: Game) -> str | None:
     return base if has_template(f"{base}.txt") and has_template(f"{base}.html") else None
 
 
-def view_text(game: Game, view: Mapping[str, Any], player: str) -> str:
+def view_text(game: Game, view: Mapping[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> str:
     """A player's view as the text report shows it, the whole table (also `referee show --as`)."""
     partial = view_partial(game)
-    return render(f"{partial or GENERIC_VIEW}.txt", view=view, player=player, changed=None,
+    return render(f"{partial or GENERIC_VIEW}.txt", lang=lang, view=view, player=player, changed=None,
                   rows=[] if partial else view_rows(view))
 
 
-def orders_block(game: Game, state: State, game_id: str, player: str) -> list[str]:
+def orders_block(game: Game, state: State, game_id: str, player: str, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """The block a player edits and sends back: the tag names game and phase, so a reply
     that arrives after the phase closed is recognised and refused. A game with a complete
     menu has it all here; otherwise the first lines and a pointer to HELP."""
     phase = game.phase(state)
+    t = translations(lang)
     lines = [f"ORDERS {game_id} {phase.key}"]
-    menu, complete = menu_text(game, state, player)
+    menu, complete = menu_text(game, state, player, lang=lang)
     if menu:
         if complete:
-            lines.append("# Write your orders below, one per line. Every order you may give now:")
+            lines.append("# " + t.gettext("Write your orders below, one per line. Every order you may give now:"))
             lines += [f"# {part}" for part in menu]
         else:
-            lines.append("# Write your orders below, one per line. Some of what you may order now:")
+            lines.append("# " + t.gettext("Write your orders below, one per line. Some of what you may order now:"))
             lines += [f"# {part}" for part in menu[:MENU_LINES]]
             if len(menu) > MENU_LINES:
-                lines.append(f"# ... and {len(menu) - MENU_LINES} more; send HELP for the full list.")
+                lines.append("# " + t.gettext("... and {count} more; send HELP for the full list.").format(
+                    count=len(menu) - MENU_LINES))
     template = plan_template(game, state, player)
     if template:
-        lines.append("# Plan ahead (optional, only you see it): fill in, remove the #")
-        lines += [f"#   {part}" for part in template]
+        lines.append("# " + t.gettext("Plan ahead (optional, only you see it): fill in, remove the #"))
+        lines += [f"#   {localise(game, lang, part)}" for part in template]
     lines.append("END")
     return lines
 
@@ -111,14 +115,16 @@ def orders_block(game: Game, state: State, game_id: str, player: str) -> list[st
 def report_context(game: Game, state: State, *, game_id: str, player: str, events: Iterable[Event],
                    deadline: str | None = None, notices: Sequence[str] = (),
                    parts: Sequence[Mapping[str, Any]] = (), choice: Notify | None = None, zone: str | None = None,
-                   seen: Mapping[str, str] | None = None, players: Sequence[str] = ()) -> dict[str, Any]:
-    """What a report shows one player. `parts` come first (the receipt of their orders, a
-    reminder, a notice: what waited for this mail, mailer/outbound/folding.py), then what is
-    asked, then `notices` (what the referee or the moderator did that the events do not show:
-    an undo and its reason, default orders played at a deadline) and the events since their
-    last mail. `seen` is what the view looked like in that mail: the text shows only the
-    parts of the table that changed since (None: all of it); the HTML part shows it all.
-    `players`: the game's player names, so that one player's moves in a row read as one line."""
+                   seen: Mapping[str, str] | None = None, players: Sequence[str] = (),
+                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """What a report shows one player, in their language. `parts` come first (the receipt of
+    their orders, a reminder, a notice: what waited for this mail, mailer/outbound/folding.py),
+    then what is asked, then `notices` (what the referee or the moderator did that the events
+    do not show: an undo and its reason, default orders played at a deadline) and the events
+    since their last mail. `seen` is what the view looked like in that mail: the text shows
+    only the parts of the table that changed since (None: all of it); the HTML part shows it
+    all. `players`: the game's player names, so that one player's moves in a row read as one
+    line."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     result = game.result(state)
@@ -131,7 +137,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "game_id": game_id,
         "title": game.title,
         "player": player,
-        "phase": {"key": phase.key, "round": phase.round, "name": phase.name},
+        "phase": {"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
         "events": grouped([e.text for e in events if e.visible_to(player)], players),
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
@@ -139,17 +145,19 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "prompt": prompts[0].text if prompts else None,
         "waiting_for": sorted({p.player for p in game.prompts(state)} - {player}),
         "help": game.help(state, player) if prompts else "",
-        "block": orders_block(game, state, game_id, player) if prompts else [],
-        "deadline": deadline or "none set",
+        "block": orders_block(game, state, game_id, player, lang) if prompts else [],
+        "deadline": deadline or translations(lang).gettext("none set"),
         "result": result.to_json() if result else None,
         "standings": standings_context(game, result),
         "notices": list(notices),
         "parts": [dict(p) for p in parts],
         "changed": changed,  # None: show everything
         "sections": parts_now,
-        "footer": choice.short(zone),
+        "footer": choice.short(zone, lang),
         "setting": choice.command(),
-        "plan": standing_plan(game, state, player),
+        "plan": [localise(game, lang, line) for line in standing_plan(game, state, player) or []],
+        "lang": lang,
+        "language": NAMES[lang],
     }
 
 
@@ -170,43 +178,56 @@ def grouped(texts: Sequence[str], players: Sequence[str]) -> list[str]:
 
 
 MAIL_COMMANDS = (
-    ("STATUS", "your current report again, the whole table included"),
-    ("NOTIFY turn", "mail when you are asked something and at round ends (the default)"),
-    ("NOTIFY each", "a mail for everything as it happens"),
-    ("NOTIFY digest 08:00", "at most one mail a day, at that time in your time zone"),
-    ("HELP", "this summary of the orders you may give now"),
-    ("VACATION 5d", "away for five days (or: VACATION until 2026-12-01, VACATION off)"),
-    ("TIMEZONE Europe/Berlin", "show deadlines in your time zone"),
-    ("CHECK, then your orders", "the receipt they would get now; nothing is sent or changed"),
-    ("LEAVE", "give up your seat, before the game starts"),
+    ("STATUS", N_("your current report again, the whole table included")),
+    ("NOTIFY turn", N_("mail when you are asked something and at round ends (the default)")),
+    ("NOTIFY each", N_("a mail for everything as it happens")),
+    ("NOTIFY digest 08:00", N_("at most one mail a day, at that time in your time zone")),
+    ("HELP", N_("this summary of the orders you may give now")),
+    ("VACATION 5d", N_("away for five days (or: VACATION until 2026-12-01, VACATION off)")),
+    ("TIMEZONE Europe/Berlin", N_("show deadlines in your time zone")),
+    ("LANGUAGE de", N_("your mail in German (de), Italian (it) or English (en)")),
+    ("CHECK, then your orders", N_("the receipt they would get now; nothing is sent or changed")),
+    ("LEAVE", N_("give up your seat, before the game starts")),
 )
+
+
+def mail_commands(lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
+    """The mail commands and what each does, in `lang` (the commands themselves stay English,
+    and are also understood in the player's language)."""
+    t = translations(lang)
+    return [(name, t.gettext(what)) for name, what in MAIL_COMMANDS]
+
+
 HELP_MENU_LINES = 200
 
 
 def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: str,
-              zone: str | None) -> str:
+              zone: str | None, lang: str = DEFAULT_LANGUAGE) -> str:
     """HELP: the engine's summary for the player's current decision, every order on the menu,
     and the mail commands."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
-    menu = menu_text(game, state, player, width=74)[0] if prompts else []
-    return render("help.txt", game_id=game_id, title=game.title, player=player,
-                  phase={"key": phase.key, "round": phase.round, "name": phase.name},
+    menu = menu_text(game, state, player, width=74, lang=lang)[0] if prompts else []
+    return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player,
+                  phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                   prompt=prompts[0].text if prompts else "", help=game.help(state, player) if prompts else "",
                   menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),
                   waiting_for=sorted({p.player for p in game.prompts(state)} - {player}),
-                  deadline=deadline, zone=zone or "UTC", commands=MAIL_COMMANDS)
+                  deadline=deadline, zone=zone or "UTC", commands=mail_commands(lang), language=NAMES[lang])
 
 
 def render_report(context: Mapping[str, Any]) -> tuple[str, str]:
+    """The text and HTML parts, in the language the context was made for."""
     return render("report.txt", **context), render("report.html", **context)
 
 
 def report_subject(context: Mapping[str, Any]) -> str:
     phase = context["phase"]
+    t = translations(context.get("lang", DEFAULT_LANGUAGE))
     if context["result"]:
-        return f"[{context['game_id']}] Game over"
-    return f"[{context['game_id']}] Round {phase['round']}: {phase['name']}"
+        return t.gettext("[{game}] Game over").format(game=context["game_id"])
+    return t.gettext("[{game}] Round {round}: {phase}").format(game=context["game_id"], round=phase["round"],
+                                                               phase=phase["name"])
 
 
 def new_events(events: Sequence[Mapping[str, Any]]) -> list[Event]:

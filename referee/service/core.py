@@ -16,6 +16,9 @@ from typing import Any, Callable, Mapping, Sequence
 from .. import registry
 from ..contract import Game
 from ..errors import ServiceError
+from ..i18n import DEFAULT_LANGUAGE, translations
+from ..i18n.messages import msg, orders
+from ..i18n.terms import localised_phase
 from ..policy import DEFAULT_PRESET, Policy
 from ..progress import Position, Step, phase_json
 from ..store import GameStore
@@ -137,27 +140,33 @@ class ServiceCore:
             raise ServiceError(f"{tx.game_id} has no player {player!r}; players: {', '.join(tx.meta['players'])}")
         return seat
 
-    def _next(self, game: Game, pos: Position, player: str | None, outcome_resolved: bool) -> dict[str, Any]:
-        phase = phase_json(game, pos.state)
+    def _next(self, game: Game, pos: Position, player: str | None, outcome_resolved: bool,
+              lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+        """What happens next, for a receipt: its `text` in the player's language."""
+        phase = localised_phase(game, lang, phase_json(game, pos.state))
         waiting = pos.waiting_for()
+        t = translations(lang)
         if not waiting:
             result = game.result(pos.state)
-            winners = ", ".join(result.winners) if result else "none"
+            winners = ", ".join(result.winners) if result else t.gettext("none")
             return {"resolved": outcome_resolved, "finished": True, "phase": phase, "waiting_for": [],
-                    "text": f"The game is over. Winner(s): {winners}."}
-        wait = f"waiting for {', '.join(waiting)}"
+                    "text": t.gettext("The game is over. Winner(s): {winners}.").format(winners=winners)}
+        values = {"waiting": ", ".join(waiting), "phase": phase["name"], "round": phase["round"], "key": phase["key"]}
         if outcome_resolved:
-            text = f"the phase resolved; now open: {phase['name']} (round {phase['round']}, phase {phase['key']}), {wait}."
+            text = t.gettext("the phase resolved; now open: {phase} (round {round}, phase {key}), "
+                             "waiting for {waiting}.").format(**values)
         else:
-            text = f"{wait} in {phase['name']} (phase {phase['key']})."
+            text = t.gettext("waiting for {waiting} in {phase} (phase {key}).").format(**values)
             if player and player in waiting and pos.is_simultaneous(player):
-                text += " You may send a new set: your latest set counts until you end your part or the phase closes."
+                text += " " + t.gettext("You may send a new set: your latest set counts until you end your part "
+                                        "or the phase closes.")
         return {"resolved": outcome_resolved, "finished": False, "phase": phase, "waiting_for": waiting, "text": text}
 
-    def _add_notices(self, tx: Any, lines: Sequence[str], own: Mapping[str, Sequence[str]] | None = None) -> None:
+    def _add_notices(self, tx: Any, lines: Sequence[Any], own: Mapping[str, Sequence[Any]] | None = None) -> None:
         """Lines every player is told at the top of their next report (`own`: lines for one
         player only), for what the events of a report do not show: an undo and its reason,
-        default orders played. Kept in the game's meta until that report is queued."""
+        default orders played. Kept in the game's meta until that report is queued, as
+        messages (`referee.i18n.messages`) each player reads in their own language."""
         notices = {p: list(v) for p, v in (tx.meta.get("notices") or {}).items()}
         for seat in tx.meta["seats"]:
             name = seat["name"]
@@ -168,7 +177,7 @@ class ServiceCore:
                 notices[name] = notices[name][-MAX_NOTICE_LINES:]
         tx.set_meta(notices=notices)
 
-    def _tell_defaults(self, tx: Any, applied: Sequence[Mapping[str, Any]], why: str) -> None:
+    def _tell_defaults(self, tx: Any, applied: Sequence[Mapping[str, Any]], why: Any) -> None:
         """Everyone hears whose orders were defaults and why; each of those players hears
         what was played for them (nobody else: it may be hidden information)."""
         played: dict[str, list[str]] = {}
@@ -177,9 +186,12 @@ class ServiceCore:
         if not played:
             return
         names = ", ".join(played)
-        own = {p: [f"Played for you: {' | '.join(t.replace(chr(10), ' | ') for t in texts if t) or 'nothing'}."]
-               for p, texts in played.items()}
-        self._add_notices(tx, [f"{why}, so default orders were played for {names}."], own)
+        own: dict[str, list[Any]] = {}
+        for p, texts in played.items():
+            shown = " | ".join(t.replace("\n", " | ") for t in texts if t)
+            own[p] = [msg("Played for you: {orders}.", orders=orders(shown)) if shown
+                      else msg("Played for you: nothing.")]
+        self._add_notices(tx, [msg("{why}, so default orders were played for {names}.", why=why, names=names)], own)
 
     def _settle_mail(self, tx: Any, now: datetime | None = None) -> list[tuple[str, str]]:
         """At the end of a unit of work: the mail each player is due now under their choice

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .. import registry
 from ..contract import ComponentError, Game, SetupError, State, phase_kinds
 from ..errors import BadRequest
 from ..history import components_hash
+from ..i18n import LanguageError, language_code
 from ..notify import Notify, NotifyError
 from ..options import resolve_options
 from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
@@ -41,12 +42,15 @@ class Creating(Openings):
                  options: Mapping[str, Any] | None = None, components: Mapping[str, Any] | None = None,
                  game_id: str | None = None, policy: str | None = None,
                  policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None,
-                 notify: Mapping[str, str] | None = None) -> NewGame:
+                 notify: Mapping[str, str] | None = None, language: str | None = None,
+                 languages: Mapping[str, str] | None = None) -> NewGame:
         """Check everything first; create the game only when nothing is wrong. `policy` names
         a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides,
         `timezones` a player's time zone by name, so that their first report already shows
         deadlines in it, `notify` a player's mail setting by name (`each`, `turn`,
-        `digest 08:00`; referee/notify.py), so that it holds from their first mail."""
+        `digest 08:00`; referee/notify.py), so that it holds from their first mail. `language`
+        is the game's language (every player's until they choose their own), `languages` a
+        player's own by name: the first report is already in it."""
         game, planned, problems = self._game_and_id(game_type, game_id)
         names = [name.strip().lower() for name, _ in players]
         if not game.min_players <= len(names) <= game.max_players:
@@ -60,24 +64,15 @@ class Creating(Openings):
                 addresses.append(normalise_email(email))
             except ValueError as exc:
                 problems.append(f"bad email address for {raw[:40]}: {exc}")
-        zones: dict[str, str] = {}
-        for raw, zone in (timezones or {}).items():
-            if raw.strip().lower() not in names:
-                problems.append(f"a time zone is given for {raw[:40]!r}, who is not a player")
-                continue
-            try:
-                zones[raw.strip().lower()] = zone_name(zone)
-            except TimeError as exc:
-                problems.append(f"time zone of {raw[:40]}: {exc}")
-        choices: dict[str, dict[str, Any]] = {}
-        for raw, spec in (notify or {}).items():
-            if raw.strip().lower() not in names:
-                problems.append(f"a mail setting is given for {raw[:40]!r}, who is not a player")
-                continue
-            try:
-                choices[raw.strip().lower()] = Notify.parse(spec).to_json()
-            except NotifyError as exc:
-                problems.append(f"mail setting of {raw[:40]}: {exc}")
+        zones = _per_player(timezones, names, zone_name, "a time zone", "time zone", problems)
+        spoken = _per_player(languages, names, language_code, "a language", "language", problems)
+        choices = _per_player(notify, names, lambda spec: Notify.parse(spec).to_json(), "a mail setting",
+                              "mail setting", problems)
+        game_language = None
+        try:
+            game_language = language_code(language) if language is not None else None
+        except LanguageError as exc:
+            problems.append(f"the game's language: {exc}")
         for dup in sorted({n for n in names if names.count(n) > 1}):
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
         values, rules, loaded = self._settings_checked(game, options, policy, policy_set, components, problems)
@@ -90,14 +85,17 @@ class Creating(Openings):
             raise BadRequest([f"setup refused: {exc}"]) from None
         game_id = game_id or self._fresh_id(game.name)
         seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {}),
-                  **({"notify": choices[n]} if n in choices else {})}
+                  **({"language": spoken[n]} if n in spoken else {}), **({"notify": choices[n]} if n in choices else {})}
                  for n, e in zip(names, addresses)]
         opened = self.clock()
         now = self._now()
         assert rules is not None
         meta = self._new_meta(game, names, seats, values, loaded, components is not None, seed, rules, now)
+        if game_language:
+            meta["language"] = game_language
         self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names,
-                                                   "policy": rules.preset}],
+                                                   "policy": rules.preset,
+                                                   **({"language": game_language} if game_language else {})}],
                           then=lambda tx: self._opened(tx, game, state, opened))
         self._flush_notices()
         return NewGame(game_id, game.name, seats, meta["commitment"])
@@ -191,3 +189,19 @@ class Creating(Openings):
         if problems:
             raise PolicyError(problems)
         return Policy.build(preset or self.default_preset or DEFAULT_PRESET, items)
+
+
+def _per_player(given: Mapping[str, str] | None, names: Sequence[str], check: Callable[[str], Any], what: str,
+                label: str, problems: list[str]) -> dict[str, Any]:
+    """A setting given per player (time zone, language, mail), each checked; a problem for a name
+    that is not a player's and for a value `check` refuses."""
+    out: dict[str, str] = {}
+    for raw, value in (given or {}).items():
+        if raw.strip().lower() not in names:
+            problems.append(f"{what} is given for {raw[:40]!r}, who is not a player")
+            continue
+        try:
+            out[raw.strip().lower()] = check(value)
+        except (TimeError, LanguageError, NotifyError) as exc:
+            problems.append(f"{label} of {raw[:40]}: {exc}")
+    return out

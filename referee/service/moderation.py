@@ -8,6 +8,7 @@ from typing import Any
 from ..contract import OrderError
 from ..errors import BadRequest, ServiceError
 from ..history import effective_events, rebuild
+from ..i18n.messages import msg
 from ..progress import DROP, phase_json
 from ..tokens import name_problem, new_token, normalise_email
 from .steps import Steps
@@ -46,8 +47,9 @@ class Moderation(Steps):
                 self._release(tx, game, pos, held, self.clock(), report=False)
             if pos.key == report.closed["key"] and not pos.over:
                 report.applied = self._apply_defaults(tx, game, pos, at, "adjudicate")
-                self._tell_defaults(tx, report.applied, f"The moderator closed phase {report.closed['key']} "
-                                    "without waiting any longer")
+                self._tell_defaults(tx, report.applied, msg("The moderator closed phase {phase} without "
+                                                                            "waiting any longer",
+                                                                            phase=report.closed["key"]))
             self._save(tx, pos, True)
             report.finished = self._finish_if_over(tx, game, pos)
             report.opened = None if pos.over else phase_json(game, pos.state)
@@ -93,9 +95,10 @@ class Moderation(Steps):
             # away a set of a player who is not being asked
             tx.set_meta(reported_stage=None)
             self._add_notices(tx, [
-                f"The moderator took the game back to just after event {to} of its history: "
-                f"{len(discarded)} later event(s) no longer count.", f"Reason given: {reason.strip()}",
-                "This report shows the game as it now stands; if it asks you for orders, send them (again)."])
+                msg("The moderator took the game back to just after event {to} of its history: {count} later "
+                    "event(s) no longer count.", to=to, count=len(discarded)),
+                msg("Reason given: {reason}", reason=reason.strip()),
+                msg("This report shows the game as it now stands; if it asks you for orders, send them (again).")])
             self._notify_reports(tx, game, pos.state)
             self._urge_everyone(tx)
             self._settle_mail(tx)

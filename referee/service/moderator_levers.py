@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 from ..contract import phase_kinds
 from ..errors import BadRequest, ServiceError
+from ..i18n.messages import msg
 from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
 from ..schedule import deadline_info, due_of, moved
 from ..timekeeping import LATEST, TimeError, format_duration, from_iso, parse_duration, to_iso
@@ -66,10 +67,10 @@ class ModeratorLevers(Openings):
                 game = self.game_of(meta)
                 self._sync_schedule(tx, game, tx.state, now)
             if felt or current is None:
-                body = ["The moderator changed how deadlines work in this game:", ""]
+                body: list[Any] = [msg("The moderator changed how deadlines work in this game:"), ""]
                 body += [f"  {c.text()}" for c in felt] or [f"  {line}" for line in lines]
-                body += ["", "A deadline already set stays as it is; new values apply from the next phase on."]
-                self._announce(tx, "Deadline rules changed", body, reason.strip(), f"policy-{seq}")
+                body += ["", msg("A deadline already set stays as it is; new values apply from the next phase on.")]
+                self._announce(tx, msg("Deadline rules changed"), body, reason.strip(), f"policy-{seq}")
             self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "changes": lines, "unchanged": unchanged, "announced": bool(felt or current is None),
@@ -111,9 +112,10 @@ class ModeratorLevers(Openings):
             tx.set_meta(schedule=schedule)
             seq = tx.append({"type": "extend", "at": to_iso(now), "phase": schedule["phase"],
                              "by": format_duration(delta), "due": schedule["due"], "reason": reason.strip()})
-            self._announce(tx, "Deadline extended", [
-                f"The moderator extended the deadline of phase {schedule['phase']} by {format_duration(delta)}.",
-                "", "New deadline: {deadline}"], reason.strip(), f"extend-{seq}")
+            self._announce(tx, msg("Deadline extended"), [
+                msg("The moderator extended the deadline of phase {phase} by {by}.", phase=schedule["phase"],
+                    by=format_duration(delta)),
+                "", msg("New deadline: {deadline}", deadline="{deadline}")], reason.strip(), f"extend-{seq}")
             self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "phase": schedule["phase"], "by": format_duration(delta), "due": schedule["due"]}
@@ -130,9 +132,9 @@ class ModeratorLevers(Openings):
                 raise ServiceError(f"{game_id} is already paused since {tx.meta['paused']['since']}")
             tx.set_meta(paused={"since": to_iso(now), "reason": reason.strip()})
             seq = tx.append({"type": "pause", "at": to_iso(now), "reason": reason.strip()})
-            self._announce(tx, "Game paused", [
-                "The moderator paused this game: no deadline runs until it resumes.",
-                "You may still send orders; they are taken as usual."], reason.strip(), f"pause-{seq}")
+            self._announce(tx, msg("Game paused"), [
+                msg("The moderator paused this game: no deadline runs until it resumes."),
+                msg("You may still send orders; they are taken as usual.")], reason.strip(), f"pause-{seq}")
             self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "paused": to_iso(now)}
@@ -153,11 +155,12 @@ class ModeratorLevers(Openings):
             tx.set_meta(paused=None, schedule=schedule)
             seq = tx.append({"type": "resume", "at": to_iso(now), "reason": reason.strip(),
                              "moved": format_duration(shift), "due": schedule.get("due") if schedule else None})
-            body = ["The moderator resumed this game; the clock runs again."]
+            body: list[Any] = [msg("The moderator resumed this game; the clock runs again.")]
             if schedule and schedule.get("due"):
-                body += [f"The deadline of phase {schedule['phase']} moved by {format_duration(shift)}, "
-                         "the time the game stood still.", "", "New deadline: {deadline}"]
-            self._announce(tx, "Game resumed", body, reason.strip(), f"resume-{seq}")
+                body += [msg("The deadline of phase {phase} moved by {by}, the time the game stood still.",
+                             phase=schedule["phase"], by=format_duration(shift)),
+                         "", msg("New deadline: {deadline}", deadline="{deadline}")]
+            self._announce(tx, msg("Game resumed"), body, reason.strip(), f"resume-{seq}")
             if tx.meta.get("status") != "finished":
                 game = self.game_of(tx.meta)
                 pos = self._position(tx, game)

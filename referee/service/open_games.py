@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import BadRequest, ServiceError
+from ..i18n import LanguageError, language_code
 from ..rng import new_seed
 from ..signups import OPEN, SignupError, SignupLimits, forget_old, new_record, parse_seats, parse_start, start_rule_text
 from ..store import GAME_ID, GameNotFound, StoreError
@@ -48,6 +49,10 @@ class OpenGames(Creating):
         meta = self._new_meta(game, [], [], values, loaded, components is not None, seed, rules, self._now(),
                               status=OPEN)
         meta["signup"] = new_record((low, high), start, approve, language.strip()[:40] or "English")
+        try:  # a language Referee writes in becomes the game's: its players' mail is in it
+            meta["language"] = language_code(language)
+        except LanguageError:
+            pass  # other words only tell LIST's readers what the table speaks
         self.store.create(planned, meta, {}, [{"type": "created", "at": meta["created"], "game": game.name,
                                                "players": [], "policy": rules.preset, "open": meta["signup"]}])
         return NewGame(planned, game.name, [], meta["commitment"])

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 from ..contract import Game, State
 from ..policy import Policy
 from ..schedule import due_of, moved, new_schedule
+from ..i18n.messages import moment, msg
 from ..timekeeping import format_duration, from_iso, show_moment, to_iso
 from .core import ServiceCore
 
@@ -78,11 +79,11 @@ class Openings(ServiceCore):
                         changed = True
                         seq = tx.append({"type": "vacation_quota", "at": to_iso(now), "player": player,
                                          "phase": schedule["phase"]})
-                        self._announce(tx, f"Vacation quota of {player} used up", [
-                            f"{player} is on vacation, but the vacation quota of this game "
-                            f"({format_duration(quota)} per player) is used up, so deadlines no longer "
-                            f"move for {player}. The deadline of phase {schedule['phase']} stays "
-                            f"{show_moment(due)}."], "", f"quota-{seq}")
+                        self._announce(tx, msg("Vacation quota of {player} used up", player=player), [
+                            msg("{player} is on vacation, but the vacation quota of this game ({quota} per player) "
+                                "is used up, so deadlines no longer move for {player}. The deadline of phase "
+                                "{phase} stays {due}.", player=player, quota=format_duration(quota),
+                                phase=schedule["phase"], due=moment(due))], "", f"quota-{seq}")
                     continue
                 schedule = moved(schedule, by, now)
                 used[player] = used.get(player, 0) + int(by.total_seconds())
@@ -90,11 +91,12 @@ class Openings(ServiceCore):
                 seq = tx.append({"type": "vacation_moved", "at": to_iso(now), "player": player,
                                  "phase": schedule["phase"], "by": format_duration(by), "due": schedule["due"]})
                 left_after = quota - timedelta(seconds=used[player])
-                self._announce(tx, "Deadline moved for a vacation", [
-                    f"{player} is on vacation until {show_moment(until)}, so the deadline of "
-                    f"phase {schedule['phase']} moves by {format_duration(by)}.",
-                    "", "New deadline: {deadline}",
-                    "", f"{player} has {format_duration(left_after)} of vacation quota left in this game."],
+                self._announce(tx, msg("Deadline moved for a vacation"), [
+                    msg("{player} is on vacation until {until}, so the deadline of phase {phase} moves by {by}.",
+                        player=player, until=moment(until), phase=schedule["phase"], by=format_duration(by)),
+                    "", msg("New deadline: {deadline}", deadline="{deadline}"),
+                    "", msg("{player} has {left} of vacation quota left in this game.", player=player,
+                            left=format_duration(left_after))],
                     "", f"vacation-moved-{seq}")
             if not step:
                 break

@@ -1,12 +1,15 @@
-"""A player's levers on the clock, by mail or from the command line: a vacation, which moves
-deadlines within the game's quota, and a time zone for the deadlines they are shown."""
+"""A player's levers, by mail or from the command line: a vacation, which moves deadlines
+within the game's quota, a time zone for the deadlines they are shown, and the language
+everything they are sent is written in."""
 
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import BadRequest, ServiceError
+from ..i18n import NAMES, LanguageError, language_code, recipient_language, translations
+from ..i18n.messages import moment, msg
 from ..notify import Notify, NotifyError
 from ..policy import Policy
 from ..schedule import deadline_info, deadline_text
@@ -49,7 +52,8 @@ class PlayerLevers(Openings):
                 tx.set_meta(vacations=vacations)
                 seq = tx.append({"type": "vacation", "at": to_iso(now), "player": name, "until": None,
                                  "source": source})
-                self._announce(tx, f"{name} is back", [f"{name}'s vacation is over; deadlines run as usual."],
+                self._announce(tx, msg("{player} is back", player=name),
+                               [msg("{player}'s vacation is over; deadlines run as usual.", player=name)],
                                "", f"vacation-{seq}")
                 result = {"game": game_id, "player": name, "until": None, "quota_left": format_duration(left)}
             else:
@@ -57,14 +61,15 @@ class PlayerLevers(Openings):
                 tx.set_meta(vacations=vacations)
                 seq = tx.append({"type": "vacation", "at": to_iso(now), "player": name, "until": to_iso(until),
                                  "source": source})
-                quota_note = (f"Deadlines that fall while {name} is away move to give {name} a normal deadline "
-                              f"after coming back, within the vacation quota: {format_duration(left)} left of "
-                              f"{format_duration(policy.vacation_quota)}.")
+                quota_note = msg("Deadlines that fall while {player} is away move to give {player} a normal "
+                                 "deadline after coming back, within the vacation quota: {left} left of {quota}.",
+                                 player=name, left=format_duration(left), quota=format_duration(policy.vacation_quota))
                 if left <= timedelta(0):
-                    quota_note = (f"{name}'s vacation quota in this game ({format_duration(policy.vacation_quota)}) "
-                                  "is used up, so deadlines do not move; default orders apply as usual.")
-                self._announce(tx, f"{name} is on vacation", [
-                    f"{name} is on vacation until {show_moment(until, seat.get('timezone'))}.", "", quota_note],
+                    quota_note = msg("{player}'s vacation quota in this game ({quota}) is used up, so deadlines do "
+                                     "not move; default orders apply as usual.", player=name,
+                                     quota=format_duration(policy.vacation_quota))
+                self._announce(tx, msg("{player} is on vacation", player=name), [
+                    msg("{player} is on vacation until {until}.", player=name, until=moment(until)), "", quota_note],
                     "", f"vacation-{seq}")
                 game = self.game_of(tx.meta)
                 pos = self._position(tx, game)
@@ -80,26 +85,66 @@ class PlayerLevers(Openings):
                      source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
                      message_id: str | None = None) -> dict[str, Any]:
         """A player's time zone, for the deadlines in their reports, receipts and reminders."""
+        shown: dict[str, str] = {}
+
+        def answer(tx: Any, name: str, zone_now: str) -> tuple[str, str]:
+            shown["deadline"] = deadline_text(tx.meta, zone_now)
+            lang = recipient_language(tx.meta, name)
+            t = translations(lang)
+            return (t.gettext("[{game}] Time zone set: {zone}").format(game=game_id, zone=zone_now),
+                    t.gettext("Your time zone in {game} is now {zone}. Reports, receipts and reminders show "
+                              "deadlines in it, with UTC beside.").format(game=game_id, zone=zone_now) + "\n\n"
+                    + t.gettext("The current deadline: {deadline}").format(
+                        deadline=deadline_text(tx.meta, zone_now, lang)) + "\n")
+
+        done = self._seat_setting(game_id, player, "timezone", zone, zone_name, answer, token=token, source=source,
+                                  in_reply_to=in_reply_to, serial=serial, message_id=message_id)
+        if "duplicate" not in done:
+            done["deadline"] = shown["deadline"]
+        return done
+
+    def set_language(self, game_id: str, player: str, language: str, *, token: str | None = None,
+                     source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
+                     message_id: str | None = None) -> dict[str, Any]:
+        """The language a player's reports, receipts, notices and HELP are written in, and
+        accepted for their orders beside English. It is kept in the seat and in the game's
+        history (an event), so it holds after a restart and a replay."""
+
+        def answer(tx: Any, name: str, code: str) -> tuple[str, str]:
+            t = translations(code)
+            return (t.gettext("[{game}] Language set: {language}").format(game=game_id, language=NAMES[code]),
+                    t.gettext("From now on everything the referee sends you in {game} is written in {language}: "
+                              "reports, receipts, reminders, notices and HELP. You may write your orders in "
+                              "{language} or in English.").format(game=game_id, language=NAMES[code]) + "\n")
+
+        return self._seat_setting(game_id, player, "language", language, language_code, answer, token=token,
+                                  source=source, in_reply_to=in_reply_to, serial=serial, message_id=message_id)
+
+    def _seat_setting(self, game_id: str, player: str, setting: str, given: str, check: Callable[[str], str],
+                      answer: Callable[[Any, str, str], tuple[str, str]], *, token: str | None, source: str,
+                      in_reply_to: str | None, serial: str | None, message_id: str | None) -> dict[str, Any]:
+        """A setting of one player's seat (`timezone`, `language`) checked and changed, the
+        change recorded in the game's history, and, for a mail command, confirmed by mail
+        (`answer` gives its subject and text). A mail done before changes nothing again."""
         now = self.clock()
         with self.store.transaction(game_id) as tx:
             seat = self._checked_seat(tx, player, token)
+            name = seat["name"]
             if self._seen_command(tx, message_id):
-                return {"game": game_id, "player": seat["name"], "duplicate": True}
+                return {"game": game_id, "player": name, "duplicate": True}
             try:
-                name_of_zone = zone_name(zone)
-            except TimeError as exc:
+                value = check(given)
+            except (TimeError, LanguageError) as exc:
                 raise BadRequest([str(exc)]) from None
-            self._set_seat(tx, seat["name"], timezone=name_of_zone)
-            seq = tx.append({"type": "timezone", "at": to_iso(now), "player": seat["name"], "zone": name_of_zone,
-                             "source": source})
-            text = deadline_text(tx.meta, name_of_zone)
+            self._set_seat(tx, name, **{setting: value})
+            key = "zone" if setting == "timezone" else setting
+            seq = tx.append({"type": setting, "at": to_iso(now), "player": name, key: value, "source": source})
+            subject, text = answer(tx, name, value)
             if self.notifier is not None and source == "mail":
-                self.notifier.to_player(tx, tx.meta, seat["name"], f"[{game_id}] Time zone set: {name_of_zone}", (
-                    f"Your time zone in {game_id} is now {name_of_zone}. Reports, receipts and reminders show "
-                    f"deadlines in it, with UTC beside.\n\nThe current deadline: {text}\n"),
-                    serial or f"timezone-{seq}", in_reply_to, "answer")
+                self.notifier.to_player(tx, tx.meta, name, subject, text, serial or f"{setting}-{seq}", in_reply_to,
+                                        "answer")
         self._flush_notices()
-        return {"game": game_id, "player": seat["name"], "timezone": name_of_zone, "deadline": text}
+        return {"game": game_id, "player": name, setting: value}
 
     def set_notify(self, game_id: str, player: str, spec: str, *, token: str | None = None,
                    source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
@@ -119,19 +164,25 @@ class PlayerLevers(Openings):
             self._set_seat(tx, name, notify=choice.to_json())
             seq = tx.append({"type": "notify", "at": to_iso(now), "player": name, **choice.to_json(),
                              "source": source})
+            lang = recipient_language(tx.meta, name)
+            t = translations(lang)
             text = choice.describe(seat.get("timezone"))
             if self.notifier is not None and source == "mail":
-                self.notifier.to_player(tx, tx.meta, name, f"[{game_id}] Mail setting: {choice.command()}", (
-                    f"Your mail setting in {game_id} is now {choice.command()}.\n\n{text}.\n\n"
-                    "The mail commands NOTIFY each, NOTIFY turn and NOTIFY digest 08:00 change it again.\n"),
-                    serial or f"notify-{seq}", in_reply_to, "answer")
+                self.notifier.to_player(
+                    tx, tx.meta, name, t.gettext("[{game}] Mail setting: {setting}").format(
+                        game=game_id, setting=choice.command()),
+                    t.gettext("Your mail setting in {game} is now {setting}.").format(
+                        game=game_id, setting=choice.command()) + "\n\n"
+                    + choice.describe(seat.get("timezone"), lang) + ".\n\n"
+                    + t.gettext("The mail commands NOTIFY each, NOTIFY turn and NOTIFY digest 08:00 change it "
+                                "again.") + "\n", serial or f"notify-{seq}", in_reply_to, "answer")
             self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "player": name, "notify": choice.to_json(), "text": text}
 
     @staticmethod
     def _set_seat(tx: Any, name: str, **fields: Any) -> None:
-        """Change fields of one player's seat (their time zone, their mail setting)."""
+        """Change fields of one player's seat (their time zone, language, mail setting)."""
         tx.set_meta(seats=[dict(s, **fields) if s["name"] == name else s for s in tx.meta["seats"]])
 
     def _seen_command(self, tx: Any, message_id: str | None) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..history import effective_events
 from ..progress import phase_json
+from ..i18n import recipient_language
 from ..schedule import deadline_info, deadline_text, seat_zone
 from ..errors import ServiceError
 from ..signups import OPEN, start_rule_text
@@ -20,7 +21,9 @@ class Queries(ServiceCore):
     """Part of `Referee`: reading games, and answering STATUS and HELP."""
 
     def seat(self, game_id: str, player: str, token: str | None) -> dict[str, Any] | None:
-        """The player's seat when `token` is theirs (compared in constant time), else None."""
+        """The player's seat when `token` is theirs (compared in constant time), else None;
+        `language` is the one they read (theirs, else the game's), for answers made outside
+        the game's unit of work."""
         try:
             meta = self.store.load(game_id).meta
         except StoreError:
@@ -28,7 +31,7 @@ class Queries(ServiceCore):
         seat = self._seat(meta, player)
         if seat is None or token is None or not same_token(token, seat["token"]):
             return None
-        return seat
+        return dict(seat, language=recipient_language(meta, seat["name"]))
 
     def request(self, game_id: str, player: str, what: str, *, token: str | None,
                 in_reply_to: str | None, serial: str) -> str:

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from ..contract import SetupError
+from ..i18n.messages import msg
 from ..signups import OPEN, seat_order, start_due
 from ..timekeeping import to_iso
 from .openings import Openings
@@ -40,10 +41,10 @@ class Starting(Openings):
         tx.set_meta(players=order, seats=seats, status="active", started=to_iso(now), signup=record)
         tx.set_state(state)
         tx.append({"type": "started", "at": to_iso(now), "players": order, "commitment": meta["commitment"]})
-        lines = [f"{game.title}, game {tx.game_id}, has started with {len(order)} players. Seat order, drawn "
-                 f"from the game's seed: {', '.join(order)}.",
-                 f"Seed commitment (SHA-256): {meta['commitment']}. The seed is published when the game ends, "
-                 "so anyone can check the seat order and every draw."]
+        lines = [msg("{title}, game {game}, has started with {count} players. Seat order, drawn from the game's "
+                     "seed: {order}.", title=game.title, game=tx.game_id, count=len(order), order=", ".join(order)),
+                 msg("Seed commitment (SHA-256): {commitment}. The seed is published when the game ends, so anyone "
+                     "can check the seat order and every draw.", commitment=meta["commitment"])]
         own = self.notifier.welcome_lines(tx.game_id, seats) if self.notifier is not None else {}
         self._add_notices(tx, lines, own)
         self._notify_reports(tx, game, state, now)

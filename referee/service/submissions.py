@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ..contract import Game, OrderError, State
+from ..i18n import recipient_language, translations
+from ..i18n.terms import in_language, localise, localised_phase, to_english
 from ..policy import Policy
 from ..progress import DEFAULT, ORDER, Position, Refused, Step, phase_dict, phase_json
 from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
@@ -24,7 +26,7 @@ class Reading:
     text: str
     phase_key: str | None = None
     set_aside: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Any, ...] = ()  # messages (referee/i18n/messages.py), read in the player's language
 
 
 # Reads a submission inside its unit of work: the game, the position, the player, the transaction.
@@ -83,7 +85,10 @@ class Submissions(Steps):
         player, text, message_id = sub.player.strip().lower(), sub.text, sub.message_id
         phase_key, source, in_reply_to = sub.phase_key, sub.source, sub.in_reply_to
         at = self._now()
-        base = {"game": game_id, "player": player, "message_id": message_id, "source": source, "at": at}
+        base = {"game": game_id, "player": player, "message_id": message_id, "source": source, "at": at,
+                "language": recipient_language(tx.meta, player)}
+        lang = base["language"]
+        t = translations(lang)
         screened = self._screened(tx, game_id, player, sub, base)
         if screened is not None:
             return screened
@@ -94,22 +99,24 @@ class Submissions(Steps):
         game = self.game_of(meta)
         pos = self._position(tx, game)
         phase = phase_dict(pos.phase)
-        base["phase"] = phase
+        base["phase"] = localised_phase(game, lang, phase)  # as the receipt shows it
         if sub.reader is not None:
-            reading = sub.reader(game, pos.state, player, tx)
+            reading = sub.reader(in_language(game, lang), pos.state, player, tx)  # prose told from their orders
             text, phase_key = reading.text, reading.phase_key
             base.update(set_aside=list(reading.set_aside), notes=list(reading.notes))
         if meta.get("status") == "finished" or pos.over:
-            return Receipt(REFUSED, reason=f"{game_id} is over; no more orders are taken", **base)
+            return Receipt(REFUSED, reason=t.gettext("{game} is over; no more orders are taken").format(game=game_id),
+                           **base)
         if phase_key is not None and phase_key != phase["key"]:
-            return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, phase), **base)
+            return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, base["phase"], lang), **base)
         try:
-            orders = pos.take(player, text)
+            # read at the edge: the game, its errors and the log see English only
+            orders = pos.take(player, to_english(game, lang, text))
         except Refused as exc:
             return Receipt(REFUSED, reason=str(exc), **base)
         except OrderError as exc:
-            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player),
-                           next=self._next(game, pos, player, False), **base)
+            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
+                           next=self._next(game, pos, player, False, lang), **base)
         held = meta.get("held")
         previous = pos.last_set(player)
         if held and held["player"] == player:
@@ -118,8 +125,8 @@ class Submissions(Steps):
             trial = Position(game, pos.state, pos.opening, list(pos.steps))
             outcome = trial.submit(player, orders)
         except OrderError as exc:
-            return Receipt(REJECTED, errors=error_list(exc, text), menu=self._menu(game, pos, player),
-                           next=self._next(game, pos, player, False), **base)
+            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
+                           next=self._next(game, pos, player, False, lang), **base)
         echo = [game.format(o) for o in orders]
         old = previous.text.splitlines() if previous else []
         added, removed = diff_lines(old, echo)
@@ -138,7 +145,7 @@ class Submissions(Steps):
             tx.set_meta(held={"phase": phase["key"], "player": player, "text": event["text"],
                               "orders": event["orders"], "seq": seq})
             visible: list[str] = []
-            after = self._held_next(tx.meta, pos, player)
+            after = self._held_next(tx.meta, pos, player, lang)
         else:
             pos = trial
             if outcome.resolved:
@@ -149,12 +156,15 @@ class Submissions(Steps):
                 tx.set_meta(held=None)
             self._finish_if_over(tx, game, pos)
             visible = [e.text for e in outcome.events if e.visible_to(player)]
-            after = self._next(game, pos, player, outcome.resolved)
+            after = self._next(game, pos, player, outcome.resolved, lang)
             if outcome.resolved:  # the receipt names the new phase's deadline
                 self._sync_schedule(tx, game, pos.state, self.clock())
-        receipt = Receipt(ACCEPTED, echo=echo, added=added, removed=removed, first_set=previous is None,
+        shown = [localise(game, lang, line) for line in echo]
+        added = [localise(game, lang, line) for line in added]
+        removed = [localise(game, lang, line) for line in removed]
+        receipt = Receipt(ACCEPTED, echo=shown, added=added, removed=removed, first_set=previous is None,
                           events=visible, next=after, seq=seq,
-                          deadline=self._deadline_line(tx.meta, player), **base)
+                          deadline=self._deadline_line(tx.meta, player, lang), **base)
         # enough to recognise the message again; the receipt itself is rebuilt from the log
         tx.add_record("submissions", {"message_id": message_id, "seq": seq, "player": player})
         if self.notifier is not None:
@@ -167,17 +177,19 @@ class Submissions(Steps):
                   base: dict[str, Any]) -> Receipt | None:
         """The receipt of a submission that is not read at all: a wrong player name or token,
         or a message seen before (its first receipt again, as a duplicate); None to go on."""
+        t = translations(base["language"])
         seat = self._seat(tx.meta, player)
         if sub.token is not None and (seat is None or not same_token(sub.token, seat["token"])):
-            return Receipt(REFUSED, reason="the player name or token is not right for this game", **base)
+            return Receipt(REFUSED, reason=t.gettext("the player name or token is not right for this game"), **base)
         if seat is None:
-            return Receipt(REFUSED, reason=f"{game_id} has no player {player!r}", **base)
+            return Receipt(REFUSED, reason=t.gettext("{game} has no player {player!r}").format(game=game_id,
+                                                                                               player=player), **base)
         if sub.message_id:
             record = tx.find_record("submissions", "message_id", sub.message_id)
             if record is not None:
                 if _submitter(record) != player:
-                    return Receipt(REFUSED, reason=f"message id {sub.message_id} was already "
-                                   "used for another submission", **base)
+                    return Receipt(REFUSED, reason=t.gettext("message id {id} was already used for another "
+                                                             "submission").format(id=sub.message_id), **base)
                 return self._duplicate(tx, record, base)
         return None
 
@@ -188,11 +200,13 @@ class Submissions(Steps):
             old.status = DUPLICATE
             return old
         event = tx.find_record("events", "seq", record["seq"]) or {}
-        return Receipt(DUPLICATE, echo=event.get("text", "").splitlines(), seq=record["seq"],
+        game = self.game_of(tx.meta)
+        return Receipt(DUPLICATE, echo=[localise(game, base["language"], line)
+                                        for line in event.get("text", "").splitlines()], seq=record["seq"],
                        **dict(base, phase=None))
 
     @staticmethod
-    def _menu(game: Game, pos: Position, player: str) -> list[str]:
+    def _menu(game: Game, pos: Position, player: str, lang: str) -> list[str]:
         """What a player whose set was rejected may send: in a simultaneous phase the menu of
         the position a new set replaces the earlier one in; a game with a complete menu only."""
         state = pos.state
@@ -201,17 +215,19 @@ class Submissions(Steps):
                 state = pos.without(player)[0]
             except OrderError:
                 pass
-        lines, complete = menu_text(game, state, player)
+        lines, complete = menu_text(game, state, player, lang=lang)
         return lines if complete else []
 
-    def _stale(self, tx: Any, player: str, phase_key: str, phase: Mapping[str, Any]) -> str:
+    def _stale(self, tx: Any, player: str, phase_key: str, phase: Mapping[str, Any], lang: str) -> str:
         """Why orders for a past phase are refused, and which phase is open now."""
+        t = translations(lang)
         defaulted = any(e["type"] == DEFAULT and e.get("phase") == phase_key and e.get("player") == player
                         and e.get("source") == "deadline" for e in tx.events())
-        how = ("which closed at its deadline (your default orders were played)" if defaulted
-               else "which is not open (already resolved)")
-        return (f"these orders are for phase {phase_key}, {how}; the phase now open is "
-                f"{phase['name']} (round {phase['round']}, phase {phase['key']})")
+        how = (t.gettext("which closed at its deadline (your default orders were played)") if defaulted
+               else t.gettext("which is not open (already resolved)"))
+        return t.gettext("these orders are for phase {old}, {how}; the phase now open is {phase} (round {round}, "
+                         "phase {key})").format(old=phase_key, how=how, phase=phase["name"], round=phase["round"],
+                                                key=phase["key"])
 
     def _holds(self, meta: Mapping[str, Any], pos: Position, player: str) -> bool:
         """Whether a set that completes the phase must wait for the deadline (early=false):
@@ -224,15 +240,17 @@ class Submissions(Steps):
             return False
         return bool(meta.get("paused")) or self.clock() < due
 
-    def _held_next(self, meta: Mapping[str, Any], pos: Position, player: str) -> dict[str, Any]:
-        phase = phase_json(pos.game, pos.state)
-        text = (f"everyone is in for {phase['name']} (phase {phase['key']}). Early resolution is off in this "
-                "game, so the phase resolves at its deadline; until then you may send a new set, which "
-                "replaces this one.")
+    def _held_next(self, meta: Mapping[str, Any], pos: Position, player: str, lang: str) -> dict[str, Any]:
+        phase = localised_phase(pos.game, lang, phase_json(pos.game, pos.state))
+        text = translations(lang).gettext(
+            "everyone is in for {phase} (phase {key}). Early resolution is off in this game, so the phase resolves "
+            "at its deadline; until then you may send a new set, which replaces this one.").format(
+            phase=phase["name"], key=phase["key"])
         return {"resolved": False, "finished": False, "phase": phase, "waiting_for": [], "held": True, "text": text}
 
-    def _deadline_line(self, meta: Mapping[str, Any], player: str) -> str:
+    def _deadline_line(self, meta: Mapping[str, Any], player: str, lang: str) -> str:
         schedule = meta.get("schedule")
         if not schedule or Policy.from_meta(meta.get("policy")) is None:
             return ""
-        return f"phase {schedule['phase']}: {deadline_text(meta, seat_zone(meta, player))}"
+        return translations(lang).gettext("phase {key}: {deadline}").format(
+            key=schedule["phase"], deadline=deadline_text(meta, seat_zone(meta, player), lang))

@@ -17,6 +17,8 @@ from ..policy import Policy
 from ..progress import DROP, Position
 from ..schedule import closes_at, due_of, mark_reminded, reminders_due
 from ..store import GameNotFound, StoreBusy, StoreError
+from ..i18n import recipient_language, translations
+from ..i18n.messages import moment, msg
 from ..timekeeping import UTC, format_duration, from_iso, show_moment, to_iso
 from ..notify import digest_wake
 from ..wakeups import NEVER
@@ -146,8 +148,10 @@ class Ticking(Steps, Starting):
         tx.append({"type": "deadline", "at": at, "phase": schedule["phase"], "due": schedule["due"],
                    "waiting_for": waiting, "applied": True})
         applied = self._apply_defaults(tx, game, pos, at, "deadline")
-        self._tell_defaults(tx, applied, f"The deadline of phase {schedule['phase']} ({show_moment(due_of(schedule))}) "
-                            "passed without their orders")  # type: ignore[arg-type]
+        due = due_of(schedule)
+        assert due is not None
+        self._tell_defaults(tx, applied, msg("The deadline of phase {phase} ({due}) passed without their orders",
+                                             phase=schedule["phase"], due=moment(due)))
         missed = list(dict.fromkeys(item["player"] for item in applied))
         done = [TickAction(tx.game_id, "defaults", f"deadline of phase {schedule['phase']} passed; "
                            f"default orders applied", tuple(missed))]
@@ -190,8 +194,10 @@ class Ticking(Steps, Starting):
             lines.append(f"The policy says drop, but {note}; this is an alert instead.")
         if action == "drop":
             lines.append(f"{player} has been dropped from the game, as its policy says.")
-            self._announce(tx, f"{player} dropped after {count} missed deadlines",
-                           [lines[0], f"As this game's policy says, {player} leaves the game."], "",
+            self._announce(tx, msg("{player} dropped after {count} missed deadlines", player=player, count=count),
+                           [msg("{player} has missed {count} deadlines in a row in {game}.", player=player, count=count,
+                                game=tx.game_id),
+                            msg("As this game's policy says, {player} leaves the game.", player=player)], "",
                            f"escalation-{seq}")
         elif action == "replace":
             offered = list(dict.fromkeys([*tx.meta.get("offered", []), player]))
@@ -199,11 +205,15 @@ class Ticking(Steps, Starting):
             lines += ["The seat is offered to a replacement player. To hand it over:",
                       f"  referee replace {tx.game_id} {player} --email NEW-ADDRESS"]
             if self.notifier is not None:
-                self.notifier.to_player(tx, tx.meta, player, f"[{tx.game_id}] Your seat may be given to someone else", (
-                    f"You have missed {count} deadlines in a row in {tx.game_id}, and default orders were "
-                    "played for you.\n\nAs this game's policy says, your seat is now offered to a replacement "
-                    "player. If you want to keep playing, just send your orders for the next phase you are "
-                    "asked about; the moderator will see it.\n"), f"offer-{seq}", None, "notice")
+                t = translations(recipient_language(tx.meta, player))
+                self.notifier.to_player(
+                    tx, tx.meta, player, t.gettext("[{game}] Your seat may be given to someone else").format(
+                        game=tx.game_id),
+                    t.gettext("You have missed {count} deadlines in a row in {game}, and default orders were played "
+                              "for you.").format(count=count, game=tx.game_id) + "\n\n"
+                    + t.gettext("As this game's policy says, your seat is now offered to a replacement player. If you "
+                                "want to keep playing, just send your orders for the next phase you are asked about; "
+                                "the moderator will see it.") + "\n", f"offer-{seq}", None, "notice")
         else:
             lines.append("Nothing else was done; the game goes on with default orders.")
         self._alert(tx, f"{player} missed {count} deadlines in {tx.game_id}", lines, f"escalation-{seq}")

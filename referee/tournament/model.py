@@ -117,6 +117,7 @@ class Tournament:
     players: list[Player] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
     seed_revealed: bool = False
+    language: str | None = None  # every game's language (each player may still choose their own)
 
     # -- reading
 
@@ -159,7 +160,8 @@ class Tournament:
                 "created": self.created, "commitment": self.commitment,
                 "seed": self.seed if self.seed_revealed else None, "rounds": self.planned,
                 "table_size": list(self.sizes), "scoring": self.scoring, "policy": self.policy,
-                "policy_set": list(self.policy_set), "options": dict(self.options)}
+                "policy_set": list(self.policy_set), "options": dict(self.options),
+                **({"language": self.language} if self.language else {})}
 
     def to_json(self) -> dict[str, Any]:
         return {**self.settings_json(), "seed": self.seed, "seed_revealed": self.seed_revealed,
@@ -174,4 +176,4 @@ class Tournament:
             scoring=data["scoring"], policy=data["policy"], policy_set=list(data.get("policy_set", [])),
             options=dict(data.get("options", {})), players=[Player.from_json(p) for p in data.get("players", [])],
             rounds=[Round.from_json(r) for r in data.get("round_list", [])],
-            seed_revealed=bool(data.get("seed_revealed", False)))
+            seed_revealed=bool(data.get("seed_revealed", False)), language=data.get("language"))

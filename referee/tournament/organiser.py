@@ -28,6 +28,7 @@ from .. import registry
 from ..contract import Game, phase_kinds
 from ..errors import BadRequest, ServiceError
 from ..gamelog import write_log
+from ..i18n import LanguageError, language_code
 from ..options import resolve_options
 from ..policy import PolicyError, kind_problems
 from ..rng import commitment, new_seed
@@ -79,9 +80,14 @@ class Organiser:
 
     def create(self, name: str, game_type: str, roster: Sequence[Entry], *, rounds: int, table_size: str | None,
                policy: str | None = None, policy_set: Sequence[str] = (), options: dict[str, Any] | None = None,
-               seed: str | None = None, scoring: str = "scaled") -> Made:
-        """A new tournament with its first round's games; BadRequest lists every problem."""
+               seed: str | None = None, scoring: str = "scaled", language: str | None = None) -> Made:
+        """A new tournament with its first round's games; BadRequest lists every problem.
+        `language` is every game's language (each player may still choose their own)."""
         problems: list[str] = []
+        try:
+            language = language_code(language) if language is not None else None
+        except LanguageError as exc:
+            problems.append(f"--language: {exc}")
         given, name = name, name.strip().lower()
         problem = check_name(name)
         if problem:
@@ -128,7 +134,8 @@ class Organiser:
         book = self.ratings.get()
         players = [self._player(entry, book) for entry in roster]
         t = Tournament(name, game.name, game.title, game.rules_version, self._now(), seed, commitment(seed),
-                       rounds, sizes, parse_scheme(scoring).name, rules.preset, list(policy_set), values, players)
+                       rounds, sizes, parse_scheme(scoring).name, rules.preset, list(policy_set), values, players,
+                       language=language)
         made = make_round(t, players_per_game=(game.min_players, game.max_players))
         t.rounds.append(made)
         with self._unit(name, create=True) as unit:
@@ -157,7 +164,8 @@ class Organiser:
                 made = self.referee.new_game(
                     t.game, [(p, by_name[p].email) for p in table.seats], seed=game_seed(t.seed, table.game),
                     options=t.options, game_id=table.game, policy=t.policy, policy_set=t.policy_set,
-                    timezones={p: by_name[p].timezone for p in table.seats if by_name[p].timezone})
+                    timezones={p: by_name[p].timezone for p in table.seats if by_name[p].timezone},
+                    language=t.language)
                 table.commitment = made.commitment
             elif not table.commitment:
                 table.commitment = self.referee.status(table.game)["commitment"]

@@ -8,6 +8,7 @@ import csv
 import io
 from typing import Any, Mapping
 
+from ..i18n import language_or_default, translations
 from ..rendering import render
 from .model import FINAL, Round, Tournament
 from .scoring import places, parse_scheme, show
@@ -76,22 +77,30 @@ def standings_text(t: Tournament, standings: Standings) -> str:
 
 
 def standings_mail(t: Tournament, standings: Standings, rnd: Round, player: str) -> tuple[str, str]:
-    """The mail every player gets when round `rnd` is over: (subject, text)."""
+    """The mail every player gets when round `rnd` is over: (subject, text), in the
+    tournament's language."""
+    lang = language_or_default(t.language)
+    tr = translations(lang)
     row = next(r for r in standings.rows if r.name == player)
     over = t.complete and rnd.number == len(t.rounds)
+    # "1st" in English; the other languages say "place 1" in their own sentence
+    values = {"place": ordinal_text(row.rank) if lang == "en" else str(row.rank), "points": show(row.points),
+              "games": row.games, "round": rnd.number, "planned": t.planned,
+              "shared": tr.gettext(" (shared)") if row.shared else ""}
     if over:
-        headline = f"The tournament is over. You finished {ordinal_text(row.rank)}{' (shared)' if row.shared else ''}" \
-                   f" with {show(row.points)} points from {row.games} game(s)."
-        nxt = "Thank you for playing."
-        subject = f"[{t.name}] Final standings"
+        headline = tr.gettext("The tournament is over. You finished {place}{shared} with {points} points from "
+                              "{games} game(s).").format(**values)
+        nxt = tr.gettext("Thank you for playing.")
+        subject = tr.gettext("[{tournament}] Final standings").format(tournament=t.name)
     else:
-        headline = f"Round {rnd.number} of {t.planned} is over. You are {ordinal_text(row.rank)}" \
-                   f"{' (shared)' if row.shared else ''} with {show(row.points)} points from {row.games} game(s)."
-        nxt = ("The organiser makes the next round from these standings; if you play in it, the game's first "
-               "report tells you your table and your seat." if not row.dropped else
-               "You have dropped out, so you will not be seated in later rounds.")
-        subject = f"[{t.name}] Standings after round {rnd.number}"
-    text = render("tournament/mail.txt", player=player, headline=headline, next=nxt, tournament=t.name,
+        headline = tr.gettext("Round {round} of {planned} is over. You are {place}{shared} with {points} points "
+                              "from {games} game(s).").format(**values)
+        nxt = (tr.gettext("The organiser makes the next round from these standings; if you play in it, the game's "
+                          "first report tells you your table and your seat.") if not row.dropped else
+               tr.gettext("You have dropped out, so you will not be seated in later rounds."))
+        subject = tr.gettext("[{tournament}] Standings after round {round}").format(tournament=t.name,
+                                                                                    round=rnd.number)
+    text = render("tournament/mail.txt", lang=lang, player=player, headline=headline, next=nxt, tournament=t.name,
                   seed=t.seed if over and t.seed_revealed else None, commitment=t.commitment,
                   **_context(t, standings))
     return subject, text
@@ -127,6 +136,6 @@ def results_page(t: Tournament, standings: Standings, logs: Mapping[str, str] | 
     rounds = [{"number": r.number, "final": r.kind == FINAL, "top": r.top,
                "tables": [{"number": x.number, "game": x.game, "link": links.get(x.game), "text": table_text(x, label),
                            "commitment": x.commitment} for x in r.tables]} for r in t.rounds]
-    return render("tournament/results.html", t=t, standings=standings, rows=standings.rows, rounds=rounds,
+    return render("tournament/results.html", lang=language_or_default(t.language), t=t, standings=standings, rows=standings.rows, rounds=rounds,
                   place_text=place_text, show=show, dropped=ctx["dropped"], scoring=ctx["scoring"],
                   score_name=label)

@@ -7,6 +7,7 @@ import jinja2
 from mailer.daemon.wiring import build
 from referee import rendering
 from referee.config import Settings
+from referee.i18n import LANGUAGES
 
 
 def test_every_shipped_template_is_compiled_ahead(monkeypatch):
@@ -24,8 +25,8 @@ def test_every_shipped_template_is_compiled_ahead(monkeypatch):
 
 def test_a_broken_template_is_reported_by_name(monkeypatch, tmp_path):
     env = jinja2.Environment(loader=jinja2.DictLoader({"good.txt": "{{ x }}", "bad.txt": "{% if %}"}))
-    monkeypatch.setattr(rendering, "environment", lambda: env)
+    monkeypatch.setattr(rendering, "environment", lambda lang="en": env)
     broken = rendering.preload()
-    assert len(broken) == 1 and broken[0].startswith("bad.txt: ")
+    assert [b.split(":")[0] for b in broken] == [f"bad.txt ({lang})" for lang in LANGUAGES]
     problems = build(Settings(data_dir=tmp_path)).warm_up()
-    assert [p for p in problems if p.startswith("template ")] == [f"template {broken[0]}"]
+    assert [p for p in problems if p.startswith("template ")] == [f"template {b}" for b in broken]

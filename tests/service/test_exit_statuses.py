@@ -195,6 +195,7 @@ GAME_COMMANDS = {  # command: (arguments on g1 that work, ... that fail for a re
     "vacation": (["vacation", "g1", "ann", "5d"], ["vacation", "g1", "ann", "off"]),
     "timezone": (["timezone", "g1", "ann", "Europe/Berlin"], None),
     "notify": (["notify", "g1", "ann", "digest", "18:30"], ["notify", "g1", "zed", "each"]),
+    "language": (["language", "g1", "ann", "de"], None),
 }
 PREPARE = {"undo": [["orders", "g1", "ann", "-"]], "resume": [["pause", "g1", "--reason", "x"]]}
 USAGE = {"status": ["status"], "show": ["show"], "history": ["history"], "log": ["log"],
@@ -203,7 +204,8 @@ USAGE = {"status": ["status"], "show": ["show"], "history": ["history"], "log": 
          "drop": ["drop", "g1"], "policy set": ["policy", "set", "g1", "nokey=1", "--reason", "x"],
          "extend": ["extend", "g1", "--by", "soon", "--reason", "x"], "pause": ["pause", "g1"],
          "resume": ["resume"], "vacation": ["vacation", "g1", "ann", "forever"],
-         "timezone": ["timezone", "g1", "ann", "Mars/Olympus"], "notify": ["notify", "g1", "ann", "hourly"]}
+         "timezone": ["timezone", "g1", "ann", "Mars/Olympus"], "notify": ["notify", "g1", "ann", "hourly"],
+         "language": ["language", "g1", "ann", "klingon"]}
 
 CASES: list[tuple[str, int, list[str], object]] = []  # command, status, arguments, situation
 for name, (works, refused) in GAME_COMMANDS.items():

@@ -1,0 +1,58 @@
+"""Whether every mail a player received is in the language they chose: the check `referee
+demo --languages` ends with, and its test.
+
+A mail's subject must be one the referee writes in that language (every subject is a
+message of the catalogue starting `[{game}]`), and a report or receipt must carry the
+words of that language that every one of them carries (the footer naming the language, the
+receipt's heading). A German subject in an Italian player's mailbox, or an English report
+to a German player, is a problem named with the mail's subject.
+"""
+
+from __future__ import annotations
+
+import re
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+from referee.i18n import NAMES, translations
+from referee.i18n.catalogues import TEMPLATE, load
+
+# The footer every report carries, as the catalogue has it (Jinja's `{% trans %}` form).
+REPORT_MARK = "Your language: %(language)s. Send LANGUAGE de, en or it to change it."
+REPORT_SUBJECTS = ("[{game}] Round {round}: {phase}", "[{game}] Game over")
+
+
+def _pattern(text: str, game_id: str) -> re.Pattern[str]:
+    escaped = re.escape(text).replace(re.escape("{game}"), re.escape(game_id))
+    return re.compile(re.sub(r"\\\{[a-z_]+\\\}", ".*", escaped) + "$")
+
+
+def _subjects(lang: str, game_id: str) -> list[re.Pattern[str]]:
+    """Every subject the referee writes in `lang`, as patterns."""
+    t = translations(lang)
+    return [_pattern(t.gettext(m.id), game_id) for m in load(TEMPLATE)
+            if isinstance(m.id, str) and m.id.startswith("[{game}]")]
+
+
+def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
+    """What is not in `lang` in one mail from the referee."""
+    mail = BytesParser(policy=policy.default).parsebytes(raw)
+    subject = str(mail.get("Subject") or "")
+    t = translations(lang)
+    problems = []
+    if not any(p.match(subject) for p in _subjects(lang, game_id)):
+        problems.append(f"subject {subject!r} is not one written in {NAMES[lang]}")
+    if any(_pattern(t.gettext(s), game_id).match(subject) for s in REPORT_SUBJECTS):
+        body = mail.get_body(("plain",))
+        text = " ".join((body.get_content() if body is not None else "").split())
+        if t.gettext(REPORT_MARK) % {"language": NAMES[lang]} not in text:
+            problems.append(f"report {subject!r} lacks the {NAMES[lang]} footer")
+    return problems
+
+
+def mailbox_problems(folder: Path, lang: str, game_id: str) -> tuple[int, list[str]]:
+    """How many mails a player's Maildir holds, and what in them is not in `lang`."""
+    files = [p for sub in ("new", "cur") for p in sorted((folder / sub).iterdir())]
+    problems = [problem for path in files for problem in mail_problems(path.read_bytes(), lang, game_id)]
+    return len(files), problems

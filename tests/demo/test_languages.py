@@ -1,0 +1,62 @@
+"""`referee demo --languages de,en,it`: one table, three languages. Every mail each player
+received is in their language, the bots' orders were written in it (the log, in English,
+replays), and a mail in the wrong language would have been caught."""
+
+from __future__ import annotations
+
+import email
+from email import policy
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from commands.demo.languages import mail_problems, mailbox_problems
+from commands.main import cli
+
+from .test_demo import mails, text
+
+
+@pytest.mark.parametrize("game,prefix", [("constantinopolis", "constantinopolis-1"), ("porto-carthago", "porto-1")])
+def test_a_table_of_three_languages_by_mail(tmp_path, game, prefix):
+    data = tmp_path / "data"
+    result = CliRunner().invoke(cli, ["--data-dir", str(data), "demo", "--game", game, "--players", "3",
+                                      "--languages", "de,en,it", "--seed", f"three-languages-{game}"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Languages: alice de, bruno en, chiara it" in out
+    assert "Languages: every mail in its player's language" in out
+    assert f"referee replay {prefix}.log: OK" in out
+    for player, lang in (("alice", "de"), ("bruno", "en"), ("chiara", "it")):
+        count, problems = mailbox_problems(data / "mailboxes" / player, lang, prefix)
+        assert count > 5 and problems == []
+    # the German player wrote German orders, and the referee understood them
+    sent = [text(m) for m in mails(data / "mailboxes" / "alice" / ".Sent")]
+    words = {"constantinopolis": ("biete", "passe", "nimm", "fertig", "baue", "spende", "lagere", "annehmen",
+                                  "ablehnen", "verteidige", "erhöhe"),
+             "porto-carthago": ("KAPITÄN", "ARISTOKRAT", "LADEMEISTER", "HÄNDLER", "TRÄGER", "TALENTE", "PASSE",
+                                "BESETZE", "FERTIG", "NEBENAKTION")}[game]
+    assert any(word in body for body in sent for word in words)
+    received = [text(m) for m in mails(data / "mailboxes" / "alice")]
+    assert any("Angenommen: deine Befehle" in body for body in received)  # the receipts, folded into her mail
+    log = (data / f"{prefix}.log").read_text(encoding="utf-8")
+    assert not any(f'"{w} ' in log or f'"{w}"' in log for w in words)  # the log stays English
+
+
+def test_a_mail_in_another_language_is_caught(tmp_path):
+    def mail(subject: str, body: str) -> bytes:
+        msg = email.message.EmailMessage(policy=policy.default)
+        msg["Subject"] = subject
+        msg.set_content(body)
+        return msg.as_bytes()
+
+    assert mail_problems(mail("[g-1] Befehle erhalten: angenommen", "x"), "de", "g-1") == []
+    assert mail_problems(mail("[g-1] Orders received: accepted", "x"), "de", "g-1") == [
+        "subject '[g-1] Orders received: accepted' is not one written in Deutsch"]
+    footer = "Deine Sprache: Deutsch. Schick LANGUAGE de, en oder it, um sie zu wechseln."
+    assert mail_problems(mail("[g-1] Runde 2: Gebäude bauen", "no footer"), "de", "g-1") == [
+        "report '[g-1] Runde 2: Gebäude bauen' lacks the Deutsch footer"]
+    assert mail_problems(mail("[g-1] Turno 2: x", "no footer"), "de", "g-1")[0].startswith("subject")
+    assert Path  # the module's own check of whole mailboxes runs in the demo test above
+    assert footer
