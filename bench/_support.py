@@ -31,14 +31,18 @@ SMTP_SINK = """
 import asyncio, signal, threading, time
 from aiosmtpd.controller import Controller
 from email.parser import BytesHeaderParser
-DELAY, LOG = {delay!r}, {log!r}
+DELAY, LOG, REFS = {delay!r}, {log!r}, {refs!r}
 log = open(LOG, "a", buffering=1) if LOG else None
 class Sink:
     async def handle_DATA(self, server, session, envelope):
         if DELAY:
             await asyncio.sleep(DELAY)
         if log is not None:
-            log.write(f"{{time.time()}} {{BytesHeaderParser().parsebytes(envelope.original_content)['Message-ID']}}\\n")
+            at, headers = time.time(), BytesHeaderParser().parsebytes(envelope.original_content)
+            line = [str(at), headers["Message-ID"]]
+            if REFS:
+                line += (headers["References"] or "").split() + (headers["In-Reply-To"] or "").split()
+            log.write(" ".join(line) + "\\n")
         return "250 OK"
 c = Controller(Sink(), hostname="127.0.0.1", port={port}, server_hostname="sink.bench")
 c.start()
@@ -50,12 +54,13 @@ c.stop()
 """
 
 
-def smtp_sink(port: int, *, delay: float = 0.0, log: Path | None = None) -> subprocess.Popen:
+def smtp_sink(port: int, *, delay: float = 0.0, log: Path | None = None, refs: bool = False) -> subprocess.Popen:
     """A bare aiosmtpd server in a process of its own, ready when this returns: it takes every
-    mail, after `delay` seconds, and writes "<time> <Message-ID>" to `log` if given. Stop it
-    with `terminate()`."""
+    mail, after `delay` seconds, and writes "<time> <Message-ID>" to `log` if given, followed
+    with `refs` by the ids of its References and In-Reply-To headers. Stop it with
+    `terminate()`."""
     proc = subprocess.Popen([sys.executable, "-c", SMTP_SINK.format(delay=delay, log=str(log) if log else None,
-                                                                    port=port)],
+                                                                    port=port, refs=refs)],
                             stdout=subprocess.PIPE, text=True)
     proc.stdout.readline()  # type: ignore[union-attr]
     return proc

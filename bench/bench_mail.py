@@ -2,7 +2,9 @@
 spool, parse, authenticate, validate, persist, receipt queued) with 1, 10 and 50 concurrent SMTP
 clients, against a bare aiosmtpd server with a no-op handler under the same load.
 
-Target: the pipeline handles at least half as many messages per second as the bare server.
+Targets: the pipeline handles at least half as many messages per second as the bare server,
+on the queued-turns load and on the turns load (10 and 50 clients for the latter); and the
+order-to-answer latency below has a p99 under 2 s with 10 clients.
 
 Both servers run as separate processes on loopback; the clients are threads of this process,
 one SMTP connection per message, as mail servers deliver. Every message is a valid order from
@@ -25,6 +27,18 @@ a live server would have long before. `referee serve` is two processes (the SMTP
 worker). The daemon runs with `worker_interval_seconds = 0.05`; everything else is the default
 (outgoing mail is captured in a local Maildir every 5 s).
 
+Order-to-answer latency, on the turns load, sustained, with the daemon delivering to an SMTP
+relay on loopback (an aiosmtpd process that writes down the wall-clock time each mail arrives,
+with its In-Reply-To and References) instead of the capture Maildir, which would not say when a
+mail arrived: for each order, from the moment its client begins to send it (before connecting)
+to the arrival of the first mail that names the order's Message-ID in In-Reply-To or
+References. Under the default `NOTIFY turn` a receipt that leaves the player nothing to do
+waits for their next mail, so such an order is answered by the mail that asks them again,
+after the other players' orders; a mail that carries several receipts names each in
+References. Orders whose receipt is still waiting when every queued mail has reached the relay
+(a game's last orders, a player asked and answered within one unit of work) are counted and
+printed, not timed. p50 and p99 are over all the runs' orders together.
+
 Rates on one machine move by about a tenth from run to run, so each case runs three times
 (the target's five; once with `--quick`), the pipeline and the bare server in turn, and the
 median ratio is printed with the range of the runs.
@@ -35,6 +49,7 @@ Run: `make bench`, or `.venv/bin/python bench/bench_mail.py [--quick]`.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import smtplib
 import socket
@@ -47,7 +62,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from types import SimpleNamespace
 
-from _support import HOST, ROOT, build, machine, quick, settings, smtp_sink, target
+from _support import HOST, ROOT, build, machine, percentile, quick, settings, smtp_sink, target
 
 from referee import registry
 from referee.playthrough import bot_submission
@@ -82,16 +97,16 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> N
             time.sleep(0.05)
 
 
-def settled(root: Path, proc: subprocess.Popen, timeout: float = 120.0) -> None:
+def settled(root: Path, proc: subprocess.Popen, timeout: float = 120.0, pause: float = 0.5) -> None:
     """Wait until the daemon has sent the opening reports of the games just made (its first
     pass does that, and a tick): the load should meet a daemon at rest, as a live server is."""
     deadline = time.monotonic() + timeout
     markers = [root / "outbox-pending", root / "system" / "outbox-pending"]
     while any(not p.name.startswith(".") for d in markers if d.exists() for p in d.iterdir()):
         if proc.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit("the daemon did not send the opening reports")
+            raise SystemExit("the daemon did not send the mail it queued")
         time.sleep(0.05)
-    time.sleep(0.5)
+    time.sleep(pause)
 
 
 def planned_orders(seed: str, count: int, queued: bool) -> list[tuple[str, str]]:
@@ -134,13 +149,19 @@ def prepare(root: Path, clients: int, queued: bool, games: int = SUSTAINED) -> l
     return per_client
 
 
-def load(port: int, per_client: list[list[tuple[str, bytes]]]) -> float:
-    """Send every client's messages at once, one connection per message; seconds taken."""
+MESSAGE_ID = re.compile(rb"^Message-ID: *(<[^>]+>)", re.MULTILINE | re.IGNORECASE)
+
+
+def load(port: int, per_client: list[list[tuple[str, bytes]]], sent: dict[str, float] | None = None) -> float:
+    """Send every client's messages at once, one connection per message; seconds taken. With
+    `sent`, each message's Message-ID gets the wall-clock time its client began to send it."""
     errors: list[BaseException] = []
 
     def client(messages: list[tuple[str, bytes]]) -> None:
         try:
             for to, raw in messages:
+                if sent is not None:
+                    sent[MESSAGE_ID.search(raw).group(1).decode()] = time.time()  # type: ignore[union-attr]
                 with smtplib.SMTP("127.0.0.1", port, timeout=60, local_hostname=CLIENT_NAME) as smtp:
                     smtp.sendmail(to.split("+")[1] + "@players.test", [to], raw)
         except BaseException as exc:  # reported below, after the other clients finish
@@ -161,27 +182,41 @@ def processed(spool: Path) -> int:
     return sum(1 for _ in os.scandir(spool / "cur")) if not any(os.scandir(spool / "new")) else -1
 
 
-def run_pipeline(root: Path, per_client) -> tuple[float, float]:
+def run_pipeline(root: Path, per_client, relay_log: Path | None = None,
+                 sent: dict[str, float] | None = None) -> tuple[float, float]:
+    """Messages a second end to end and as answered over SMTP. With `relay_log`, the daemon
+    delivers to an SMTP relay on loopback that writes down when each mail arrives (with its
+    References), and the run goes on until every queued mail has reached it."""
     total = sum(len(m) for m in per_client)
     port = free_port()
     env = {**os.environ, "REFEREE_DATA": str(root), "REFEREE_LISTEN_PORT": str(port), "REFEREE_HOSTNAME": HOST,
            "REFEREE_WORKER_INTERVAL_SECONDS": "0.05", "REFEREE_LIMITS_MAILS_PER_SENDER_PER_HOUR": "10000000",
            "REFEREE_LIMITS_MAX_SPOOL_MESSAGES": "1000000", "PYTHONPATH": str(ROOT)}
+    relay = None
+    if relay_log is not None:
+        relay_port = free_port()
+        relay = smtp_sink(relay_port, log=relay_log, refs=True)
+        env["REFEREE_RELAY"] = f"smtp://127.0.0.1:{relay_port}"
     proc = subprocess.Popen([sys.executable, "-m", "commands", "serve"], env=env, cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_port(port, proc)
         settled(root, proc)
         start = time.perf_counter()
-        smtp_seconds = load(port, per_client)
+        smtp_seconds = load(port, per_client, sent)
         while processed(root / "spool") < total:
             if time.perf_counter() - start > 600:
                 raise SystemExit("the pipeline did not finish within 10 minutes")
             time.sleep(0.01)
         elapsed = time.perf_counter() - start
+        if relay is not None:
+            settled(root, proc, pause=0.0)  # every mail queued has reached the relay
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+        if relay is not None:
+            relay.terminate()
+            relay.wait(timeout=60)
     problems = [p.name for p in (root / "spool" / "cur").iterdir() if not p.name.endswith(":2,S")]
     if problems:
         raise SystemExit(f"{len(problems)} message(s) failed in the worker, e.g. {problems[0]}")
@@ -241,6 +276,42 @@ def case(tmp: str, clients: int, queued: bool, games: int, repeats: int) -> floa
     return ratio
 
 
+def answer_times(sent: dict[str, float], log: Path) -> tuple[list[float], int]:
+    """Seconds from each order's sending to the first mail at the relay that answers it (names
+    it in In-Reply-To or References), and how many orders no mail answered during the run."""
+    first: dict[str, float] = {}
+    for line in log.read_text().splitlines():
+        at, _, *refs = line.split()
+        for ref in refs:
+            if ref in sent and ref not in first:
+                first[ref] = float(at)
+    return [first[mid] - at for mid, at in sent.items() if mid in first], len(sent) - len(first)
+
+
+def latency_case(tmp: str, clients: int, repeats: int) -> float:
+    """The turns load, sustained, with the relay on loopback: order sent to answer delivered.
+    Prints the pooled p50 and p99 (and each run's p99); returns the pooled p99."""
+    delays: list[float] = []
+    rates, p99s, unanswered = [], [], 0
+    for n in range(repeats):
+        root = Path(tmp) / f"latency-{clients}-{n}"
+        per_client = prepare(root, clients, False)
+        sent: dict[str, float] = {}
+        pipeline, _ = run_pipeline(root, per_client, relay_log=Path(tmp) / f"relay-{clients}-{n}.log", sent=sent)
+        got, left = answer_times(sent, Path(tmp) / f"relay-{clients}-{n}.log")
+        delays += got
+        rates.append(pipeline)
+        p99s.append(percentile(got, 99))
+        unanswered += left
+        shutil.rmtree(root)
+    print(f"    {clients:>2} client(s): {len(delays)} orders answered at the relay, "
+          f"p50 {percentile(delays, 50):.2f} s, "
+          f"p99 {percentile(delays, 99):.2f} s (runs' p99 {min(p99s):.2f}-{max(p99s):.2f} s); pipeline "
+          f"{sorted(rates)[len(rates) // 2]:.0f} msg/s; {unanswered} order(s) whose receipt was still waiting for "
+          "the player's next mail when the run ended")
+    return percentile(delays, 99)
+
+
 def main() -> None:
     print(f"mail: {machine()}")
     levels = (1, 10) if quick() else LEVELS
@@ -259,10 +330,18 @@ def main() -> None:
                   "(start and end weigh more; not the target)")
             for clients in levels:
                 case(tmp, clients, True, BURST, repeats)
-        print(f"  turns (stored, receipt and reports to every player queued): {SUSTAINED * PER_GAME} orders "
-              f"in {SUSTAINED} games per case")
+        print(f"  turns (stored; the mail of each player now asked, receipts folded in, queued): "
+              f"{SUSTAINED * PER_GAME} orders in {SUSTAINED} games per case")
         for clients in levels:
-            case(tmp, clients, False, SUSTAINED, repeats)
+            ratio = case(tmp, clients, False, SUSTAINED, target_repeats if clients > 1 else repeats)
+            if clients > 1:
+                target(f"turns: pipeline / bare with {clients} clients", ratio, 0.5, at_least=True)
+        print(f"  order to answer at the player's relay, turns load, {SUSTAINED * PER_GAME} orders in {SUSTAINED} "
+              "games, delivered to an SMTP relay on loopback that notes each mail's arrival")
+        for clients in (10,) if quick() else (10, 50):
+            p99 = latency_case(tmp, clients, repeats)
+            if clients == 10:
+                target("p99 seconds from order sent to its answer at the relay with 10 clients", p99, 2.0)
         for queued in (True, False):
             alone = worker_alone(Path(tmp) / f"{'q' if queued else 't'}-worker", queued)
             print(f"  the mail worker alone, {'queued turns' if queued else 'turns'} (spool filled "

@@ -65,6 +65,12 @@ class Sender:
         self._nudge.set()
         self._asked.set()
 
+    def wake(self) -> None:
+        """New mail is queued: a pass starts now if none is under way (one under way finds it
+        at its next look, within REFRESH_SECONDS), so an answer does not wait for the next
+        `sender_interval_seconds`."""
+        self._asked.set()
+
     def stop(self) -> None:
         """Return once the pass under way has handed over the mails on its connections."""
         self._stopping.set()
@@ -146,6 +152,8 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
         for handled in handled_now:
             log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
                      handled.detail)
+        if handled_now:
+            sender.wake()
         if time.monotonic() >= next_tick and not stop.is_set():
             try:
                 for action in services.tick():

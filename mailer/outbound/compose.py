@@ -43,6 +43,7 @@ class OutgoingMail:
     html: str | None = None
     reply_to: str | None = None
     in_reply_to: str | None = None  # the player's mail this answers, if any
+    answers: tuple[str, ...] = ()  # earlier mails of the player's this one answers too (in References)
     auto: str = "auto-generated"  # "auto-replied" for answers to a player's mail
 
 
@@ -64,9 +65,13 @@ def build(mail: OutgoingMail, *, host: str, sender_name: str, date: datetime) ->
     if mail.game_id:
         references.append(thread_root(mail.game_id, host))
         headers.append(("List-Id", f"{sanitise_header(mail.game_id, 64)} <{mail.game_id}.{host}>"))
+    for earlier in mail.answers:
+        earlier = normalise_message_id(earlier)
+        if earlier and earlier not in references:
+            references.append(earlier)
     answered = normalise_message_id(mail.in_reply_to)
     if answered:
-        references.append(answered)
+        references = [r for r in references if r != answered] + [answered]
     if references:
         headers += [("In-Reply-To", references[-1]), ("References", " ".join(references))]
     headers += [("Auto-Submitted", mail.auto),

@@ -86,11 +86,12 @@ class MailNotifier:
 
     def _to_seat(self, tx: GameTransaction, seat: Mapping[str, Any], kind: str, subject: str, text: str,
                  serial: str, *, html: str | None = None, in_reply_to: str | None = None,
-                 auto: str = "auto-generated", kind_in_id: str | None = None) -> None:
+                 auto: str = "auto-generated", kind_in_id: str | None = None, answers: Sequence[str] = ()) -> None:
         self._queue(tx, OutgoingMail(
             tx.game_id, kind, seat["email"], subject, text,
             message_id(tx.game_id, kind_in_id or kind, serial, seat["name"], self.settings.hostname), html=html,
-            reply_to=reply_address(tx.game_id, seat, self.settings.hostname), in_reply_to=in_reply_to, auto=auto))
+            reply_to=reply_address(tx.game_id, seat, self.settings.hostname), in_reply_to=in_reply_to, auto=auto,
+            answers=tuple(answers)))
 
     # -- hooks called by the service inside its transaction
 
@@ -142,7 +143,7 @@ class MailNotifier:
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
                 message_id(tx.game_id, f"report-{phase.key}", last_seq, name, self.settings.hostname),
                 html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname)))
-            bags[name] = dict(bag, seen=folding.sections(ctx["view"]))
+            bags[name] = dict(bag, seen=ctx["sections"])
             since[name] = seen
             reported[name] = last_seq
         tx.set_meta(reported=reported, reported_from=since, reported_stage=stage, mailbag=bags)
@@ -361,8 +362,8 @@ class MailNotifier:
             subject += translations(ctx["lang"]).gettext(" (daily digest)")
         self._to_seat(tx, seat, "reminder" if reminder is not None else "report", subject, text,
                       f"{bag['count'] + 1}", html=html, in_reply_to=replies[-1] if replies else None,
-                      auto="auto-replied" if replies else "auto-generated", kind_in_id="mail")
-        bag["seen"] = folding.sections(ctx["view"])
+                      auto="auto-replied" if replies else "auto-generated", kind_in_id="mail", answers=replies[:-1])
+        bag["seen"] = ctx["sections"]
         since = dict(meta.get("reported_from", {}))
         since[name] = dict(meta.get("reported", {})).get(name, 0)
         tx.set_meta(reported_from=since)
@@ -376,7 +377,7 @@ class MailNotifier:
         bags = dict(tx.meta.get("mailbag") or {})
         bags[player] = dict(bag, parts=[], ask=phase.key if asked else None, round=phase.round,
                             ended=bool(ctx["result"]), since=None, waiting=None, count=bag["count"] + 1,
-                            seen=folding.sections(ctx["view"]))
+                            seen=ctx["sections"])
         reported = dict(tx.meta.get("reported", {}))
         since = dict(tx.meta.get("reported_from", {}))
         since[player] = reported.get(player, 0)

@@ -23,7 +23,7 @@ from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
 from referee.standings import standings_context
 
-from .folding import changed_sections
+from .folding import changed_sections, sections
 
 MENU_LINES = 12
 
@@ -131,7 +131,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     view = game.view(state, player)
     partial = view_partial(game)
     choice = choice or Notify()
-    changed = changed_sections(view, seen or {})
+    parts_now = sections(view)  # kept by the notifier as what this mail showed
+    changed = changed_sections(parts_now, seen or {})
     return {
         "game_id": game_id,
         "title": game.title,
@@ -151,6 +152,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "notices": list(notices),
         "parts": [dict(p) for p in parts],
         "changed": changed,  # None: show everything
+        "sections": parts_now,
         "footer": choice.short(zone, lang),
         "setting": choice.command(),
         "plan": [localise(game, lang, line) for line in standing_plan(game, state, player) or []],

@@ -19,6 +19,7 @@ import pytest
 
 from mailer.daemon.handler import MailHandler
 from mailer.daemon.wiring import build
+from mailer.outbound import folding
 from referee import registry
 from referee.config import Settings
 from referee.contract import Event
@@ -207,3 +208,23 @@ def test_the_cli_sets_the_choice(tmp_path, games):  # noqa: F811
     assert done.exit_code == 0 and "bob in race-1: You get a mail for everything as it happens." in done.output
     bad = runner.invoke(cli, ["--data-dir", data, "notify", "race-1", "bob", "weekly"])
     assert bad.exit_code == 2 and "is not a choice" in bad.output
+
+
+def test_a_mail_that_answers_several_mails_refers_to_each(svc):
+    """Receipts that waited open the next mail; its In-Reply-To names the last mail answered
+    and References every one of them, so a mail program threads them all (and a player can
+    tell which of their mails were answered)."""
+    svc.referee.new_game("simul", [(p, f"{p}@players.test") for p in ("ann", "bob", "cid")], seed="s",
+                         game_id="s1")
+    before = len(mails(svc, "ann@players.test"))
+    receipt = svc.referee.submit("s1", "ann", "PICK 5\nDONE", in_reply_to="<ann-1@players.test>")
+    assert receipt.status == "accepted", receipt.render()  # nothing more is asked of ann: it waits
+    with svc.store.transaction("s1") as tx:  # the receipt of a second mail of hers, waiting too
+        folding.add_part(tx, "ann", "receipt", "Orders received", "Accepted: ...\n", reply="<ann-2@players.test>")
+    assert len(mails(svc, "ann@players.test")) == before
+    for player in ("bob", "cid"):
+        svc.referee.submit("s1", player, "PICK 1\nDONE")
+    answer = mails(svc, "ann@players.test")[before]
+    assert answer["In-Reply-To"] == "<ann-2@players.test>"
+    refs = answer["References"].split()
+    assert refs.index("<ann-1@players.test>") < refs.index("<ann-2@players.test>") == len(refs) - 1
