@@ -52,16 +52,16 @@ def sections(view: Mapping[str, Any]) -> dict[str, str]:
     layout can show only the rows, or the parts of a row, that changed."""
     out: dict[str, str] = {}
     for key, value in view.items():
-        out[key] = _digest(value)
+        out[key] = digest(value)
         if isinstance(value, Mapping):
             for item, sub in value.items():
-                out[f"{key}/{item}"] = _digest(sub)
+                out[f"{key}/{item}"] = digest(sub)
                 if isinstance(sub, Mapping):
                     for field, part in sub.items():
-                        out[f"{key}/{item}/{field}"] = _digest(part)
+                        out[f"{key}/{item}/{field}"] = digest(part)
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
             for i, sub in enumerate(value):
-                out[f"{key}/{i}"] = _digest(sub)
+                out[f"{key}/{i}"] = digest(sub)
     return out
 
 
@@ -76,7 +76,7 @@ def changed_sections(now: Mapping[str, str], seen: Mapping[str, str]) -> list[st
 _SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
-def _digest(value: Any) -> str:
+def digest(value: Any) -> str:
     """A short hash of a JSON-native value, the same for equal values whatever their keys'
     order. orjson: a report hashes a few hundred parts of a view, and the standard library's
     encoder made that a sixth of a turn's cost. (A value orjson refuses, an integer beyond 64

@@ -23,7 +23,7 @@ from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
 from referee.standings import standings_context
 
-from .folding import changed_sections, sections
+from .folding import changed_sections, digest, sections
 
 MENU_LINES = 12
 
@@ -66,6 +66,7 @@ def view_rows(view: Mapping[str, Any], depth: int = 0) -> list[Row]:
     return rows
 
 
+PLAN_TEMPLATE = "orders block/plan template"  # hashed beside the view's parts: shown again only when it changed
 GENERIC_VIEW = "view-rows"  # templates/view-rows.txt and .html: any view as indented rows
 _GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
@@ -86,10 +87,12 @@ def view_text(game: Game, view: Mapping[str, Any], player: str, lang: str = DEFA
                   rows=[] if partial else view_rows(view))
 
 
-def orders_block(game: Game, state: State, game_id: str, player: str, lang: str = DEFAULT_LANGUAGE) -> list[str]:
+def orders_block(game: Game, state: State, game_id: str, player: str, lang: str = DEFAULT_LANGUAGE,
+                 plan: bool = True) -> list[str]:
     """The block a player edits and sends back: the tag names game and phase, so a reply
     that arrives after the phase closed is recognised and refused. A game with a complete
-    menu has it all here; otherwise the first lines and a pointer to HELP."""
+    menu has it all here; otherwise the first lines and a pointer to HELP. `plan`: with the
+    plan template (a report leaves it out when the player's last mail showed the same one)."""
     phase = game.phase(state)
     t = translations(lang)
     lines = [f"ORDERS {game_id} {phase.key}"]
@@ -104,7 +107,7 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
             if len(menu) > MENU_LINES:
                 lines.append("# " + t.gettext("... and {count} more; send HELP for the full list.").format(
                     count=len(menu) - MENU_LINES))
-    template = plan_template(game, state, player)
+    template = plan_template(game, state, player) if plan else []
     if template:
         lines.append("# " + t.gettext("Plan ahead (optional, only you see it): fill in, remove the #"))
         lines += [f"#   {localise(game, lang, part)}" for part in template]
@@ -131,7 +134,9 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     view = game.view(state, player)
     partial = view_partial(game)
     choice = choice or Notify()
-    parts_now = sections(view)  # kept by the notifier as what this mail showed
+    template = plan_template(game, state, player) if prompts else []
+    # kept by the notifier as what this mail showed: the view's parts and the plan template
+    parts_now = {**sections(view), PLAN_TEMPLATE: digest(template)}
     changed = changed_sections(parts_now, seen or {})
     return {
         "game_id": game_id,
@@ -145,7 +150,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "prompt": prompts[0].text if prompts else None,
         "waiting_for": sorted({p.player for p in game.prompts(state)} - {player}),
         "help": game.help(state, player) if prompts else "",
-        "block": orders_block(game, state, game_id, player, lang) if prompts else [],
+        "block": orders_block(game, state, game_id, player, lang,
+                              plan=changed is None or PLAN_TEMPLATE in changed) if prompts else [],
         "deadline": deadline or translations(lang).gettext("none set"),
         "result": result.to_json() if result else None,
         "standings": standings_context(game, result),
