@@ -4,11 +4,12 @@ planning kind, the plan for what comes after it."""
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 
 from ..contract import Game, State
 
 
-class MailingBot:
+class MailingBot(ABC):
     """A bot of either kind for one player; a game's bot fills in `answer` and `plan`."""
 
     def __init__(self, plans: bool, rng: random.Random) -> None:
@@ -22,10 +23,10 @@ class MailingBot:
             lines += self.plan(game, state, player, decision)
         return "\n".join(lines)
 
+    @abstractmethod
     def answer(self, game: Game, state: State, player: str, decision: str) -> list[str]:
         """The lines that answer `decision`, asked of `player` now."""
-        raise NotImplementedError
 
+    @abstractmethod
     def plan(self, game: Game, state: State, player: str, decision: str) -> list[str]:
         """Plan lines for the decisions after `decision`, from what `player` may see."""
-        raise NotImplementedError

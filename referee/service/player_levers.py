@@ -29,10 +29,10 @@ class PlayerLevers(Openings):
         A mail (`message_id`) already processed changes nothing the second time."""
         now = self.clock()
         with self.store.transaction(game_id) as tx:
-            seat = self._checked_seat(tx, player, token)
+            seat, repeated = self._command_seat(tx, game_id, player, token, message_id)
+            if repeated:
+                return repeated
             name = seat["name"]
-            if self._seen_command(tx, message_id):
-                return {"game": game_id, "player": name, "duplicate": True}
             if tx.meta.get("status") == "finished":
                 raise ServiceError(f"{game_id} is over")
             policy = Policy.from_meta(tx.meta.get("policy"))
@@ -128,10 +128,10 @@ class PlayerLevers(Openings):
         (`answer` gives its subject and text). A mail done before changes nothing again."""
         now = self.clock()
         with self.store.transaction(game_id) as tx:
-            seat = self._checked_seat(tx, player, token)
+            seat, repeated = self._command_seat(tx, game_id, player, token, message_id)
+            if repeated:
+                return repeated
             name = seat["name"]
-            if self._seen_command(tx, message_id):
-                return {"game": game_id, "player": name, "duplicate": True}
             try:
                 value = check(given)
             except (TimeError, LanguageError) as exc:
@@ -157,10 +157,10 @@ class PlayerLevers(Openings):
             raise BadRequest([str(exc)]) from None
         now = self.clock()
         with self.store.transaction(game_id) as tx:
-            seat = self._checked_seat(tx, player, token)
+            seat, repeated = self._command_seat(tx, game_id, player, token, message_id)
+            if repeated:
+                return repeated
             name = seat["name"]
-            if self._seen_command(tx, message_id):
-                return {"game": game_id, "player": name, "duplicate": True}
             self._set_seat(tx, name, notify=choice.to_json())
             seq = tx.append({"type": "notify", "at": to_iso(now), "player": name, **choice.to_json(),
                              "source": source})
@@ -184,6 +184,15 @@ class PlayerLevers(Openings):
     def _set_seat(tx: Any, name: str, **fields: Any) -> None:
         """Change fields of one player's seat (their time zone, language, mail setting)."""
         tx.set_meta(seats=[dict(s, **fields) if s["name"] == name else s for s in tx.meta["seats"]])
+
+    def _command_seat(self, tx: Any, game_id: str, player: str, token: str | None,
+                      message_id: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The seat a player's lever acts on, and the answer to give instead when this mail
+        was done before (None when it is new)."""
+        seat = self._checked_seat(tx, player, token)
+        if self._seen_command(tx, message_id):
+            return seat, {"game": game_id, "player": seat["name"], "duplicate": True}
+        return seat, None
 
     def _seen_command(self, tx: Any, message_id: str | None) -> bool:
         """Whether this mail command was done before; if not, remember it (same unit of work)."""

@@ -20,11 +20,11 @@ class StoreError(Exception):
 
 
 class GameNotFound(StoreError, LookupError):
-    pass
+    """No game file under that id."""
 
 
 class GameExists(StoreError):
-    pass
+    """A new game would take an id that a game file already holds."""
 
 
 class StoreBusy(StoreError):

@@ -49,7 +49,7 @@ Progress = Callable[[int], None]  # called with 1 per game done
 
 
 class ArchiveError(Exception):
-    pass
+    """An archive that cannot be written or read as a tournament archive."""
 
 
 def _dump(value: Any) -> bytes:
@@ -267,7 +267,7 @@ def _header(text: str) -> dict[str, Any]:
         key, _, value = line.partition(": ")
         try:
             header[key] = json.loads(value)
-        except ValueError:
+        except ValueError:  # a header line that is not JSON is not one of ours: left out, the rest read
             pass
     return header
 

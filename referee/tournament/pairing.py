@@ -256,4 +256,4 @@ def _without_repeats(order: Sequence[str], sizes: Sequence[int], met: Mapping[st
 
 
 class _OutOfBudget(Exception):
-    pass
+    """The search for tables without repeat meetings used up its step budget."""

@@ -25,7 +25,7 @@ DEFAULT_SCHEME = "scaled"
 
 
 class ScoringError(ValueError):
-    pass
+    """A scoring scheme or points list that cannot score a table."""
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ RATINGS = "ratings"
 
 
 class TournamentNotFound(LookupError):
-    pass
+    """No tournament file under that name."""
 
 
 class Unit:

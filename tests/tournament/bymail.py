@@ -45,7 +45,7 @@ class FastClock:
 
 
 class Stalled(AssertionError):
-    pass
+    """The tournament by mail stopped moving before its games ended."""
 
 
 @dataclass

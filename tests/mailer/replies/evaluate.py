@@ -56,7 +56,7 @@ def finders(old: Path | None) -> dict[str, Finder]:
 
         parser = EmailReplyParser(languages=["en", "de", "it", "fr", "es", "nl", "pl", "sv", "da", "ja", "cs"])
         found["mail-parser-reply"] = from_text(lambda text: parser.parse_reply(text) or "")
-    except ImportError:
+    except ImportError:  # the evaluated libraries are not project dependencies: install them to compare
         pass
     try:
         import quotequail
