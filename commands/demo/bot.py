@@ -312,18 +312,18 @@ class MailBot:
         quoted = "\n".join(f"> {line}".rstrip() for line in mail.body.rstrip("\n").split("\n"))
         body = (f"{greeting}\n\nhere are my orders.\n\n" + "\n".join(block) +
                 f"\n\nThanks,\n{self.name.capitalize()}\n\nOn {when}, {target.sender} wrote:\n{quoted}\n")
-        msg = EmailMessage()
-        msg["From"] = formataddr((self.name.capitalize(), self.address))
-        msg["To"] = target.reply_to
+        reply = EmailMessage()
+        reply["From"] = formataddr((self.name.capitalize(), self.address))
+        reply["To"] = target.reply_to
         subject = mail.subject
-        msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
-        msg["Date"] = format_datetime(datetime.now(timezone.utc))
-        msg["Message-ID"] = make_msgid(self.name, domain=self.address.rpartition("@")[2])
+        reply["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+        reply["Date"] = format_datetime(datetime.now(timezone.utc))
+        reply["Message-ID"] = make_msgid(self.name, domain=self.address.rpartition("@")[2])
         if mail.message_id:
-            msg["In-Reply-To"] = mail.message_id
-            msg["References"] = f"{target.references} {mail.message_id}".strip()
-        msg.set_content(body)
-        return msg
+            reply["In-Reply-To"] = mail.message_id
+            reply["References"] = f"{target.references} {mail.message_id}".strip()
+        reply.set_content(body)
+        return reply
 
 
 def _fill(block: list[str], orders: list[str]) -> list[str]:
