@@ -28,7 +28,7 @@ from commands.demo.mailstats import ASK, END, OTHER, REMINDER, ROUND, MailStats 
 from commands.demo.run import PLAYER_NAMES, DemoRun  # noqa: E402
 from referee import registry  # noqa: E402
 
-ABOUT_60 = 66  # "about 60 lines": within a tenth
+ABOUT_60 = 60  # "about 60 lines", read strictly
 WIDTH = 78
 
 

@@ -96,11 +96,10 @@ class Notify:
         """The choice in a few words, for the last line of every mail, in the reader's language."""
         t = translations(lang)
         if self.mode == EACH:
-            return t.gettext("a mail for everything as it happens")
+            return t.gettext("mail for everything")
         if self.mode == DIGEST:
-            return t.gettext("a mail a day at {at} {zone}, sooner near a deadline").format(at=self.at,
-                                                                                          zone=zone or "UTC")
-        return t.gettext("mail when asked, at round ends, reminders")
+            return t.gettext("daily at {at} {zone}").format(at=self.at, zone=zone or "UTC")
+        return t.gettext("mail when asked, round ends")
 
     def describe(self, zone: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
         """What the player gets, in a few words, for the footer of every mail."""

@@ -42,20 +42,29 @@ def nobreak(text: object) -> str:
 _NUMBER = re.compile(r"^[-+]?\d+$|^[?-]$")
 
 
-def columns(rows: Sequence[Sequence[Any]], indent: int = 2, gap: int = 2) -> str:
+def columns(rows: Sequence[Sequence[Any]], indent: int = 2, gap: int = 2, width: int = 78) -> str:
     """Rows of cells as aligned lines of a plain-text table. A column whose cells below the
-    first row are all numbers (or `?`, `-`) is right-aligned, so figures line up."""
+    first row are all numbers (or `?`, `-`) is right-aligned, so figures line up. A last cell
+    that would pass `width` goes on below, under its own column."""
     cells = [[str(c).replace(NBSP, " ") for c in row] for row in rows]
     if not cells:
         return ""
-    width = max(len(row) for row in cells)
-    cells = [row + [""] * (width - len(row)) for row in cells]
-    sizes = [max(len(row[i]) for row in cells) for i in range(width)]
-    right = [len(cells) > 1 and all(_NUMBER.match(row[i]) for row in cells[1:] if row[i]) for i in range(width)]
+    count = max(len(row) for row in cells)
+    cells = [row + [""] * (count - len(row)) for row in cells]
+    right = [len(cells) > 1 and all(_NUMBER.match(row[i]) for row in cells[1:] if row[i]) for i in range(count)]
+    sizes = [max(len(row[i]) for row in cells) for i in range(count)]
+    head = indent + sum(sizes[:-1]) + gap * (count - 1)  # where the last column starts
+    if not right[-1] and head + sizes[-1] > width:
+        sizes[-1] = max(width - head, 12)
     lines = []
     for row in cells:
-        parts = [c.rjust(sizes[i]) if right[i] else c.ljust(sizes[i]) for i, c in enumerate(row)]
-        lines.append((" " * indent + (" " * gap).join(parts)).rstrip())
+        parts = [c.rjust(sizes[i]) if right[i] else c.ljust(sizes[i]) for i, c in enumerate(row[:-1])]
+        if right[-1]:
+            last = [row[-1].rjust(sizes[-1])]
+        else:
+            last = textwrap.wrap(row[-1], sizes[-1], break_long_words=False) or [""]
+        lines.append((" " * indent + (" " * gap).join(parts + [last[0]])).rstrip())
+        lines += [" " * head + more for more in last[1:]]
     return "\n".join(lines)
 
 

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 from .contract import PhaseInfo
 from .policy import Policy
 from .i18n import DEFAULT_LANGUAGE, translations
-from .timekeeping import format_duration, from_iso, show_moment, to_iso
+from .timekeeping import format_duration, from_iso, get_zone, show_moment, to_iso
 
 
 def new_schedule(policy: Policy, phase: PhaseInfo, now: datetime) -> dict[str, Any]:
@@ -100,9 +100,17 @@ def deadline_text(meta: Mapping[str, Any], zone: str | None = None, lang: str = 
     text = show_moment(due, zone, lang)
     if policy.grace > timedelta(0):
         assert schedule is not None
-        text += t.gettext("; orders still count until {moment} (grace)").format(
-            moment=show_moment(due + policy.grace, zone, lang))
+        text += t.gettext("; grace until {moment}").format(moment=grace_end(due, due + policy.grace, zone, lang))
     return text
+
+
+def grace_end(due: datetime, end: datetime, zone: str | None, lang: str) -> str:
+    """The end of the grace period after `due`: only the time when it falls on the same day
+    on the reader's clock (`20:00`), so the deadline stays on one line; else the moment."""
+    tz = get_zone(zone or "UTC")
+    if due.astimezone(tz).date() == end.astimezone(tz).date():
+        return f"{end.astimezone(tz):%H:%M}"
+    return show_moment(end, zone, lang)
 
 
 def seat_zone(meta: Mapping[str, Any], player: str) -> str | None:

@@ -18,14 +18,21 @@ from pathlib import Path
 from referee.i18n import NAMES, translations
 from referee.i18n.catalogues import TEMPLATE, load
 
-# The footer every report carries, as the catalogue has it (Jinja's `{% trans %}` form).
-REPORT_MARK = "Your language: %(language)s. Send LANGUAGE de, en or it to change it."
+# The footer every report carries, as the catalogue has it: the mail setting, the language by
+# name and the command that changes it.
+REPORT_MARK = "%(setting)s (%(footer)s) · %(language)s: LANGUAGE de|en|it · HELP"
 REPORT_SUBJECTS = ("[{game}] Round {round}: {phase}", "[{game}] Game over")
 
 
 def _pattern(text: str, game_id: str) -> re.Pattern[str]:
     escaped = re.escape(text).replace(re.escape("{game}"), re.escape(game_id))
     return re.compile(re.sub(r"\\\{[a-z_]+\\\}", ".*", escaped) + "$")
+
+
+def _footer(text: str, language: str) -> re.Pattern[str]:
+    """The footer in one language, the language named and the mail setting whatever it is."""
+    escaped = re.escape(text).replace(re.escape("%(language)s"), re.escape(language))
+    return re.compile(escaped.replace(re.escape("%(setting)s"), ".+?").replace(re.escape("%(footer)s"), ".+?"))
 
 
 def _subjects(lang: str, game_id: str) -> list[re.Pattern[str]]:
@@ -46,7 +53,7 @@ def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
     if any(_pattern(t.gettext(s), game_id).match(subject) for s in REPORT_SUBJECTS):
         body = mail.get_body(("plain",))
         text = " ".join((body.get_content() if body is not None else "").split())
-        if t.gettext(REPORT_MARK) % {"language": NAMES[lang]} not in text:
+        if not _footer(t.gettext(REPORT_MARK), NAMES[lang]).search(text):
             problems.append(f"report {subject!r} lacks the {NAMES[lang]} footer")
     return problems
 

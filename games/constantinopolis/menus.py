@@ -102,8 +102,7 @@ def _stock(sheet: PlayerSheet) -> str:
 
 
 def _defend_line() -> MenuLine:
-    return MenuLine("defend <gold>: any amount; your limit for keeping your office in the auction, this one or "
-                    "the next (raises are made for you up to it)", (Order("defend", {"gold": 0}),),
+    return MenuLine("defend <gold>: the most you pay to keep your office in the auction", (Order("defend", {"gold": 0}),),
                     lambda o: o.kind == "defend" and isinstance(o.args.get("gold"), int) and o.args["gold"] >= 0)
 
 
@@ -152,9 +151,8 @@ def _auction(state: GameState, player: str) -> list[MenuLine]:
             gold = args["gold"] if args.get("gold") is not None else least.get(args.get("office"))
             return (order.kind == "bid" and (args.get("office"), gold) in offered
                     and isinstance(args.get("limit"), int) and args["limit"] >= gold)
-        out.append(MenuLine(f"bid <office> <gold> [up to <gold>]: {', '.join(parts)}; with 'up to' (any amount from "
-                            "the bid on) your raises in the exchange are made for you; 'bid <office> up to <gold>' "
-                            "opens with the least bid", orders, limited))
+        out.append(MenuLine(f"bid <office> <gold> [up to <gold>]: {', '.join(parts)}; 'up to' raises for you, "
+                            "without <gold> it opens with the least bid", orders, limited))
     return out
 
 
@@ -208,8 +206,7 @@ def _preempt_lines(state: GameState, judge: Judge) -> list[MenuLine]:
     listing = Order("preempt-list", {"buildings": []})
     if not judge(listing):
         return []
-    return [MenuLine("preempt list <buildings>: the purchases you pre-empt without being asked, e.g. "
-                     "'preempt list Metallum, public 4'; 'preempt never' for none", (listing,),
+    return [MenuLine("preempt list <buildings>: pre-empt these unasked; 'preempt never' for none", (listing,),
                      lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list)),
             MenuLine("preempt ask", (Order("preempt-ask"),))]
 

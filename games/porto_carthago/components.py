@@ -16,6 +16,7 @@ from referee.contract import ComponentError, canonical_json
 TAGS = ("certain", "inferred", "placeholder")
 ACTIONS = ("captain", "aristocrat", "loadmaster", "merchant", "porter")
 SIDES = ("none", "expand_storage", "palace")
+SIDE_ACTIONS = {"expand_storage": "expand storage", "palace": "palace seat"}  # the side actions in words
 PRIVILEGES = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8")
 DANGER = {"1": 7, "2": 6, "3": 6, "4": 5, "5": 4, "6": 2}
 

@@ -16,6 +16,7 @@ from referee.contract import Event
 from .actions import side_problem
 from .arrival import begin, current_chooser, finish
 from .board import counted, draw_ships, refill_market, shuffle_into
+from .components import SIDE_ACTIONS
 from .palace import final_problem
 from .privileges import usable_now
 from .setup import dock_round_seat
@@ -204,7 +205,8 @@ def _lay_out_action_cards(state: State, events: list[Event]) -> None:
             state["supply"][seat] += on_card[seat]
             on_card[seat] = 0
     events.append(Event("cards", "Action cards laid out: " + ", ".join(
-        f"{i + 1}:{card} (cost {slots[i]['cost']}" + (f", {slots[i]['side']}" if slots[i]["side"] != "none" else "")
+        f"{i + 1} {card} (cost {slots[i]['cost']}"
+        + (f", side action {SIDE_ACTIONS[slots[i]['side']]}" if slots[i]["side"] != "none" else "")
         + ")" for i, card in enumerate(state["slots"])) + ".", {"slots": list(state["slots"])}))
 
 

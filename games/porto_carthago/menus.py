@@ -179,9 +179,8 @@ def _aristocrat(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLi
     if not orders:
         return []
     cost = state["comp"]["action_slots"][slot - 1]["cost"]
-    return [MenuLine(f"ARISTOCRAT {slot} LIGHTHOUSE <+n|-n> TEMPLE <+n|-n>: move 1 to 5 of your servants between your "
-                     f"supply ({supply - cost} after the slot's cost), the lighthouse ({light}) and the temple "
-                     f"({temple}); leave out a place that does not change", tuple(orders))]
+    return [MenuLine(f"ARISTOCRAT {slot} LIGHTHOUSE <+n|-n> TEMPLE <+n|-n>: move 1-5 servants; supply "
+                     f"{supply - cost} after the cost, lighthouse {light}, temple {temple}", tuple(orders))]
 
 
 def _loadmaster(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLine]:

@@ -13,6 +13,7 @@ third-party game, the test games) gets the view as generic indented rows.
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -99,20 +100,25 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
     menu, complete = menu_text(game, state, player, lang=lang)
     if menu:
         if complete:
-            lines.append("# " + t.gettext("Write your orders below, one per line. Every order you may give now:"))
+            lines += _comment(t.gettext("Write your orders below, one per line. Every order you may give now:"))
             lines += [f"# {part}" for part in menu]
         else:
-            lines.append("# " + t.gettext("Write your orders below, one per line. Some of what you may order now:"))
+            lines += _comment(t.gettext("Write your orders below, one per line. Some of what you may order now:"))
             lines += [f"# {part}" for part in menu[:MENU_LINES]]
             if len(menu) > MENU_LINES:
-                lines.append("# " + t.gettext("... and {count} more; send HELP for the full list.").format(
+                lines += _comment(t.gettext("... and {count} more; send HELP for the full list.").format(
                     count=len(menu) - MENU_LINES))
     template = plan_template(game, state, player) if plan else []
     if template:
-        lines.append("# " + t.gettext("Plan ahead (optional, only you see it): fill in, remove the #"))
+        lines += _comment(t.gettext("Plan ahead (optional, only you see it): fill in, remove the #"))
         lines += [f"#   {localise(game, lang, part)}" for part in template]
     lines.append("END")
     return lines
+
+
+def _comment(text: str, width: int = 78) -> list[str]:
+    """A comment of the ORDERS block, `# ` on every line it takes within `width`."""
+    return textwrap.wrap(text, width, initial_indent="# ", subsequent_indent="# ", break_long_words=False)
 
 
 def report_context(game: Game, state: State, *, game_id: str, player: str, events: Iterable[Event],
@@ -136,14 +142,14 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     choice = choice or Notify()
     template = plan_template(game, state, player) if prompts else []
     # kept by the notifier as what this mail showed: the view's parts and the plan template
-    parts_now = {**sections(view), PLAN_TEMPLATE: digest(template)}
+    parts_now = {**sections(view), PLAN_TEMPLATE: _template_mark(template, phase.round, seen)}
     changed = changed_sections(parts_now, seen or {})
     return {
         "game_id": game_id,
         "title": game.title,
         "player": player,
         "phase": {"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
-        "events": grouped([e.text for e in events if e.visible_to(player)], players),
+        "events": grouped([(e.kind, e.text) for e in events if e.visible_to(player)], players),
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
         "rows": [] if partial else view_rows(view),
@@ -167,20 +173,41 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     }
 
 
-def grouped(texts: Sequence[str], players: Sequence[str]) -> list[str]:
-    """Events in a row that begin with the same player's name, as one line: `bruno sells 1
-    blue for 2 gold; sells 3 green for 3 gold; ends the construction turn.` A mail that
-    covers a whole round stays readable, and nothing is left out."""
+def _template_mark(template: Sequence[str], round_no: int, seen: Mapping[str, str] | None) -> str:
+    """What the plan template counts as for "shown before": its round, so a player is offered
+    it in the first mail of a round that has one and not again in that round (HELP always
+    has it); a mail without one keeps the mark of the last that had one."""
+    if template:
+        return digest(["plan template", round_no])
+    return (seen or {}).get(PLAN_TEMPLATE) or digest([])
+
+
+def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: int = 74) -> list[str]:
+    """Events (kind, text) as the lines of "Since your last mail". Events in a row that begin
+    with the same player's name read as one line: `bruno sells 1 blue for 2 gold; sells 3
+    green for 3 gold; ends the construction turn.` Events in a row of the same kind (every
+    player's production, every draw of contracts) are joined with `;` when that takes no more
+    lines of `width` than one line each. A mail that covers a whole round stays readable, and
+    nothing is left out."""
     out: list[str] = []
-    last = None
-    for text in texts:
+    last_who: str | None = None
+    last_kind: str | None = None
+    for kind, text in events:
         who = next((p for p in players if text.startswith((p + " ", p + ": "))), None)
-        if who is not None and who == last:
+        if out and who is not None and who == last_who:
             out[-1] = out[-1].rstrip(".") + "; " + text[len(who):].removeprefix(":").lstrip()
+        elif out and kind == last_kind and _lines(joined := out[-1].rstrip(".") + "; " + text, width) <= (
+                _lines(out[-1], width) + _lines(text, width)):
+            out[-1] = joined
+            who = None  # a joined line no longer belongs to one player
         else:
             out.append(text)
-        last = who
+        last_who, last_kind = who, kind
     return out
+
+
+def _lines(text: str, width: int) -> int:
+    return len(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or 1
 
 
 MAIL_COMMANDS = (
@@ -214,7 +241,8 @@ def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: 
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     menu = menu_text(game, state, player, width=74, lang=lang)[0] if prompts else []
-    return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player,
+    template = [localise(game, lang, part) for part in plan_template(game, state, player)] if prompts else []
+    return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player, template=template,
                   phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                   prompt=prompts[0].text if prompts else "", help=game.help(state, player) if prompts else "",
                   menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),

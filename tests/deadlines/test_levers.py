@@ -170,7 +170,7 @@ def test_reports_and_reminders_show_each_players_own_zone(svc, clock):
     svc.referee.set_timezone("race-1", "bob", "Europe/Berlin")
     svc.referee.submit("race-1", "ann", "ADD 1")
     report = flat(mails(svc, to="bob@players.test", kind="report")[-1])
-    assert "Deadline: Tue 3 Mar 2026 20:00 CET (19:00 UTC); orders still count until Tue 3 Mar 2026 21:00 CET (20:00 UTC) (grace)" in report
+    assert "Deadline: Tue 3 Mar 2026 20:00 CET (19:00 UTC); grace until 21:00" in report
     ann_report = text(mails(svc, to="ann@players.test", kind="report")[-1])
     assert "Nothing is asked of you now; waiting for bob." in ann_report
     with pytest.raises(BadRequest, match="did you mean Europe/Berlin"):

@@ -195,4 +195,4 @@ def test_orders_after_the_deadline_closed_the_phase_are_refused_by_mail(svc, clo
     assert outcome == "refused" and "closed at its deadline" in reason
     mail, body = post.last("ann@players.test", "[race-1] Too late: phase t0 is closed, t1 is open")
     assert ("these orders are for phase t0, which closed at its deadline (your default orders were played); "
-            "the phase now open is add (round 1, phase t1)") in body
+            "the phase now open is add (round 1, phase t1)") in " ".join(body.split())

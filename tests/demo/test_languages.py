@@ -39,7 +39,7 @@ def test_a_table_of_three_languages_by_mail(tmp_path, game, prefix):
                                 "BESETZE", "FERTIG", "NEBENAKTION")}[game]
     assert any(word in body for body in sent for word in words)
     received = [text(m) for m in mails(data / "mailboxes" / "alice")]
-    assert any("Angenommen: deine Befehle" in body for body in received)  # the receipts, folded into her mail
+    assert any("Angenommen (" in body for body in received)  # the receipts, folded into her mail
     log = (data / f"{prefix}.log").read_text(encoding="utf-8")
     assert not any(f'"{w} ' in log or f'"{w}"' in log for w in words)  # the log stays English
 

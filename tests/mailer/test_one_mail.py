@@ -99,7 +99,7 @@ def test_every_event_reaches_every_player_who_may_see_it(svc, name, notify):
     for player in players:
         got = mails(svc, to=f"{player}@players.test")
         assert got[-1]["Subject"] == f"[{gid}] Game over"
-        assert all(f"NOTIFY {notify}:" in flat(m) for m in got if m.kind in ("report", "reminder"))
+        assert all(f"NOTIFY {notify} (" in flat(m) for m in got if m.kind in ("report", "reminder"))
     if notify == "turn":  # nothing went out on its own that only said something changed
         assert not [m for m in mails(svc) if m.kind in ("receipt", "notice")]
 
@@ -117,7 +117,7 @@ def test_under_turn_the_receipt_opens_the_next_mail_and_a_notice_waits(svc):
     ann, bob = mails(svc, "ann@players.test"), mails(svc, "bob@players.test")
     assert len(bob) == 2 and "YOUR MOVE" in flat(bob[-1])
     # ann: a new round began, so she hears of it, her receipt first
-    assert len(ann) == 2 and flat(ann[-1]).index("Accepted: ") < flat(ann[-1]).index("Nothing is asked of you")
+    assert len(ann) == 2 and flat(ann[-1]).index("Accepted (") < flat(ann[-1]).index("Nothing is asked of you")
     svc.referee.extend("race-1", "1d", "the moderator is away")  # news that asks nothing
     assert len(mails(svc)) == 4
     svc.referee.submit("race-1", "bob", "ADD 1")
@@ -133,7 +133,7 @@ def test_a_player_asked_again_by_the_same_step_gets_one_mail(svc):
     got = mails(svc, "ann@players.test")
     assert len(got) == before + 1
     body = flat(got[-1])
-    assert body.startswith("Secret Numbers s1 for ann") and "Accepted: your orders" in body and "ORDERS s1 r1" in body
+    assert body.startswith("Secret Numbers s1 for ann") and "Accepted (pick, round 1): PICK" in body and "ORDERS s1 r1" in body
     svc.referee.submit("s1", "ann", "PICK 5\nDONE")  # nothing more asked: the receipt waits
     assert len(mails(svc, "ann@players.test")) == before + 1
 
@@ -159,7 +159,7 @@ def test_a_digest_comes_at_the_players_local_time_or_sooner_near_a_deadline(svc)
     assert [a.players for a in svc.tick() if a.action == "digest"] == [("bob",)]
     digest = mails(svc, "bob@players.test")[-1]
     assert digest["Subject"].endswith("(daily digest)") and "YOUR MOVE" in flat(digest)
-    assert "NOTIFY digest 18:30: a mail a day at 18:30 Europe/Berlin" in flat(digest)
+    assert "NOTIFY digest 18:30 (daily at 18:30 Europe/Berlin)" in flat(digest)
     svc.clock.now += timedelta(minutes=5)
     svc.tick()
     assert mails(svc, "bob@players.test")[-1]["Message-ID"] == digest["Message-ID"]  # one a day

@@ -7,9 +7,11 @@ import pytest
 from games.constantinopolis import GAME as CONSTANTINOPOLIS
 from games.porto_carthago import GAME as PORTO_CARTHAGO
 from mailer.outbound.reports import render_report, report_context, view_text
-from referee.contract import Event
+from referee.contract import Event, State
+from referee.i18n import LANGUAGES
+from referee.playthrough import play
 
-from .util import check_html, positions
+from .util import NAMES, check_html, positions
 
 GAMES = [CONSTANTINOPOLIS, PORTO_CARTHAGO]
 
@@ -24,6 +26,25 @@ def test_a_five_player_report_stays_short_and_narrow(game):
                 longest = max(longest, len(lines))
                 assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     assert 40 < longest < 120
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_every_line_of_a_whole_report_fits_78_columns_in_every_language(game, lang):
+    """The whole text part, not only the view: what happened (the game's own events), what is
+    asked, the ORDERS block with its menu and plan template, and the footer, in German and
+    Italian too, whose words run longer."""
+    seen: list[tuple[State, list[Event]]] = []
+    pt = play(game, NAMES[:5], f"narrow-{lang}",
+              on_step=lambda p: seen.append((p.state, p.events[-12:])) if p.steps % 9 == 4 else None)
+    wide = []
+    for state, events in [*seen, (pt.state, pt.events[-12:])]:
+        for player in state["players"]:
+            text, _ = render_report(report_context(game, state, game_id="g-1", player=player, events=events,
+                                                   deadline="Tue 1 Dec 2026 19:00 UTC; grace until 20:00",
+                                                   lang=lang, players=state["players"]))
+            wide += [line for line in text.splitlines() if len(line) > 78]
+    assert not wide, sorted(set(wide), key=len)[-3:]
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)

@@ -84,7 +84,7 @@ def reports():
         for when, state, player in (("decision", middle, asked), ("end", end, end["players"][0])):
             ctx = report_context(game, state, game_id="g-1", player=player, deadline="Fri 27 Nov 2026 18:00 UTC",
                                  events=[Event("x", f"{player} did something worth a line in the report.")],
-                                 parts=[{"kind": "receipt", "text": "Accepted: your orders for the last phase."}])
+                                 parts=[{"kind": "receipt", "text": "Accepted (the last phase, round 1): done."}])
             out.append((f"{game.name}-{when}", game, render_report(ctx)[1]))
     return out
 

@@ -28,7 +28,7 @@ def check_facts(state, player, text):
     assert f"Gold {me['gold']}, fame {me['fame']}," in own
     assert f"Goods: {goods_text(me['goods'])}." in own
     for ship in me["ships"]:
-        assert f"Ship #{ship['id']}: {ship['size']}" in own
+        assert f"#{ship['id']} {ship['size']} (capacity" in " ".join(own.split())
         for c in ship["cargo"]:
             assert re.search(rf"carrying\s[^.]*\b{c} \(", own), c
     if me["hand"]:

@@ -19,8 +19,8 @@ def check_facts(state, player, text):
     seat = state["players"].index(player)
     own = " ".join(section(text, "Your position", "The harbour").split())
     assert f"Talents {state['money'][seat]}, trade points {state['tp'][seat]}," in own
-    assert f"{state['supply'][seat]} in supply, {state['light'][seat]} in the lighthouse, " \
-           f"{state['temple'][seat]} in the temple" in own
+    assert f"supply {state['supply'][seat]}, lighthouse {state['light'][seat]}, " \
+           f"temple {state['temple'][seat]}" in own
     assert f"): {', '.join(state['store'][seat]) or 'empty'}." in own
     harbour = section(text, "The harbour", "Players")
     for i, name in enumerate(state["comp"]["dock_names"]):
@@ -74,8 +74,8 @@ def test_held_cards_queue_and_peeked_cards_are_shown_to_their_owner_only():
     other = next(p for p in st["players"] if p != owner)
     mine = " ".join(view_text(GAME, GAME.view(st, owner), owner).split())
     theirs = " ".join(view_text(GAME, GAME.view(st, other), other).split())
-    assert f"{owner}: arrange ({', '.join(cards)})" in mine
-    assert re.search(rf"{re.escape(owner)}: arrange[;.]", theirs)
+    assert f"{owner}: the order of the top ship cards ({', '.join(cards)})" in mine
+    assert re.search(rf"{re.escape(owner)}: the order of the top ship cards[;.]", theirs)
     assert not [c for c in cards if re.search(rf"\b{c}\b", theirs)]  # the peeked cards are still in the deck
 
 

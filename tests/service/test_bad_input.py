@@ -84,7 +84,7 @@ def test_a_content_type_that_breaks_the_header_parser_is_read_as_well_as_can_be(
     assert [e["text"] for e in svc.store.load("g1").events if e["type"] == "order"] == ["ADD 2"]
     # her receipt opens her next mail, sent now or waiting in her mailbag (NOTIFY turn)
     with svc.store.transaction("g1") as tx:
-        sent = [r for r in tx.records("outbox") if r["to"] == "ann@players.test" and "Accepted: " in r["raw"]]
+        sent = [r for r in tx.records("outbox") if r["to"] == "ann@players.test" and "Accepted (" in r["raw"]]
         waiting = [p for p in (tx.meta.get("mailbag") or {})["ann"]["parts"] if p["kind"] == "receipt"]
     assert len(sent) + len(waiting) == 1
 

@@ -186,7 +186,7 @@ def test_the_cancelled_player_is_mailed_at_once_and_the_record_replays(svc):
     ref.submit("s1", "cid", "PICK 4")
     receipt = ref.submit("s1", "ann", "PICK 7\nDONE")
     assert receipt.status == "accepted"
-    rendered = receipt.render()
+    rendered = " ".join(receipt.render().split())
     assert "bob's orders no longer apply after ann changed theirs, so they are cancelled" in rendered
     assert "waiting for bob, cid" in rendered and "ann has no pick" not in rendered
     assert ref.status("s1")["phase"]["key"] == "r1"
@@ -231,7 +231,7 @@ def test_a_dropped_player_whose_set_is_cancelled_gets_no_notice(svc):
     ref.drop("s1", "bob")
     rendered = ref.submit("s1", "ann", "PICK 7").render()
     assert "bob's orders no longer apply after ann changed theirs, so they are cancelled; nothing more is " \
-        "asked of bob in this phase." in rendered.replace("\n", " ")
+        "asked of bob in this phase." in " ".join(rendered.split())
     assert "asked for new orders" not in rendered
     assert not mails(svc, to="bob@players.test", kind="notice")
 
@@ -249,7 +249,7 @@ def test_a_set_that_cancels_another_and_closes_the_phase_sends_no_notice(svc, ga
     reports = len(mails(svc, to="bob@players.test", kind="report"))
     receipt = ref.submit("s1", "ann", "PICK 7\nDONE")
     assert receipt.status == "accepted" and receipt.next["resolved"]
-    assert "so they are cancelled; the phase closed without them." in receipt.render().replace("\n", " ")
+    assert "so they are cancelled; the phase closed without them." in " ".join(receipt.render().split())
     assert not mails(svc, to="bob@players.test", kind="notice")
     report = mails(svc, to="bob@players.test", kind="report")
     assert len(report) == reports + 1
