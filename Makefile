@@ -43,7 +43,7 @@ system-packages:
 # After changing a message in the code or a template: extract, merge into every .po, and
 # fill the English one; then translate what `python -m referee.i18n.catalogues check` lists.
 catalogues: $(STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg -k N_ -k msg --no-location --sort-output \
+	$(BIN)/pybabel -q extract -F babel.cfg -k N_ -k msg -k phrase -k plural_phrase:2,3 --no-location --sort-output \
 	    --project=referee --msgid-bugs-address= -o referee/i18n/referee.pot .
 	$(BIN)/pybabel -q update -i referee/i18n/referee.pot -d $(LOCALES) -D referee --no-fuzzy-matching \
 	    --ignore-obsolete --width=100

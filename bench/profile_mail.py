@@ -8,7 +8,7 @@ profiler sees the work). Mail reaches the spool the way it does under a sustaine
 orders, as in the daemon while mail keeps arriving; `--run 12` puts a game's whole share in
 one pass (the spool filled beforehand). The sender is not run.
 
-Run: `.venv/bin/python bench/profile_mail.py [--queued] [--games 50] [--run 2] [--top 40]`.
+Run: `.venv/bin/python bench/profile_mail.py [--queued] [--games 50] [--run 2] [--send] [--top 40]`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _support import build, settings
+from _support import NullRelay, build, settings
 
 import bench_mail
 
@@ -32,6 +32,7 @@ def main() -> None:
     parser.add_argument("--run", type=int, default=2, help="mails per game in the spool before each pass")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--no-profile", action="store_true", help="only the rate, without the profiler")
+    parser.add_argument("--send", action="store_true", help="deliver the queued mail after each pass, unprofiled")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="profile-mail-") as tmp:
         root = Path(tmp) / "data"
@@ -55,6 +56,8 @@ def main() -> None:
             elapsed += time.perf_counter() - began
             cpu += time.process_time() - began_cpu
             handled += len(done)
+            if args.send:
+                svc.send(NullRelay())
             if {h.outcome for h in done} != {"accepted"}:
                 raise SystemExit(f"the worker did not accept everything: {sorted({h.outcome for h in done})}")
         print(f"{handled} mails, {'queued turns' if args.queued else 'turns'}, {args.run} per game per pass: "

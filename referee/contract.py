@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
+from .wording import Phrase, listed, menu_order, phrase, restore
+
 State = dict[str, Any]
 """A game position: JSON-native data only. Engines never mutate a state they were given."""
 
@@ -195,19 +197,23 @@ class Event:
         return player is None or self.to is None or player in self.to
 
     def to_json(self) -> dict[str, JSON]:
-        return {
+        out = {
             "kind": self.kind,
-            "text": self.text,
+            "text": str(self.text),
             "data": dict(self.data),
             "to": list(self.to) if self.to is not None else None,
         }
+        if isinstance(self.text, Phrase):  # kept, so that each reader gets it in their language
+            out["said"] = self.text.to_json()
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> "Event":
         to = data.get("to")
+        text = str(data["text"])
         return cls(
             str(data["kind"]),
-            str(data["text"]),
+            restore(text, data["said"]) if "said" in data else text,
             dict(data.get("data", {})),
             tuple(to) if to is not None else None,
         )
@@ -357,11 +363,14 @@ class MenuLine:
 
 def menu_family(head: str, labelled: Sequence[tuple[str, Order]], legal: Callable[[Order], bool]) -> list[MenuLine]:
     """The line of a family of orders, each named by a label, keeping the legal ones:
-    ``head: a, b, c`` (no line when none is legal). Engines build their menus from these."""
+    ``head: a, b, c`` (no line when none is legal). Engines build their menus from these. A
+    label may be a game term or a phrase (`referee.wording`), so that each reader gets the
+    line in their words."""
     kept = [(label, o) for label, o in labelled if legal(o)]
     if not kept:
         return []
-    return [MenuLine(f"{head}: {', '.join(label for label, _ in kept)}", tuple(o for _, o in kept))]
+    text = phrase("{order}: {choices}", order=menu_order(head), choices=listed(label for label, _ in kept))
+    return [MenuLine(text, tuple(o for _, o in kept))]
 
 
 def passes(check: Callable[[Order], None]) -> Callable[[Order], bool]:

@@ -16,9 +16,11 @@ from typing import Any, Sequence
 
 from .contract import OrderError, OrderErrors
 from .i18n import DEFAULT_LANGUAGE, N_
+from .i18n.messages import say
 from .i18n.terms import localise_error
 from .orderlines import order_lines
 from .rendering import render
+from .wording import Phrase
 
 ACCEPTED, REJECTED, DUPLICATE, REFUSED = "accepted", "rejected", "duplicate", "refused"
 STATUS_WORDS = (N_("accepted"), N_("rejected"), N_("duplicate"), N_("refused"))  # as players read them
@@ -88,6 +90,10 @@ def error_list(exc: OrderError, text: str, lang: str = DEFAULT_LANGUAGE, game: A
             item["line"], item["text"] = lines[0][0], item["text"] or lines[0][1]
         elif item["line"] in written:  # the line as the player wrote it, not as it was read
             item["text"] = written[item["line"]]
+        for key in ("message", "suggestion"):
+            said = getattr(err, key)
+            if isinstance(said, Phrase) and key not in err.templates:
+                item[key] = say(said, lang, game)
         for key, template in err.templates.items():
             item[key] = localise_error(game, lang, template)
         out.append(item)

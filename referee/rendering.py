@@ -15,10 +15,12 @@ from typing import Any, Sequence
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from . import registry
 from .contract import Game, State, menu_lines
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, format_number, language_or_default, translations
 from .i18n.messages import say
 from .i18n.terms import localise_menu, term
+from .wording import Phrase
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -89,7 +91,8 @@ def menu_text(game: Game, state: State, player: str, width: int = 72,
     menu, complete = menu_lines(game, state, player)
     out: list[str] = []
     for line in menu:
-        for part in localise_menu(game, lang, line.text).splitlines():
+        text = say(line.text, lang, game) if isinstance(line.text, Phrase) else localise_menu(game, lang, line.text)
+        for part in text.splitlines():
             out += textwrap.wrap(part, width, subsequent_indent="    ", break_long_words=False,
                                  break_on_hyphens=False) or [""]
     return out, complete
@@ -128,7 +131,8 @@ def _environment(lang: str) -> Environment:
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak,
                        number=lambda value: format_number(value, lang),
-                       term=lambda word, game: term(game, lang, word), say=lambda message: say(message, lang))
+                       term=lambda word, game: term(game, lang, word),
+                       say=lambda message, game=None: say(message, lang, registry.get(game) if game else None))
     env.globals["lang"] = lang
     return env
 

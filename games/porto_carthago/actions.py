@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.contract import Event, IllegalOrder, Order
+from referee.wording import Phrase, phrase, plural_phrase, term
 
-from .board import counted, dock_index, free_storage, goods_price, refill_market
+from .board import dock_index, free_storage, goods_price, refill_market
 from .loading import load_if_wanted
 from .palace import buy_seat, purchase_problem
 from .shipping import ship_by_charter
@@ -45,16 +46,19 @@ def aristocrat_moves(to_lighthouse: int, to_temple: int) -> int:
 def _cost_left(state: State, seat: int, kind: str, slot: Any) -> int:
     """The servants left in supply after paying for `slot`; raises when the slot cannot be used."""
     if not isinstance(slot, int) or not 1 <= slot <= 6:
-        raise IllegalOrder(f"slot must be 1..6, not {slot!r}")
+        raise IllegalOrder(phrase("slot must be 1..6, not {slot!r}", slot=slot))
     lying = state["slots"][slot - 1]
     if kind != "side" and lying != kind:
         where = [str(i + 1) for i, card in enumerate(state["slots"]) if card == kind]
-        hint = f"the {kind} lies on slot {' and '.join(where)}" if where else None
-        raise IllegalOrder(f"slot {slot} holds the {lying}, not the {kind}", suggestion=hint)
+        hint = phrase("the {card} lies on slot {slots}", card=term(kind), slots=" and ".join(where)) if where else None
+        raise IllegalOrder(phrase("slot {slot} holds the {lying}, not the {card}", slot=slot, lying=term(lying),
+                                  card=term(kind)), suggestion=hint)
     cost = slot_info(state, slot)["cost"]
     if state["supply"][seat] < cost:
-        raise IllegalOrder(f"slot {slot} costs {counted(cost, 'servant')} and you have {state['supply'][seat]} in "
-                           "supply", suggestion="take 3 talents with TALENTS")
+        raise IllegalOrder(plural_phrase(cost, "slot {slot} costs {n} servant and you have {supply} in supply",
+                                         "slot {slot} costs {n} servants and you have {supply} in supply",
+                                         slot=slot, supply=state["supply"][seat]),
+                           suggestion=phrase("take 3 talents with TALENTS"))
     return state["supply"][seat] - cost
 
 
@@ -66,21 +70,21 @@ def validate_main(state: State, seat: int, order: Order) -> None:
     left = _cost_left(state, seat, kind, args.get("slot"))
     check = _CHECKS.get(kind)
     if check is None:
-        raise IllegalOrder(f"{kind} is not an action")
+        raise IllegalOrder(phrase("{kind} is not an action", kind=kind))
     check(state, seat, args, left)
 
 
 def _check_side_only(state: State, seat: int, args: dict[str, Any], left: int) -> None:
     if slot_info(state, args["slot"])["side"] == "none":
-        raise IllegalOrder(f"slot {args['slot']} has no side action")
+        raise IllegalOrder(phrase("slot {slot} has no side action", slot=args["slot"]))
 
 
 def _check_captain(state: State, seat: int, args: dict[str, Any], left: int) -> None:
     """A free charter ship, and one more servant to put on it (A39)."""
     if None not in state["charter"]:
-        raise IllegalOrder("every charter ship is already taken")
+        raise IllegalOrder(phrase("every charter ship is already taken"))
     if left < 1:
-        raise IllegalOrder("the captain needs a servant in supply besides the slot cost")
+        raise IllegalOrder(phrase("the captain needs a servant in supply besides the slot cost"))
 
 
 def _check_aristocrat(state: State, seat: int, args: dict[str, Any], left: int) -> None:
@@ -88,11 +92,11 @@ def _check_aristocrat(state: State, seat: int, args: dict[str, Any], left: int) 
     to_lighthouse, to_temple = args.get("lighthouse", 0), args.get("temple", 0)
     moves = aristocrat_moves(to_lighthouse, to_temple)
     if not 1 <= moves <= 5:
-        raise IllegalOrder(f"the aristocrat moves 1 to 5 servants, this needs {moves}",
-                           suggestion="use SIDE n to take only the side action")
+        raise IllegalOrder(phrase("the aristocrat moves 1 to 5 servants, this needs {moves}", moves=moves),
+                           suggestion=phrase("use SIDE n to take only the side action"))
     if state["light"][seat] + to_lighthouse < 0 or state["temple"][seat] + to_temple < 0 \
             or left - to_lighthouse - to_temple < 0:
-        raise IllegalOrder("you do not have the servants for that move")
+        raise IllegalOrder(phrase("you do not have the servants for that move"))
 
 
 def _check_loadmaster(state: State, seat: int, args: dict[str, Any], left: int) -> None:
@@ -101,30 +105,31 @@ def _check_loadmaster(state: State, seat: int, args: dict[str, Any], left: int) 
     mode, dock = args.get("mode"), _dock_named(state, args.get("dock"))
     if mode == "occupy":
         if state["dock_o"][dock] is not None:
-            raise IllegalOrder(f"dock {args['dock']} is already owned")
+            raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["dock"]))
         if left < 2:
-            raise IllegalOrder("occupying a dock needs 2 servants in supply besides the slot cost")
+            raise IllegalOrder(phrase("occupying a dock needs 2 servants in supply besides the slot cost"))
     elif mode in ("switch", "dissolve"):
         if state["dock_o"][dock] != seat:
-            raise IllegalOrder(f"dock {args['dock']} is not yours")
+            raise IllegalOrder(phrase("dock {dock} is not yours", dock=args["dock"]))
         if mode == "switch":
             target = _dock_named(state, args.get("to"))
             if state["dock_o"][target] is not None:
-                raise IllegalOrder(f"dock {args['to']} is already owned")
+                raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["to"]))
     else:
-        raise IllegalOrder(f"unknown loadmaster mode {mode!r}")
+        raise IllegalOrder(phrase("unknown loadmaster mode {mode!r}", mode=mode))
 
 
 def _check_merchant(state: State, seat: int, args: dict[str, Any], left: int) -> None:
     """A good from the market into a free storage space, at the current price (A8)."""
     good = args.get("good")
     if good not in state["market"]:
-        raise IllegalOrder(f"there is no {good} in the market",
-                           suggestion=f"the market holds {' '.join(state['market']) or 'nothing'}")
+        raise IllegalOrder(phrase("there is no {good} in the market", good=good),
+                           suggestion=phrase("the market holds {goods}", goods=" ".join(state["market"]))
+                           if state["market"] else phrase("the market holds nothing"))
     if free_storage(state, seat) < 1:
-        raise IllegalOrder("your storage has no free space")
+        raise IllegalOrder(phrase("your storage has no free space"))
     if state["money"][seat] < goods_price(state):
-        raise IllegalOrder(f"the next good costs {goods_price(state)} talents")
+        raise IllegalOrder(phrase("the next good costs {price} talents", price=goods_price(state)))
 
 
 def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> None:
@@ -133,31 +138,31 @@ def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> N
     source, target = args.get("from"), args.get("to")
     if source == "storage":
         if args.get("good") not in state["store"][seat]:
-            raise IllegalOrder(f"there is no {args.get('good')} in your storage")
+            raise IllegalOrder(phrase("there is no {good} in your storage", good=args.get("good")))
     else:
         dock = _dock_named(state, source)
         if state["dock_o"][dock] != seat:
-            raise IllegalOrder(f"dock {source} is not yours")
+            raise IllegalOrder(phrase("dock {dock} is not yours", dock=source))
         if state["dock_g"][dock] is None:
-            raise IllegalOrder(f"dock {source} holds no good")
+            raise IllegalOrder(phrase("dock {dock} holds no good", dock=source))
     if target == source:
-        raise IllegalOrder("a good must move somewhere else")
+        raise IllegalOrder(phrase("a good must move somewhere else"))
     if target == "storage":
         if free_storage(state, seat) < 1:
-            raise IllegalOrder("your storage has no free space")
+            raise IllegalOrder(phrase("your storage has no free space"))
     elif target == "charter":
         if seat not in state["charter"]:
-            raise IllegalOrder("you have no charter ship", suggestion="occupy one with the captain first")
+            raise IllegalOrder(phrase("you have no charter ship"), suggestion=phrase("occupy one with the captain first"))
         if state["temple"][seat] < 1:
-            raise IllegalOrder("charter shipping needs a servant of yours in the Baal temple")
+            raise IllegalOrder(phrase("charter shipping needs a servant of yours in the Baal temple"))
         if not state["deck"]:
-            raise IllegalOrder("the ship deck is empty, so nothing can be shipped (A21)")
+            raise IllegalOrder(phrase("the ship deck is empty, so nothing can be shipped (A21)"))
     else:
         dock = _dock_named(state, target)
         if state["dock_o"][dock] != seat:
-            raise IllegalOrder(f"dock {target} is not yours")
+            raise IllegalOrder(phrase("dock {dock} is not yours", dock=target))
         if state["dock_g"][dock] is not None:
-            raise IllegalOrder(f"dock {target} already stores a good (A15)")
+            raise IllegalOrder(phrase("dock {dock} already stores a good (A15)", dock=target))
 
 
 _CHECKS: dict[str, Callable[[State, int, dict[str, Any], int], None]] = {
@@ -169,7 +174,7 @@ def _dock_named(state: State, name: Any) -> int:
     try:
         return dock_index(state, name)
     except (ValueError, AttributeError, TypeError):
-        raise IllegalOrder(f"there is no dock called {name!r}") from None
+        raise IllegalOrder(phrase("there is no dock called {name!r}", name=name)) from None
 
 
 # --------------------------------------------------------------------------- carrying out
@@ -184,12 +189,13 @@ def execute_main(state: State, seat: int, order: Order, events: list[Event]) -> 
     if kind == "talents":
         gain = state["comp"]["take_money"]
         state["money"][seat] += gain
-        events.append(Event("talents", f"{name} takes {gain} talents instead of an action card.", {"player": name}))
+        events.append(Event("talents", phrase("{player} takes {gain} talents instead of an action card.",
+                                              player=name, gain=gain), {"player": name}))
         return
     if kind == "refill":
         refill_market(state, True)
-        market = " ".join(state["market"]) or "nothing left in the bag"
-        events.append(Event("refill", f"{name} refills the market: {market}.",
+        market = " ".join(state["market"]) or phrase("nothing left in the bag")
+        events.append(Event("refill", phrase("{player} refills the market: {market}.", player=name, market=market),
                             {"player": name, "market": list(state["market"])}))
         if refill_buy_asked(state, seat):
             state["pending"].append({"t": "refill_buy", "p": seat})
@@ -199,36 +205,47 @@ def execute_main(state: State, seat: int, order: Order, events: list[Event]) -> 
     state["supply"][seat] -= cost
     state["on_card"][slot - 1][seat] += cost
     state["act"]["slot"] = slot
-    paid = f" paying {counted(cost, 'servant')}" if cost else ""
+    card = term(state["slots"][slot - 1])
     if kind == "side":
-        events.append(Event("action", f"{name} takes slot {slot} ({state['slots'][slot - 1]}){paid} only for its "
-                            "side action.", {"player": name, "slot": slot}))
+        events.append(Event("action", plural_phrase(
+            cost, "{player} takes slot {slot} ({card}) paying {n} servant only for its side action.",
+            "{player} takes slot {slot} ({card}) paying {n} servants only for its side action.",
+            player=name, slot=slot, card=card) if cost else phrase(
+            "{player} takes slot {slot} ({card}) only for its side action.", player=name, slot=slot, card=card),
+            {"player": name, "slot": slot}))
         return
-    head = f"{name} uses the {kind} ({GERMAN[kind]}) on slot {slot}{paid}"
+    head = plural_phrase(cost, "{player} uses the {card} ({german}) on slot {slot} paying {n} servant",
+                         "{player} uses the {card} ({german}) on slot {slot} paying {n} servants",
+                         player=name, card=term(kind), german=GERMAN[kind], slot=slot) if cost else phrase(
+        "{player} uses the {card} ({german}) on slot {slot}", player=name, card=term(kind), german=GERMAN[kind],
+        slot=slot)
     _EFFECTS[kind](state, seat, args, head, events)
 
 
-def _captain(state: State, seat: int, args: dict[str, Any], head: str, events: list[Event]) -> None:
+def _captain(state: State, seat: int, args: dict[str, Any], head: Phrase, events: list[Event]) -> None:
     """Kapitän: a servant onto a free charter ship."""
     name = state["players"][seat]
     state["charter"][state["charter"].index(None)] = seat
     state["supply"][seat] -= 1
-    events.append(Event("action", f"{head} and occupies a charter ship.", {"player": name, "slot": args["slot"]}))
+    events.append(Event("action", phrase("{action} and occupies a charter ship.", action=head),
+                        {"player": name, "slot": args["slot"]}))
 
 
-def _aristocrat(state: State, seat: int, args: dict[str, Any], head: str, events: list[Event]) -> None:
+def _aristocrat(state: State, seat: int, args: dict[str, Any], head: Phrase, events: list[Event]) -> None:
     """Aristokrat: servants moved among supply, lighthouse and temple."""
     name = state["players"][seat]
     to_lighthouse, to_temple = args.get("lighthouse", 0), args.get("temple", 0)
     state["light"][seat] += to_lighthouse
     state["temple"][seat] += to_temple
     state["supply"][seat] -= to_lighthouse + to_temple
-    events.append(Event("action", f"{head}: lighthouse {to_lighthouse:+d}, temple {to_temple:+d} (now "
-                        f"{state['light'][seat]} and {state['temple'][seat]}).",
+    events.append(Event("action", phrase("{action}: lighthouse {lighthouse:+d}, temple {temple:+d} (now {light_now} "
+                                         "and {temple_now}).", action=head, lighthouse=to_lighthouse,
+                                         temple=to_temple, light_now=state["light"][seat],
+                                         temple_now=state["temple"][seat]),
                         {"player": name, "slot": args["slot"]}))
 
 
-def _loadmaster(state: State, seat: int, args: dict[str, Any], head: str, events: list[Event]) -> None:
+def _loadmaster(state: State, seat: int, args: dict[str, Any], head: Phrase, events: list[Event]) -> None:
     """Lademeister: occupy, dissolve or switch a dock warehouse; a stored good moves along on
     a switch (A17) and loads if the new dock's ship wants it."""
     name = state["players"][seat]
@@ -237,7 +254,8 @@ def _loadmaster(state: State, seat: int, args: dict[str, Any], head: str, events
     if args["mode"] == "occupy":
         state["dock_o"][dock] = seat
         state["supply"][seat] -= 2
-        events.append(Event("action", f"{head} and occupies dock {args['dock']}.", detail))
+        events.append(Event("action", phrase("{action} and occupies dock {dock}.", action=head, dock=args["dock"]),
+                            detail))
     elif args["mode"] == "dissolve":
         state["dock_o"][dock] = None
         state["supply"][seat] += 2
@@ -245,8 +263,9 @@ def _loadmaster(state: State, seat: int, args: dict[str, Any], head: str, events
         if lost is not None:
             state["bag"].append(lost)
             state["dock_g"][dock] = None
-        extra = f"; the stored {lost} goes back into the bag" if lost else ""
-        events.append(Event("action", f"{head} and gives up dock {args['dock']}{extra}.", detail))
+        events.append(Event("action", phrase("{action} and gives up dock {dock}; the stored {good} goes back into "
+                                             "the bag.", action=head, dock=args["dock"], good=lost) if lost else
+                            phrase("{action} and gives up dock {dock}.", action=head, dock=args["dock"]), detail))
     else:
         target = dock_index(state, args["to"])
         state["dock_o"][dock] = None
@@ -254,13 +273,15 @@ def _loadmaster(state: State, seat: int, args: dict[str, Any], head: str, events
         moved = state["dock_g"][dock]
         state["dock_g"][dock] = None
         state["dock_g"][target] = moved  # A17: a stored good moves with the servants
-        extra = f", taking the stored {moved} along" if moved else ""
-        events.append(Event("action", f"{head} and moves from dock {args['dock']} to dock {args['to']}{extra}.",
-                            detail))
+        events.append(Event("action", phrase("{action} and moves from dock {dock} to dock {to}, taking the stored "
+                                             "{good} along.", action=head, dock=args["dock"], to=args["to"],
+                                             good=moved) if moved else
+                            phrase("{action} and moves from dock {dock} to dock {to}.", action=head, dock=args["dock"],
+                                   to=args["to"]), detail))
         load_if_wanted(state, target, events)
 
 
-def _merchant(state: State, seat: int, args: dict[str, Any], head: str, events: list[Event]) -> None:
+def _merchant(state: State, seat: int, args: dict[str, Any], head: Phrase, events: list[Event]) -> None:
     """Händler: a good from the market into storage; each purchase lowers the next price."""
     name = state["players"][seat]
     price = goods_price(state)
@@ -268,11 +289,12 @@ def _merchant(state: State, seat: int, args: dict[str, Any], head: str, events: 
     state["market"].remove(args["good"])
     state["store"][seat].append(args["good"])
     state["bought"] += 1
-    events.append(Event("action", f"{head} and buys {args['good']} for {price} talents.",
+    events.append(Event("action", phrase("{action} and buys {good} for {price} talents.", action=head,
+                                         good=args["good"], price=price),
                         {"player": name, "slot": args["slot"], "good": args["good"]}))
 
 
-def _porter(state: State, seat: int, args: dict[str, Any], head: str, events: list[Event]) -> None:
+def _porter(state: State, seat: int, args: dict[str, Any], head: Phrase, events: list[Event]) -> None:
     """Träger: a good carried to storage, to an own dock (where it may load at once) or onto
     an own charter ship (shipped at once)."""
     name = state["players"][seat]
@@ -284,7 +306,8 @@ def _porter(state: State, seat: int, args: dict[str, Any], head: str, events: li
         source_dock = dock_index(state, source)
         good = state["dock_g"][source_dock]
         state["dock_g"][source_dock] = None
-    events.append(Event("action", f"{head} and carries {good} from {source} to {target}.",
+    events.append(Event("action", phrase("{action} and carries {good} from {source} to {target}.", action=head,
+                                         good=good, source=term(source), target=term(target)),
                         {"player": name, "slot": args["slot"], "good": good}))
     if target == "storage":
         state["store"][seat].append(good)
@@ -296,7 +319,7 @@ def _porter(state: State, seat: int, args: dict[str, Any], head: str, events: li
         load_if_wanted(state, target_dock, events)
 
 
-_EFFECTS: dict[str, Callable[[State, int, dict[str, Any], str, list[Event]], None]] = {
+_EFFECTS: dict[str, Callable[[State, int, dict[str, Any], Phrase, list[Event]], None]] = {
     "captain": _captain, "aristocrat": _aristocrat, "loadmaster": _loadmaster, "merchant": _merchant,
     "porter": _porter}
 
@@ -311,40 +334,42 @@ def refill_buy_asked(state: State, seat: int) -> bool:
     return bool(state["market"]) and free_storage(state, seat) >= 1
 
 
-def refill_buy_problem(state: State, seat: int) -> str | None:
+def refill_buy_problem(state: State, seat: int) -> Phrase | None:
     """Why the refilling player cannot buy a good for 6 talents now (told to them alone)."""
     price = state["comp"]["refill_buy_price"]
     if free_storage(state, seat) < 1:
-        return "your storage has no free space"
+        return phrase("your storage has no free space")
     if state["money"][seat] < price:
-        return f"a good after the refill costs {price} talents and you have {state['money'][seat]}"
+        return phrase("a good after the refill costs {price} talents and you have {money}", price=price,
+                      money=state["money"][seat])
     return None
 
 
 # --------------------------------------------------------------------------- side actions
 
 
-def side_problem(state: State, seat: int, kind: str, public: bool = False) -> str | None:
+def side_problem(state: State, seat: int, kind: str, public: bool = False) -> Phrase | None:
     """Why the side action `kind` (expand or palace) is not possible now (A11, A12). With
     `public`, money is left out: it decides whether the side action goes through, never
     whether the player is asked (A33)."""
     turn = state["act"]
     if not turn["main"]:
-        return "a side action comes after the main action"
+        return phrase("a side action comes after the main action")
     if turn["slot"] is None:
-        return "the 3-talent and refill alternatives give no side action"
+        return phrase("the 3-talent and refill alternatives give no side action")
     if turn["side"]:
-        return "the side action was already taken this turn"
+        return phrase("the side action was already taken this turn")
     side = slot_info(state, turn["slot"])["side"]
     want = "expand_storage" if kind == "expand" else "palace"
     if side != want:
-        return f"slot {turn['slot']} does not offer that side action"
+        return phrase("slot {slot} does not offer that side action", slot=turn["slot"])
     if kind == "expand":
         if state["blocked"][seat] < 1:
-            return "your storage already has all its spaces"
+            return phrase("your storage already has all its spaces")
         cost = state["comp"]["storage"]["expand_cost"]
         if not public and state["money"][seat] < cost:
-            return f"expanding the storage costs {cost} talents and you have {state['money'][seat]}"
+            return phrase("expanding the storage costs {cost} talents and you have {money}", cost=cost,
+                          money=state["money"][seat])
         return None
     return purchase_problem(state, seat, public=public)
 
@@ -357,7 +382,8 @@ def execute_side(state: State, seat: int, kind: str, events: list[Event]) -> Non
         state["money"][seat] -= cost
         state["blocked"][seat] -= 1
         state["supply"][seat] += 1
-        events.append(Event("expand", f"{state['players'][seat]} pays {cost} talents for a new storage space.",
+        events.append(Event("expand", phrase("{player} pays {cost} talents for a new storage space.",
+                                             player=state["players"][seat], cost=cost),
                             {"player": state["players"][seat]}))
     else:
         buy_seat(state, seat, events, "side action")

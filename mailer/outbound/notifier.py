@@ -171,9 +171,9 @@ class MailNotifier:
         prompts = [p for p in game.prompts(state) if p.player == player]
         text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=False,
                       phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
-                      prompt=prompts[0].text if prompts else "", left=show_span(due - now),
+                      prompt=say(prompts[0].text, lang, game) if prompts else "", left=show_span(due - now),
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
-                      help=game.help(state, player) if prompts else "",
+                      help=say(game.help(state, player), lang, game) if prompts else "",
                       block=orders_block(game, state, tx.game_id, player, lang) if prompts else [])
         self._to_seat(tx, seat, "reminder", subject, text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
 

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from referee.contract import Event, Game, State, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
+from referee.i18n.messages import say
 from referee.i18n.terms import localise, phase_name
 from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
@@ -149,13 +150,13 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "title": game.title,
         "player": player,
         "phase": {"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
-        "events": grouped([(e.kind, e.text) for e in events if e.visible_to(player)], players),
+        "events": grouped([(e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player)], players),
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
         "rows": [] if partial else view_rows(view),
-        "prompt": prompts[0].text if prompts else None,
+        "prompt": say(prompts[0].text, lang, game) if prompts else None,
         "waiting_for": sorted({p.player for p in game.prompts(state)} - {player}),
-        "help": game.help(state, player) if prompts else "",
+        "help": say(game.help(state, player), lang, game) if prompts else "",
         "block": orders_block(game, state, game_id, player, lang,
                               plan=changed is None or PLAN_TEMPLATE in changed) if prompts else [],
         "deadline": deadline or translations(lang).gettext("none set"),
@@ -244,7 +245,8 @@ def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: 
     template = [localise(game, lang, part) for part in plan_template(game, state, player)] if prompts else []
     return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player, template=template,
                   phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
-                  prompt=prompts[0].text if prompts else "", help=game.help(state, player) if prompts else "",
+                  prompt=say(prompts[0].text, lang, game) if prompts else "",
+                  help=say(game.help(state, player), lang, game) if prompts else "",
                   menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),
                   waiting_for=sorted({p.player for p in game.prompts(state)} - {player}),
                   deadline=deadline, zone=zone or "UTC", commands=mail_commands(lang), language=NAMES[lang])

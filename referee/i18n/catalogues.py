@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po, write_po
 
 from . import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALE_DIR
 
-_FIELDS = re.compile(r"\{[a-z_]+(?:![rs])?\}|%\([a-z_]+\)s")  # str.format fields and Jinja's trans placeholders
+_FIELDS = re.compile(r"\{[a-z_]+(?:![rs])?(?::[^{}]*)?\}|%\([a-z_]+\)s")  # str.format fields and Jinja's trans placeholders
 TEMPLATE = Path(__file__).resolve().parent / f"{DOMAIN}.pot"
 
 

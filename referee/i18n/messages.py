@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Mapping, Union
 
-from . import translations
+from . import DEFAULT_LANGUAGE, translations
 
 Message = Union[str, Mapping[str, Any]]
 
@@ -38,10 +38,25 @@ def moment(value: datetime) -> dict[str, str]:
     return {"moment": to_iso(value)}
 
 
-def say(message: Message, lang: str, game: Any = None, zone: str | None = None) -> str:
-    """A message in `lang` (a plain string as it is), for a reader in time zone `zone`."""
+def kept_message(message: Any) -> Message:
+    """A message as it can wait in the game file: a game's phrase as its JSON (a plain string
+    would lose how to say it in another language), anything else as it is."""
+    to_json = getattr(message, "to_json", None)
+    return to_json() if to_json is not None and isinstance(message, str) else message
+
+
+def say(message: Message | Any, lang: str, game: Any = None, zone: str | None = None) -> str:
+    """A message in `lang`, for a reader in time zone `zone`: a message kept as JSON (`msg`, a
+    game's `Phrase.to_json`), or a game's phrase, term, list or order text itself
+    (`referee.wording`; the game, when given, knows its terms and order words). A plain
+    string is shown as it is."""
     if isinstance(message, str):
-        return message
+        to_json = getattr(message, "to_json", None)
+        if to_json is None or lang == DEFAULT_LANGUAGE:
+            return str(message)  # English: the phrase's own text, exactly as the game wrote it
+        message = to_json()
+    if not isinstance(message, Mapping):
+        return str(message)
     if "moment" in message:
         from ..timekeeping import from_iso, show_moment
 
@@ -52,7 +67,40 @@ def say(message: Message, lang: str, game: Any = None, zone: str | None = None) 
         from .terms import localise
 
         return " | ".join(localise(game, lang, line) for line in str(message["orders"]).split(" | "))
-    values = {key: say(value, lang, game, zone) if isinstance(value, Mapping) else value
+    if "menu_order" in message:
+        if game is None:
+            return str(message["menu_order"])
+        from .terms import localise_menu
+
+        return localise_menu(game, lang, str(message["menu_order"]))
+    if "term" in message:
+        return _term(game, lang, str(message["term"]))
+    if "list" in message:
+        return _listing([say(item, lang, game, zone) for item in message["list"]], str(message.get("last") or ""),
+                        lang)
+    if "msg" not in message:
+        return str(message)
+    values = {key: say(value, lang, game, zone) if isinstance(value, (Mapping, str)) else value
               for key, value in (message.get("args") or {}).items()}
-    english = str(message["msg"])
-    return translations(lang).gettext(english).format(**values)
+    t = translations(lang)
+    if message.get("plural") is not None:
+        count = int(message.get("n") or 0)
+        return t.ngettext(str(message["msg"]), str(message["plural"]), count).format(n=count, **values)
+    return t.gettext(str(message["msg"])).format(**values)
+
+
+def _term(game: Any, lang: str, word: str) -> str:
+    if game is None:
+        return word
+    from .terms import term
+
+    return term(str(getattr(game, "name", "")), lang, word)
+
+
+def _listing(items: list[str], last: str, lang: str) -> str:
+    """`a, b or c` in `lang`."""
+    if not last or len(items) < 2:
+        return ", ".join(items)
+    t = translations(lang)
+    joiner = t.gettext(" or ") if last == "or" else t.gettext(" and ")
+    return f"{', '.join(items[:-1])}{joiner}{items[-1]}"

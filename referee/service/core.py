@@ -17,7 +17,7 @@ from .. import registry
 from ..contract import Game
 from ..errors import ServiceError
 from ..i18n import DEFAULT_LANGUAGE, translations
-from ..i18n.messages import msg, orders
+from ..i18n.messages import kept_message, msg, orders
 from ..i18n.terms import localised_phase
 from ..policy import DEFAULT_PRESET, Policy
 from ..progress import Position, Step, phase_json
@@ -170,7 +170,7 @@ class ServiceCore:
         notices = {p: list(v) for p, v in (tx.meta.get("notices") or {}).items()}
         for seat in tx.meta["seats"]:
             name = seat["name"]
-            extra = [*lines, *(own or {}).get(name, ())]
+            extra = [kept_message(line) for line in (*lines, *(own or {}).get(name, ()))]
             if extra:
                 kept = notices.get(name, [])
                 notices[name] = (kept + [""] if kept else []) + extra

@@ -8,6 +8,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..contract import Game, OrderError, State
 from ..i18n import recipient_language, translations
+from ..i18n.messages import say
 from ..i18n.terms import in_language, localise, localised_phase, to_english
 from ..policy import Policy
 from ..progress import DEFAULT, ORDER, Position, Refused, Step, phase_dict, phase_json
@@ -155,7 +156,7 @@ class Submissions(Steps):
             if held and held["player"] == player:
                 tx.set_meta(held=None)
             self._finish_if_over(tx, game, pos)
-            visible = [e.text for e in outcome.events if e.visible_to(player)]
+            visible = [say(e.text, lang, game) for e in outcome.events if e.visible_to(player)]
             after = self._next(game, pos, player, outcome.resolved, lang)
             if outcome.resolved:  # the receipt names the new phase's deadline
                 self._sync_schedule(tx, game, pos.state, self.clock())

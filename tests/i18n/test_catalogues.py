@@ -20,7 +20,7 @@ def extracted() -> set[object]:
     """The messages in the code and the templates now, read the way `make catalogues` reads them."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
-    keywords = dict(DEFAULT_KEYWORDS, msg=None)
+    keywords = dict(DEFAULT_KEYWORDS, msg=None, phrase=None, plural_phrase=(2, 3))  # as `make catalogues` reads them
     found = set()
     for _file, _line, message, _comments, context in extract_from_dir(str(ROOT), method_map, options_map, keywords):
         found.add((context, message if isinstance(message, str) else tuple(message)[:2]))

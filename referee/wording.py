@@ -1,0 +1,170 @@
+"""What the games say to players, kept so that each reader gets it in their own language.
+
+The rules engines are pure and know nothing of languages, but what they write (events, the
+question of a prompt, help, errors, the explanation of a menu line, plan notes) reaches
+players of several. So an engine writes a `Phrase`: a `str` that is the English text (what the
+log, the tests and the moderator read, exactly as before) and that also remembers its English
+template and values. The mail side writes it again in each reader's language
+(`referee.i18n.messages.say`): the template looked up in the catalogue, each value in the
+reader's words: a game term (`term("green")`) through the game's glossary, a list with the
+language's "or" and "and", an order in the player's order words, a count with the language's
+plural.
+
+Everything here is plain data and pure functions, so a game may use it: no catalogue, no
+clock, no I/O. The templates are extracted for the catalogues under the keywords `phrase` and
+`plural_phrase` (babel.cfg, `make catalogues`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+
+class Term(str):
+    """A word of the game (a good, a ship size, an office, a place on the board) that a reader
+    sees in their language's word for it, from the game's glossary."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"term": str(self)}
+
+
+class OrderText(str):
+    """The canonical text of one or more orders, shown in the reader's order words."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"orders": str(self)}
+
+
+class MenuOrder(str):
+    """The order part of a menu line (`sell <count> <good>`): its words in the reader's order
+    words, its `<placeholders>` as they are."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"menu_order": str(self)}
+
+
+class Listing(str):
+    """Several values in a row: `a, b and c` (`both`), `a, b or c` (`either`) or `a, b, c`."""
+
+    items: tuple[Any, ...]
+    last: str  # "and", "or" or "" (commas only)
+
+    def __new__(cls, items: Iterable[Any], last: str = "") -> "Listing":
+        kept = tuple(items)
+        texts = [str(item) for item in kept]
+        if last and len(texts) > 1:
+            english = f"{', '.join(texts[:-1])} {last} {texts[-1]}"
+        else:
+            english = ", ".join(texts)
+        made = str.__new__(cls, english)
+        made.items, made.last = kept, last
+        return made
+
+    def to_json(self) -> dict[str, Any]:
+        return {"list": [value_json(item) for item in self.items], "last": self.last}
+
+
+class Phrase(str):
+    """English text made from a template and values, which a reader may get in another language.
+    `plural` holds the template for more than one and `count` the number that chooses, for a
+    phrase made by `plural_phrase`."""
+
+    template: str
+    values: dict[str, Any]
+    plural: str | None
+    count: int | None
+
+    def __new__(cls, template: str, values: Mapping[str, Any], plural: str | None = None,
+                count: int | None = None) -> "Phrase":
+        chosen = template if plural is None or count == 1 else plural
+        extra = {"n": count} if count is not None else {}
+        made = str.__new__(cls, chosen.format(**extra, **values))
+        made.template, made.values, made.plural, made.count = template, dict(values), plural, count
+        return made
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"msg": self.template, "args": {k: value_json(v) for k, v in self.values.items()}}
+        if self.plural is not None:
+            out["plural"], out["n"] = self.plural, self.count
+        return out
+
+
+def phrase(template: str, **values: Any) -> Phrase:
+    """A sentence or part of one: `phrase("{player} produces {goods}.", player=..., goods=...)`.
+    The template is English with `{fields}`, written as a whole thought so that a translator
+    can reorder it; values may be numbers, names, terms, lists, orders or other phrases."""
+    return Phrase(template, values)
+
+
+def plural_phrase(count: int, one: str, many: str, **values: Any) -> Phrase:
+    """A phrase whose words depend on a number, `{n}` in both templates: `plural_phrase(k,
+    "{n} contract", "{n} contracts")`. Each language chooses its own form for the number."""
+    return Phrase(one, values, many, count)
+
+
+def term(word: str) -> Term:
+    return Term(word)
+
+
+def order_text(text: str) -> OrderText:
+    return OrderText(text)
+
+
+def menu_order(text: str) -> MenuOrder:
+    return MenuOrder(text)
+
+
+def either(items: Iterable[Any]) -> Listing:
+    """`a, b or c`."""
+    return Listing(items, "or")
+
+
+def both(items: Iterable[Any]) -> Listing:
+    """`a, b and c`."""
+    return Listing(items, "and")
+
+
+def listed(items: Iterable[Any]) -> Listing:
+    """`a, b, c`: a list whose items each read in the reader's words."""
+    return Listing(items)
+
+
+def value_json(value: Any) -> Any:
+    """A value of a phrase as plain JSON: what it is (a term, a list, an order, a phrase) kept,
+    so that it can be written in any language after a trip through the game file."""
+    to_json = getattr(value, "to_json", None)
+    if to_json is not None and isinstance(value, str):
+        return to_json()
+    return value if isinstance(value, (int, float, bool)) or value is None else str(value)
+
+
+def from_json(data: Any) -> Any:
+    """The inverse of `value_json`: a phrase (or term, list, order) back from plain JSON; a
+    plain value as it is."""
+    if not isinstance(data, Mapping):
+        return data
+    if "term" in data:
+        return Term(str(data["term"]))
+    if "orders" in data:
+        return OrderText(str(data["orders"]))
+    if "menu_order" in data:
+        return MenuOrder(str(data["menu_order"]))
+    if "list" in data:
+        return Listing((from_json(item) for item in data["list"]), str(data.get("last") or ""))
+    if "msg" in data:
+        values = {k: from_json(v) for k, v in (data.get("args") or {}).items()}
+        return Phrase(str(data["msg"]), values, data.get("plural"), data.get("n"))
+    return data
+
+
+def restore(text: str, said: Any) -> str:
+    """A text kept with what it was said as (`Phrase.to_json`): the phrase again, reading as the
+    text it was written with (an English wording changed since does not rewrite the past); the
+    text itself when it was not kept as a phrase."""
+    made = from_json(said)
+    if not isinstance(made, Phrase):
+        return text
+    kept = str.__new__(Phrase, text)
+    kept.template, kept.values, kept.plural, kept.count = made.template, made.values, made.plural, made.count
+    return kept
+
