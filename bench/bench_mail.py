@@ -64,6 +64,7 @@ from types import SimpleNamespace
 
 from _support import HOST, ROOT, build, machine, percentile, quick, settings, smtp_sink, target
 
+from mailer.inbound.spool import Spool
 from referee import registry
 from referee.playthrough import bot_submission
 from referee.progress import Position
@@ -178,8 +179,9 @@ def load(port: int, per_client: list[list[tuple[str, bytes]]], sent: dict[str, f
     return time.perf_counter() - start
 
 
-def processed(spool: Path) -> int:
-    return sum(1 for _ in os.scandir(spool / "cur")) if not any(os.scandir(spool / "new")) else -1
+def waiting(spool: Spool) -> int:
+    """Mail the daemon has taken over SMTP and not yet dealt with."""
+    return spool.pending()
 
 
 def run_pipeline(root: Path, per_client, relay_log: Path | None = None,
@@ -204,7 +206,8 @@ def run_pipeline(root: Path, per_client, relay_log: Path | None = None,
         settled(root, proc)
         start = time.perf_counter()
         smtp_seconds = load(port, per_client, sent)
-        while processed(root / "spool") < total:
+        spool = Spool(root / "spool")
+        while waiting(spool):
             if time.perf_counter() - start > 600:
                 raise SystemExit("the pipeline did not finish within 10 minutes")
             time.sleep(0.01)
@@ -217,9 +220,9 @@ def run_pipeline(root: Path, per_client, relay_log: Path | None = None,
         if relay is not None:
             relay.terminate()
             relay.wait(timeout=60)
-    problems = [p.name for p in (root / "spool" / "cur").iterdir() if not p.name.endswith(":2,S")]
+    problems = Spool(root / "spool").aside()
     if problems:
-        raise SystemExit(f"{len(problems)} message(s) failed in the worker, e.g. {problems[0]}")
+        raise SystemExit(f"{len(problems)} message(s) failed in the worker, e.g. {problems[0].reason}")
     return total / elapsed, total / smtp_seconds
 
 

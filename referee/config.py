@@ -46,6 +46,7 @@ class Settings:
     relay_user: str = ""
     relay_password: str = ""
     worker_interval_seconds: float = 1.0
+    worker_processes: int = 0  # mail workers, each with its share of the games; 0: one per processor, at most 4
     sender_interval_seconds: float = 5.0
     relay_connections: int = 4  # at most this many connections to the relay at once
     tick_interval_seconds: float = 60.0  # how often the daemon looks for due deadlines and reminders
@@ -150,6 +151,8 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
         raise ConfigError("tick_interval_seconds must be more than 0")
     if settings.relay_connections < 1:
         raise ConfigError("relay_connections must be at least 1")
+    if not 0 <= settings.worker_processes <= 64:
+        raise ConfigError("worker_processes must be between 0 (one per processor) and 64")
     limits = settings.limits
     if not 0 <= limits.spool_reserved_percent <= 100:
         raise ConfigError("limits.spool_reserved_percent must be between 0 and 100")

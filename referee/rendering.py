@@ -7,13 +7,15 @@ Templates are never looked up relative to the current directory.
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, \
+    select_autoescape
 
 from . import registry
 from .contract import Game, State, menu_lines
@@ -127,6 +129,7 @@ def _environment(lang: str) -> Environment:
         autoescape=select_autoescape(["html", "htm", "xml"], default_for_string=False),
         keep_trailing_newline=True,
         extensions=["jinja2.ext.do", "jinja2.ext.i18n"],
+        bytecode_cache=_bytecode_cache(),
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak,
@@ -135,6 +138,21 @@ def _environment(lang: str) -> Environment:
                        say=lambda message, game=None: say(message, lang, registry.get(game) if game else None))
     env.globals["lang"] = lang
     return env
+
+
+@lru_cache(maxsize=None)
+def _bytecode_cache() -> BytecodeCache | None:
+    """Compiled templates kept on disk between processes (Jinja's own cache, in the user's
+    cache folder, `$XDG_CACHE_HOME/referee` or `~/.cache/referee`), so that the daemon and each
+    of its worker processes start in a fraction of the time compiling every template in every
+    language takes. Keyed by each template's source: an edited template is compiled again."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "referee", "templates")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        return FileSystemBytecodeCache(folder)
+    except OSError:  # no cache folder to be had: each process compiles for itself
+        return None
 
 
 def preload() -> list[str]:

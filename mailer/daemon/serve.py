@@ -21,7 +21,9 @@ import time
 
 from mailer.inbound.ingest import IngestProcess
 from mailer.outbound.relay import Relay
+from referee.service import system_clock
 
+from .shares import WorkerShares, game_table, worker_count
 from .wiring import Services
 from .worker import MailWorker
 
@@ -32,7 +34,7 @@ WORKER_NICENESS = 5
 SKIPPED_LOG_SECONDS = 3600.0
 
 
-def _yield_to_smtp() -> None:
+def yield_to_smtp() -> None:
     """Lower this thread's priority (and that of the worker threads it starts) below the SMTP
     server's: when the processor is short, answering SMTP promptly matters more than
     processing at once, and mail that waits a moment is processed in larger, cheaper runs.
@@ -108,42 +110,58 @@ class Sender:
 def serve(services: Services, stop: threading.Event, *, port: int | None = None,
           on_ready: "threading.Event | None" = None) -> None:
     settings = services.settings
+    relay = services.relay()  # a capture Maildir exists before the first mail is taken
     ingest = IngestProcess(settings, port)
     ingest.start()
-    _yield_to_smtp()
+    yield_to_smtp()
     log.info("listening on %s:%s for mail to *@%s", settings.listen_host, ingest.port, settings.hostname)
+    shares: WorkerShares | None = None
     try:
         worker = services.worker()
-        relay = services.relay()
+        count, games = worker_count(settings.worker_processes), game_table()
+        if count > 1 and (games is None or services.clock is not system_clock):
+            # a worker process of its own plays the installed games on the system's clock
+            log.warning("one mail worker only: a game here or the daemon's clock is not one a worker process "
+                        "of its own would have")
+            count = 1
+        worker.share = (0, count)
+        swept = services.sweep()  # before any other worker writes
+        if swept:
+            log.warning("deleted %d temporary file(s) left by an interrupted write", len(swept))
+        sender = Sender(services, relay)
+        shares = WorkerShares(settings, count, sender.wake, games or {})
+        shares.start()  # they get ready while this process does
+        if count > 1:
+            log.info("%d mail workers, each with its share of the games", count)
         for problem in services.warm_up():  # the SMTP server already takes mail meanwhile
             log.error("%s", problem)
         for problem in services.broken_games():  # these games stop; every other one goes on
             log.error("%s", problem)
-        swept = services.sweep()
-        if swept:
-            log.warning("deleted %d temporary file(s) left by an interrupted write", len(swept))
-        sender = Sender(services, relay)
         sender.start()
         sender.ask()  # whatever a crash left behind goes first
         if on_ready is not None:
             on_ready.set()
         try:
-            _loop(services, stop, ingest, worker, sender)
+            _loop(services, stop, ingest, worker, sender, shares)
         finally:
-            sender.stop()
+            sender.stop()  # first: it waits only for the mails on its connections
+            shares.stop()
     finally:
+        if shares is not None:
+            shares.stop()
         ingest.stop()
         log.info("stopped")
 
 
 def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, worker: MailWorker,
-          sender: Sender) -> None:
+          sender: Sender, shares: WorkerShares) -> None:
     settings = services.settings
     next_send = next_tick = 0.0
     while not stop.is_set():
         if not ingest.alive():
             log.error("the SMTP server process stopped; starting it again")
             ingest.start()
+        shares.keep_alive()
         try:
             handled_now = worker.run_once(services.spool)
         except Exception:  # the worker guards each mail; this keeps a bug from stopping the daemon

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import zlib
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -46,6 +47,7 @@ class MailWorker(MailHandler):
                  game_exists: Callable[[str], bool] | None = None) -> None:
         super().__init__(referee, notifier, settings, game_exists)
         self.parallel = PARALLEL_GAMES
+        self.share = (0, 1)  # (which, of how many): this worker takes the mail of the games of its share
         self.clock: Callable[[], float] = time.monotonic
         self._retries: dict[str, tuple[int, float, str | None]] = {}  # spool key: failed tries, next try, game
         self._kept: Counter[str] = Counter()  # this pass: why mail was kept for a later try
@@ -55,6 +57,12 @@ class MailWorker(MailHandler):
     def kept(self) -> int:
         """How many mails are waiting in the spool for a later try after an error that passes."""
         return len(self._retries)
+
+    def _mine(self, spool: Spool, key: str) -> bool:
+        """Whether a mail is in this worker's share (mailer/daemon/shares.py): by the game its
+        Delivered-To names, so that one game's mail is always taken by the same worker."""
+        index, count = self.share
+        return count == 1 or zlib.crc32(spool.game_of(key).encode("utf-8")) % count == index
 
     def _take(self, spool: Spool, key: str) -> IdentifiedMail | Handled:
         """Read a spooled mail; `_GONE` when another worker on the spool has filed it since."""
@@ -78,7 +86,7 @@ class MailWorker(MailHandler):
         tried again after a wait; one that fails otherwise is set aside (`_failed`)."""
         done: dict[str, Handled] = {}
         try:
-            listed = list(spool.keys())
+            listed = [key for key in spool.keys() if self._mine(spool, key)]
         except OSError as exc:
             log.error("the spool cannot be listed (%s); trying again at the next pass", exc)
             return []

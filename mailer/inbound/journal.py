@@ -1,26 +1,19 @@
 """Group commit for the SMTP server: one flush to disk for every message that arrived together.
 
-Making each spooled message durable on its own costs a file fsync and a directory fsync
-before the 250 reply, and the thread hop that keeps those off the event loop cost even more
-when several clients were sending. Here the server appends every message that arrived in
-one turn of the event loop to an append-only journal (`spool/journal`), syncs that one file
-once, and only then writes each message into the spool's `new/` directory as usual, without
-a sync of its own, and answers 250. Every few hundred messages, or when the server has been
-idle for a moment, a checkpoint starts a fresh journal, makes everything written so far
-durable (one sync of the file system, in a background thread) and deletes the old journal.
+Every message that arrived in one turn of the event loop is appended to the spool's newest
+segment (mailer/inbound/segments.py) in one write, the segment is synced once, and only then
+are the messages answered 250. The segment is where the worker reads them: no file is made per
+message. Every CHECKPOINT_RECORDS messages, or when the server has been idle for IDLE_SECONDS,
+a checkpoint closes the segment, so that the next mail starts a new one and segments whose
+every mail is done can be archived.
 
-After a crash the journal holds every answered message whose spool file might be lost: on
-start, `recover` writes again each message found in a journal whose file is neither in `new/`
-nor in `cur/`. A record torn by the crash has a bad checksum; it was never answered, so it is
-dropped.
-
-Record format: a line `<key> <length> <crc32 in hex>\\n`, the raw bytes, then `\\n`.
+Versions before the segments kept a journal (`spool/journal`, `journal.<n>`) in front of one
+file per message; `recover` puts back, once, what such a journal holds and the spool lacks.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import logging
 import os
 import re
@@ -29,28 +22,17 @@ import time
 import zlib
 from pathlib import Path
 
+from referee.storage import fsync_dir
+
+from .segments import SegmentWriter
 from .spool import Spool
 
 log = logging.getLogger("referee.journal")
 
-ACTIVE = "journal"
+ACTIVE = "journal"  # the journal file of versions before the segments
 CHECKPOINT_RECORDS = 500
 IDLE_SECONDS = 1.0
 _HEADER = re.compile(rb"([A-Za-z0-9._-]{1,200}) (\d{1,12}) ([0-9a-f]{8})\n")
-
-
-def _sync_filesystem(path: Path) -> None:
-    """Make every write to the file system holding `path` durable."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        try:
-            if ctypes.CDLL(None, use_errno=True).syncfs(fd) == 0:
-                return
-        except (OSError, AttributeError):
-            pass  # no syncfs here: sync everything below
-        os.sync()
-    finally:
-        os.close(fd)
 
 
 def read_records(path: Path) -> list[tuple[str, bytes]]:
@@ -74,16 +56,14 @@ def read_records(path: Path) -> list[tuple[str, bytes]]:
 
 
 class Journal:
-    """The SMTP server's durable intake in front of a `Spool`. Use from one event loop."""
+    """The SMTP server's durable intake into a `Spool`'s segments. Use from one event loop."""
 
     def __init__(self, spool: Spool) -> None:
         self.spool = spool
-        self.path = spool.root / ACTIVE
-        self._lock = threading.Lock()  # appends (event loop) against rotation (checkpoint thread)
-        self._fd: int | None = None
-        self._records = 0
+        self.writer = SegmentWriter(spool.root)
+        self._lock = threading.Lock()  # appends (event loop) against checkpoints (their thread)
+        self._open = False
         self._last_append = 0.0
-        self._generation = 0
         self._waiting: list[tuple[list[tuple[str, bytes]], asyncio.Future[None]]] = []
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
@@ -91,8 +71,9 @@ class Journal:
     # -- start and stop
 
     def recover(self) -> int:
-        """Put every answered message from old journals back into the spool; how many."""
-        journals = sorted(p for p in self.spool.root.iterdir() if p.name.startswith(ACTIVE))
+        """Put every answered message of an older version's journals back into the spool (as
+        files in new/); how many. Those journals are deleted once their mail is safe."""
+        journals = sorted(p for p in self.spool.root.iterdir() if p.name.startswith(ACTIVE) and p.is_file())
         if not journals:
             return 0
         present = {name.split(":", 1)[0] for sub in ("new", "cur") for name in os.listdir(self.spool.root / sub)}
@@ -103,7 +84,7 @@ class Journal:
                     self.spool.add(raw, key=key)
                     present.add(key)
                     restored += 1
-        _sync_filesystem(self.spool.root)
+        fsync_dir(self.spool.root / "new")
         for journal in journals:
             journal.unlink()
         if restored:
@@ -111,7 +92,8 @@ class Journal:
         return restored
 
     def start(self) -> None:
-        self._open()
+        with self._lock:
+            self._open = True
         self._stop.clear()
         self._checkpointer = threading.Thread(target=self._checkpoints, name="journal-checkpoint", daemon=True)
         self._checkpointer.start()
@@ -121,26 +103,14 @@ class Journal:
         if self._checkpointer is not None:
             self._checkpointer.join()
             self._checkpointer = None
-        self.checkpoint()
         with self._lock:
-            if self._fd is not None:
-                os.close(self._fd)
-                self._fd = None
-            if self.path.exists() and self._records == 0:
-                self.path.unlink()
-
-    def _open(self) -> None:
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        fd = os.open(self.spool.root, os.O_RDONLY)
-        try:
-            os.fsync(fd)  # the journal's own name must survive a crash
-        finally:
-            os.close(fd)
+            self._open = False
+            self.writer.seal()
 
     # -- storing
 
     async def store(self, messages: list[bytes]) -> None:
-        """Return once `messages` are durable and in the spool; raises OSError if they are not.
+        """Return once `messages` are durable in the spool; raises OSError if they are not.
         Everything stored during one turn of the event loop shares one sync."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
@@ -161,61 +131,23 @@ class Journal:
             done.set_result(None)
 
     def _append(self, entries: list[tuple[str, bytes]]) -> None:
-        """Journal, sync, then spool. Under the lock, so that a checkpoint never deletes a
-        journal whose spool files are not all written yet."""
-        payload = b"".join(b"%s %d %08x\n%s\n" % (key.encode("ascii"), len(raw), zlib.crc32(raw), raw)
-                           for key, raw in entries)
         with self._lock:
-            if self._fd is None:
+            if not self._open:
                 raise OSError("the journal is closed")
-            start, written = os.lseek(self._fd, 0, os.SEEK_END), []
-            try:
-                view = memoryview(payload)
-                while view:
-                    view = view[os.write(self._fd, view):]
-                os.fdatasync(self._fd)
-                for key, raw in entries:
-                    written.append(self.spool.add(raw, key=key, durable=False))
-            except OSError:
-                self._undo(start, written)  # the senders are told to retry: keep no copy
-                raise
-            self._records += len(entries)
+            self.writer.append(entries)  # on failure the senders are told to retry
             self._last_append = time.monotonic()
-
-    def _undo(self, start: int, written: list[str]) -> None:
-        for key in written:
-            try:
-                (self.spool.root / "new" / key).unlink()
-            except OSError:
-                pass  # the worker took it already: it is the same message the sender will retry
-        try:
-            os.ftruncate(self._fd, start)  # type: ignore[arg-type]
-        except OSError:
-            log.exception("the journal could not be cut back after a failed write")
 
     # -- checkpoints
 
     def _checkpoints(self) -> None:
         while not self._stop.wait(0.2):
             with self._lock:
-                due = self._records >= CHECKPOINT_RECORDS or (
-                    self._records and time.monotonic() - self._last_append >= IDLE_SECONDS)
+                due = self.writer.records >= CHECKPOINT_RECORDS or (
+                    self.writer.records and time.monotonic() - self._last_append >= IDLE_SECONDS)
             if due:
-                try:
-                    self.checkpoint()
-                except OSError:  # the journal stays; the next checkpoint or a restart recovers
-                    log.exception("journal checkpoint failed")
+                self.checkpoint()
 
     def checkpoint(self) -> None:
-        """Start a new journal, make the spool files of the old one durable, delete it."""
+        """Close the segment written now; the next mail starts a new one."""
         with self._lock:
-            if self._fd is None or self._records == 0:
-                return
-            self._generation += 1
-            old = self.path.with_name(f"{ACTIVE}.{self._generation}")
-            os.close(self._fd)
-            os.replace(self.path, old)
-            self._records = 0
-            self._open()
-        _sync_filesystem(self.spool.root)
-        old.unlink()
+            self.writer.seal()

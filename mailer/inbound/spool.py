@@ -1,9 +1,14 @@
-"""A Maildir spool: the SMTP server's only job is to get raw mail onto disk durably.
+"""The spool: raw mail on disk, durable before the SMTP server answers 250, until the worker
+has dealt with it.
 
-A message is written to `tmp/`, fsync'ed, renamed into `new/` and the directory fsync'ed,
-so once the server has answered 250 the mail survives a crash. The worker takes messages
-from `new/` and moves each to `cur/` when it is done with it, which keeps the raw mail for
-audit and makes "what is still to do" a directory listing.
+Mail comes two ways. The SMTP server appends it to segment files (mailer/inbound/segments.py):
+one write and one sync for the mail of a moment, and no file per message. `referee ingest`
+(a pipe from the mail server) and a requeued mail use a Maildir: a message is written to
+`tmp/`, fsync'ed, renamed into `new/` and the directory fsync'ed. The worker sees both as one
+list of keys in arrival order (keys begin with the arrival time) and files each when done: a
+segment's mail as a line of its done-log, a Maildir's by moving it to `cur/`. Processed mail
+is kept for audit: in `cur/`, and in the segments moved to `archive/` once all their mail is
+done. A mail set aside is always a file in `cur/` with flag E, whichever way it came.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import socket
 import time
 from dataclasses import dataclass
@@ -19,8 +25,12 @@ from typing import Iterator
 
 from referee.storage import fsync_dir
 
+from .segments import ARCHIVE, SEGMENT, SEGMENTS, SegmentReader, records
+
 _counter = itertools.count()
 _HOST = socket.gethostname().replace("/", "_").replace(":", "_") or "localhost"
+HEAD_BYTES = 512  # enough for the Return-Path and Delivered-To lines the spool's writers put first
+_DELIVERED_TO = re.compile(rb"^Delivered-To:[ \t]*<?([^@+<>\s]*)", re.MULTILINE | re.IGNORECASE)
 ASIDE_LOG = "aside.log"  # one JSON line per mail set aside: key, when, why, game, player
 FAILED = "E"  # the Maildir flag of a mail set aside
 
@@ -45,21 +55,31 @@ class Spool:
         for sub in ("tmp", "new", "cur"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
         self._new, self._cur = f"{self.root}/new", f"{self.root}/cur"  # strings: used per message
+        self.segments = SegmentReader(self.root)
+        self._games: dict[str, str] = {}  # key -> the game its Delivered-To names (`game_of`)
 
     def new_key(self) -> str:
         """A unique file name that sorts by arrival time."""
         return f"{time.time_ns()}.P{os.getpid()}Q{next(_counter)}.{_HOST}"
 
     def add(self, raw: bytes, *, key: str | None = None, durable: bool = True) -> str:
-        """Store one message; returns its key (file name). `durable=False` is for a caller
-        that has made the message durable elsewhere (the SMTP server's journal)."""
+        """Store one message as a file in new/; returns its key (file name). `durable=False`
+        is for a caller that makes the directory durable itself afterwards."""
         key = key or self.new_key()
         tmp = f"{self.root}/tmp/{key}"
+        self._write(tmp, raw, durable)
+        os.replace(tmp, f"{self._new}/{key}")
+        if durable:
+            fsync_dir(self.root / "new")
+        return key
+
+    @staticmethod
+    def _write(path: str, raw: bytes, durable: bool = True) -> None:
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # a write of this key that a kill cut short; the journal replays it
-            os.unlink(tmp)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # a write of this name that a kill cut short; it is written again
+            os.unlink(path)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             view = memoryview(raw)
             while view:
@@ -68,29 +88,72 @@ class Spool:
                 os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, f"{self._new}/{key}")
-        if durable:
-            fsync_dir(self.root / "new")
-        return key
 
     def pending(self) -> int:
-        return sum(1 for _ in os.scandir(self.root / "new"))
+        self.segments.refresh()
+        return sum(1 for _ in os.scandir(self.root / "new")) + self.segments.count()
 
     def keys(self) -> Iterator[str]:
         """Pending messages, oldest first (names start with the arrival time)."""
-        yield from sorted(entry.name for entry in os.scandir(self.root / "new") if entry.is_file())
+        self.segments.refresh()
+        files = [entry.name for entry in os.scandir(self.root / "new") if entry.is_file()]
+        yield from sorted(files + self.segments.keys())
 
     def has(self, key: str) -> bool:
         """Whether a message is still waiting: another worker (the daemon's, an ingest pipe's)
         may have taken and filed it since it was listed."""
+        if self.segments.has(key):
+            self.segments.refresh()  # another worker may have noted it done
+            return self.segments.has(key)
         return os.path.exists(f"{self._new}/{key}")
 
+    def every_mail(self) -> list[tuple[str, bytes]]:
+        """Every mail the spool holds, waiting or done, in arrival order: for audit and tests."""
+        found = [(name.partition(":2,")[0], Path(self.root, sub, name).read_bytes())
+                 for sub in ("new", "cur") for name in os.listdir(self.root / sub)]
+        for folder in (self.root / SEGMENTS, self.root / ARCHIVE):
+            if folder.exists():
+                for path in sorted(folder.glob(f"*{SEGMENT}")):
+                    found += records(path)
+        return sorted(dict(found).items())  # a segment's mail set aside is in cur/ too: once
+
+    def game_of(self, key: str) -> str:
+        """The game a waiting mail is for, as far as its Delivered-To line (the first lines the
+        SMTP server and `referee ingest` write) says: the local part of the address, before any
+        `+`; "" when it names none. For sharing mail out among workers without reading it."""
+        found = self._games.get(key)
+        if found is None:
+            try:
+                head = self.segments.head(key) if self.segments.has(key) else self._head(key)
+            except OSError:
+                head = b""
+            match = _DELIVERED_TO.search(head)
+            found = match.group(1).decode("ascii", "replace").lower() if match else ""
+            if len(self._games) > 100_000:
+                self._games.clear()
+            self._games[key] = found
+        return found
+
+    def _head(self, key: str) -> bytes:
+        with open(f"{self._new}/{key}", "rb") as handle:
+            return handle.read(HEAD_BYTES)
+
     def read(self, key: str) -> bytes:
+        try:
+            return self.segments.read(key)
+        except KeyError:
+            pass
         with open(f"{self._new}/{key}", "rb") as handle:
             return handle.read()
 
     def done(self, key: str, status: str = "") -> None:
-        """Move a processed message to cur/ (Maildir info suffix records the outcome)."""
+        """File a processed message: a segment's as a line of its done-log, a file by moving it
+        to cur/ (the Maildir info suffix records the outcome). FileNotFoundError when it is no
+        longer waiting (another worker filed it)."""
+        if self.segments.has(key):
+            if not self.segments.mark_done(key, status or "-"):
+                raise FileNotFoundError(key)
+            return
         suffix = f":2,{status}" if status else ":2,"
         os.replace(f"{self._new}/{key}", f"{self._cur}/{key}{suffix}")
 
@@ -107,6 +170,9 @@ class Spool:
             os.fsync(fd)
         finally:
             os.close(fd)
+        if self.segments.has(key):  # kept as a file, so that it can be listed and requeued like any other
+            self._write(f"{self._cur}/{key}:2,{FAILED}", self.segments.read(key))
+            fsync_dir(self._cur)
         self.done(key, FAILED)
 
     def aside(self) -> list[SetAside]:

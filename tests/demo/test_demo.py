@@ -16,6 +16,7 @@ from click.testing import CliRunner
 import commands.demo.bot
 from commands.main import cli
 from commands.demo.bot import MailBot, arrival_key
+from mailer.inbound.spool import Spool
 from referee import registry
 
 from ..service.simul import Simul
@@ -84,7 +85,7 @@ def test_a_race_played_by_mail_from_start_to_replay(run, race_registered, tmp_pa
             assert "\n> " in body and " wrote:\n" in body  # the report quoted below
 
     # the daemon's inbound side: every reply came in through its SMTP server and was answered
-    spooled = mails(data / "spool")
+    spooled = [email.message_from_bytes(raw, policy=policy.default) for _, raw in Spool(data / "spool").every_mail()]
     assert spooled and all(m["Delivered-To"].startswith("race-1+") for m in spooled)
     assert sorted(m["Message-ID"] for m in spooled) == sorted(
         m["Message-ID"] for p in ("alice", "bruno") for m in mails(data / "mailboxes" / p / ".Sent"))

@@ -267,7 +267,7 @@ def settle(svc, sink: Sink, players: Players, timeout: float = 120.0) -> None:
     """Wait until every mail has been taken, processed, and every outbox is empty."""
     deadline = time.monotonic() + timeout
     while True:
-        spool_empty = not any((svc.spool.root / "new").iterdir())
+        spool_empty = svc.spool.pending() == 0
         pending = svc.outbox.pending() + svc.system_outbox.pending()
         if spool_empty and not pending and all(m.accepted for m in players.mails.values()):
             return

@@ -74,7 +74,7 @@ def test_a_taken_port_is_a_clear_error(tmp_path):
 def test_the_daemon_starts_its_smtp_server_again_when_it_dies(tmp_path):
     port = free_port()
     services = build(Settings(hostname="games.test", data_dir=tmp_path / "data", listen_port=port,
-                              worker_interval_seconds=0.05))
+                              worker_interval_seconds=0.05, worker_processes=1))
     stop, ready = threading.Event(), threading.Event()
     daemon = threading.Thread(target=serve, args=(services, stop), kwargs={"on_ready": ready})
     daemon.start()

@@ -132,8 +132,9 @@ def test_serve_accepts_mail_and_stops_cleanly_on_sigterm(tmp_path):
             smtp.sendmail("p0@p.test", [f"g-1+p0+{token}@localhost"],
                           mail_bytes(f"g-1+p0+{token}@localhost", "HELLO\n", frm="p0@p.test"))
         deadline = time.monotonic() + 20
-        while not any("Orders NOT accepted" in p.read_text() or "Orders received" in p.read_text()
-                      or "Not accepted" in p.read_text() for p in (data / "relay" / "new").iterdir()):
+        while not (data / "relay" / "new").exists() or not any(
+                "Orders NOT accepted" in p.read_text() or "Orders received" in p.read_text()
+                or "Not accepted" in p.read_text() for p in (data / "relay" / "new").iterdir()):
             assert time.monotonic() < deadline, "no answer was sent"
             time.sleep(0.2)
     finally:
