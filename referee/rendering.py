@@ -20,6 +20,7 @@ from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSyst
 from . import registry
 from .contract import Game, State, menu_lines
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, format_number, language_or_default, translations
+from .i18n.compiled import ConstantMessages, cache_key
 from .i18n.messages import say
 from .i18n.terms import localise_menu, term
 from .wording import Phrase
@@ -79,7 +80,12 @@ def wrap(text: str, indent: int = 2, hang: int = 4, width: int = 76) -> str:
     """One paragraph filled to `width`, continuation lines indented further (`hang`). A line
     is never broken just before the word "orders" or "end": a line starting with it could be
     read as the start or the end of an ORDERS block by whoever answers the mail."""
-    text = _KEYWORD_AFTER_SPACE.sub(NBSP, re.sub(r"[ \t\n]+", " ", str(text)).strip(" "))
+    return _wrapped(str(text), indent, hang, width)
+
+
+@lru_cache(maxsize=8192)  # reports fill the same lines again and again: headings, rows, menu lines
+def _wrapped(text: str, indent: int, hang: int, width: int) -> str:
+    text = _KEYWORD_AFTER_SPACE.sub(NBSP, re.sub(r"[ \t\n]+", " ", text).strip(" "))
     filled = textwrap.fill(text, width, initial_indent=" " * indent,
                            subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False)
     return filled.replace(NBSP, " ")
@@ -95,9 +101,14 @@ def menu_text(game: Game, state: State, player: str, width: int = 72,
     for line in menu:
         text = say(line.text, lang, game) if isinstance(line.text, Phrase) else localise_menu(game, lang, line.text)
         for part in text.splitlines():
-            out += textwrap.wrap(part, width, subsequent_indent="    ", break_long_words=False,
-                                 break_on_hyphens=False) or [""]
+            out += _menu_lines(part, width)
     return out, complete
+
+
+@lru_cache(maxsize=4096)
+def _menu_lines(part: str, width: int) -> list[str]:
+    return textwrap.wrap(part, width, subsequent_indent="    ", break_long_words=False,
+                         break_on_hyphens=False) or [""]
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -128,26 +139,27 @@ def _environment(lang: str) -> Environment:
         undefined=StrictUndefined,
         autoescape=select_autoescape(["html", "htm", "xml"], default_for_string=False),
         keep_trailing_newline=True,
-        extensions=["jinja2.ext.do", "jinja2.ext.i18n"],
-        bytecode_cache=_bytecode_cache(),
+        extensions=["jinja2.ext.do", "jinja2.ext.i18n", ConstantMessages],
+        bytecode_cache=_bytecode_cache(lang),
     )
+    env.globals["lang"] = lang  # before any template is compiled: ConstantMessages reads it
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak,
                        number=lambda value: format_number(value, lang),
                        term=lambda word, game: term(game, lang, word),
                        say=lambda message, game=None: say(message, lang, registry.get(game) if game else None))
-    env.globals["lang"] = lang
     return env
 
 
-@lru_cache(maxsize=None)
-def _bytecode_cache() -> BytecodeCache | None:
+def _bytecode_cache(lang: str) -> BytecodeCache | None:
     """Compiled templates kept on disk between processes (Jinja's own cache, in the user's
     cache folder, `$XDG_CACHE_HOME/referee` or `~/.cache/referee`), so that the daemon and each
     of its worker processes start in a fraction of the time compiling every template in every
-    language takes. Keyed by each template's source: an edited template is compiled again."""
+    language takes. Keyed by each template's source, in a folder per language and catalogue
+    (compiled templates hold their constant messages translated): an edited template or
+    catalogue is compiled again."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "referee", "templates")
+    folder = os.path.join(base, "referee", "templates", cache_key(lang))
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         return FileSystemBytecodeCache(folder)

@@ -73,6 +73,7 @@ class Phrase(str):
     values: dict[str, Any]
     plural: str | None
     count: int | None
+    _kept: dict[str, Any] | None = None  # what a phrase read back from a game file was said as
 
     def __new__(cls, template: str, values: Mapping[str, Any], plural: str | None = None,
                 count: int | None = None) -> "Phrase":
@@ -83,6 +84,8 @@ class Phrase(str):
         return made
 
     def to_json(self) -> dict[str, Any]:
+        if self._kept is not None:
+            return self._kept
         out: dict[str, Any] = {"msg": self.template, "args": {k: value_json(v) for k, v in self.values.items()}}
         if self.plural is not None:
             out["plural"], out["n"] = self.plural, self.count
@@ -158,13 +161,16 @@ def from_json(data: Any) -> Any:
 
 
 def restore(text: str, said: Any) -> str:
-    """A text kept with what it was said as (`Phrase.to_json`): the phrase again, reading as the
-    text it was written with (an English wording changed since does not rewrite the past); the
+    """A text kept with what it was said as (`Phrase.to_json`): a phrase again, reading as the
+    text it was written with (an English wording changed since does not rewrite the past), that
+    says itself in another language from what was kept (its values are not made again: events
+    read back from a game file are many, and most are only shown in English or not at all); the
     text itself when it was not kept as a phrase."""
-    made = from_json(said)
-    if not isinstance(made, Phrase):
+    if not isinstance(said, dict) or "msg" not in said:
         return text
     kept = str.__new__(Phrase, text)
-    kept.template, kept.values, kept.plural, kept.count = made.template, made.values, made.plural, made.count
+    kept._kept = said
+    kept.template, kept.plural, kept.count = str(said["msg"]), said.get("plural"), said.get("n")
+    kept.values = {}  # what it was said with is in the kept form; `from_json(kept.to_json())` makes them
     return kept
 
