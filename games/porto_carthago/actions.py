@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.contract import Event, IllegalOrder, Order
-from referee.wording import Phrase, phrase, plural_phrase, term
+from referee.wording import Phrase, both, phrase, plural_phrase, term
 
 from .board import dock_index, free_storage, goods_price, refill_market
 from .loading import load_if_wanted
@@ -50,7 +50,7 @@ def _cost_left(state: State, seat: int, kind: str, slot: Any) -> int:
     lying = state["slots"][slot - 1]
     if kind != "side" and lying != kind:
         where = [str(i + 1) for i, card in enumerate(state["slots"]) if card == kind]
-        hint = phrase("the {card} lies on slot {slots}", card=term(kind), slots=" and ".join(where)) if where else None
+        hint = phrase("the {card} lies on slot {slots}", card=term(kind), slots=both(where)) if where else None
         raise IllegalOrder(phrase("slot {slot} holds the {lying}, not the {card}", slot=slot, lying=term(lying),
                                   card=term(kind)), suggestion=hint)
     cost = slot_info(state, slot)["cost"]
@@ -152,7 +152,8 @@ def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> N
             raise IllegalOrder(phrase("your storage has no free space"))
     elif target == "charter":
         if seat not in state["charter"]:
-            raise IllegalOrder(phrase("you have no charter ship"), suggestion=phrase("occupy one with the captain first"))
+            raise IllegalOrder(phrase("you have no charter ship"),
+                               suggestion=phrase("occupy one with the captain first"))
         if state["temple"][seat] < 1:
             raise IllegalOrder(phrase("charter shipping needs a servant of yours in the Baal temple"))
         if not state["deck"]:
@@ -386,4 +387,4 @@ def execute_side(state: State, seat: int, kind: str, events: list[Event]) -> Non
                                              player=state["players"][seat], cost=cost),
                             {"player": state["players"][seat]}))
     else:
-        buy_seat(state, seat, events, "side action")
+        buy_seat(state, seat, events, phrase("side action"))

@@ -11,6 +11,7 @@ away docks none).
 from __future__ import annotations
 
 from referee.contract import Event, IllegalOrder
+from referee.wording import Phrase, listed, order_text, phrase
 
 from . import plans
 from .board import DOCKS, civilization_docks, clockwise, dock_name, ship_card
@@ -50,20 +51,22 @@ def free_docks(state: State, ship: str) -> list[int]:
     return [d for d in civilization_docks(state, ship_card(state, ship)["civilization"]) if state["dock_s"][d] is None]
 
 
-def dock_ship(state: State, ship: str, at: int | None, events: list[Event], who: str) -> int | None:
+def dock_ship(state: State, ship: str, at: int | None, events: list[Event], who: Phrase) -> int | None:
     """Put a ship into a free dock of its civilization, or send it under the deck."""
     free = free_docks(state, ship)
     if at is None:
         at = free[0] if free else None
     if at is None:
         state["deck"].append(ship)
-        events.append(Event("departure", f"Ship {ship} finds both docks of its civilization taken and leaves "
-                            f"under the deck ({who}).", {"ship": ship}))
+        events.append(Event("departure", phrase("Ship {ship} finds both docks of its civilization taken and leaves "
+                                                "under the deck ({how}).", ship=ship, how=who), {"ship": ship}))
         return None
     state["dock_s"][at] = ship
     card = ship_card(state, ship)
-    events.append(Event("docking", f"Ship {ship} ({card['civilization']}, wants {card['good']}) docks at "
-                        f"{dock_name(state, at)} ({who}).", {"ship": ship, "dock": dock_name(state, at)}))
+    events.append(Event("docking", phrase("Ship {ship} ({civilization}, wants {good}) docks at {dock} ({how}).",
+                                          ship=ship, civilization=card["civilization"], good=card["good"],
+                                          dock=dock_name(state, at), how=who),
+                        {"ship": ship, "dock": dock_name(state, at)}))
     return at
 
 
@@ -71,18 +74,20 @@ def validate_choice(state: State, seat: int, kind: str, ship: str, at: str | Non
     """IllegalOrder unless the chooser may dock (at dock I or II) or reject this ship; the
     dock index chosen, if any."""
     if ship not in state["row1"]:
-        raise IllegalOrder(f"ship {ship} is not in row 1", suggestion=f"row 1 holds {', '.join(state['row1'])}")
+        raise IllegalOrder(phrase("ship {ship} is not in row 1", ship=ship),
+                           suggestion=phrase("row 1 holds {ships}", ships=listed(state["row1"])))
     if kind == "reject":
         if not (state["arr"]["i"] == 0 and state["arr"]["fresh"]):
-            raise IllegalOrder("only the lighthouse leader may send a ship away, and only instead of docking two")
+            raise IllegalOrder(phrase("only the lighthouse leader may send a ship away, and only instead of docking "
+                                      "two"))
         return None
     if at is None:
         return None
     first, second = civilization_docks(state, ship_card(state, ship)["civilization"])
     dock = first if at == "I" else second
     if state["dock_s"][dock] is not None:
-        raise IllegalOrder(f"dock {dock_name(state, dock)} already has a ship",
-                           suggestion=f"write DOCK {ship} without a numeral")
+        raise IllegalOrder(phrase("dock {dock} already has a ship", dock=dock_name(state, dock)),
+                           suggestion=phrase("write {order} without a numeral", order=order_text(f"DOCK {ship}")))
     return dock
 
 
@@ -93,13 +98,13 @@ def choose(state: State, seat: int, kind: str, ship: str, at: str | None, events
     state["row1"].remove(ship)
     if kind == "reject":
         state["deck"].append(ship)
-        events.append(Event("rejection", f"{state['players'][seat]} sends ship {ship} away under the deck.",
-                            {"ship": ship}))
+        events.append(Event("rejection", phrase("{player} sends ship {ship} away under the deck.",
+                                                player=state["players"][seat], ship=ship), {"ship": ship}))
         arrival["i"] += 1
         arrival["fresh"] = True
         arrival["left"] = quota(state, arrival["i"])
         return
-    dock_ship(state, ship, dock, events, f"chosen by {state['players'][seat]}")
+    dock_ship(state, ship, dock, events, phrase("chosen by {player}", player=state["players"][seat]))
     arrival["fresh"] = False
     arrival["left"] -= 1
     if arrival["left"] <= 0 or not state["row1"]:
@@ -124,7 +129,7 @@ def choice_menu(state: State) -> list[tuple[str, str, str | None]]:
 def finish(state: State, events: list[Event]) -> None:
     """Unchosen ships enter top to bottom; then every dock with its wanted good loads (A7)."""
     for ship in list(state["row1"]):
-        dock_ship(state, ship, None, events, "automatic entry")
+        dock_ship(state, ship, None, events, phrase("automatic entry"))
     state["row1"] = []
     state["arr"] = None
     plans.lapse(state, "lighthouse", events)
@@ -134,7 +139,7 @@ def finish(state: State, events: list[Event]) -> None:
                 load_if_wanted(state, dock, events)
 
 
-def privilege_entry(state: State, ship: str, events: list[Event], who: str) -> None:
+def privilege_entry(state: State, ship: str, events: list[Event], who: Phrase) -> None:
     """P8: one row-1 ship enters now; the row-2 ship behind it moves up (A25)."""
     position = state["row1"].index(ship)
     if position < len(state["row2"]):

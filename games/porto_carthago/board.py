@@ -8,10 +8,11 @@ German words are Speicher (dock warehouse), Lager (storage), Vorrat (supply), Ma
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from referee.contract import IllegalOrder, Order
 from referee.rng import Rng
+from referee.wording import Phrase, listed, phrase
 
 from .state import State, copy_state  # noqa: F401  (copy_state: the report tests take it from here)
 
@@ -23,21 +24,26 @@ DOCKS = 12  # two dock warehouses for each of the six civilizations
 EXTRA_TALENTS, PEEK, ANY_GOOD, MOVE_SERVANTS, EXTRA_POINT, PATH_SERVANT, PALACE_SEAT, SHIP_ENTERS = (
     "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8")
 IMMEDIATE = (EXTRA_TALENTS, EXTRA_POINT, PATH_SERVANT)
-PRIVILEGE_TEXT = {
-    "P1": "3 extra talents on loading",
-    "P2": "look at the top 3 ship cards and put them back in any order",
-    "P3": "load any good at an own dock with a ship",
-    "P4": "move up to 3 servants of any colours between temple and lighthouse",
-    "P5": "1 extra trade point",
-    "P6": "1 servant onto the intrigue path",
-    "P7": "buy a palace seat ignoring the trade-point minimum",
-    "P8": "let one ship of row 1 enter now",
+PRIVILEGE_TEXT: dict[str, Phrase] = {
+    "P1": phrase("3 extra talents on loading"),
+    "P2": phrase("look at the top 3 ship cards and put them back in any order"),
+    "P3": phrase("load any good at an own dock with a ship"),
+    "P4": phrase("move up to 3 servants of any colours between temple and lighthouse"),
+    "P5": phrase("1 extra trade point"),
+    "P6": phrase("1 servant onto the intrigue path"),
+    "P7": phrase("buy a palace seat ignoring the trade-point minimum"),
+    "P8": phrase("let one ship of row 1 enter now"),
 }
 
 
-def counted(n: int, word: str) -> str:
-    """`1 servant`, `3 servants`: texts read as sentences."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def one_after_another(items: Sequence[Any]) -> Any:
+    """`a; b; c`: reasons or orders in a row, each said in the reader's words."""
+    if not items:
+        return listed(())
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = phrase("{first}; {rest}", first=item, rest=said)
+    return said
 
 
 _MENU_ORDERS: dict[tuple, Order] = {}
@@ -65,7 +71,7 @@ def seat_of(state: State, player: str) -> int:
     try:
         return state["players"].index(player)
     except ValueError:
-        raise IllegalOrder(f"{player!r} is not playing in this game") from None
+        raise IllegalOrder(phrase("{player!r} is not playing in this game", player=player)) from None
 
 
 def clockwise(state: State, first: int) -> list[int]:

@@ -12,11 +12,13 @@ from importlib import resources
 from typing import Any, Mapping
 
 from referee.contract import ComponentError, canonical_json
+from referee.wording import phrase
 
 TAGS = ("certain", "inferred", "placeholder")
 ACTIONS = ("captain", "aristocrat", "loadmaster", "merchant", "porter")
 SIDES = ("none", "expand_storage", "palace")
-SIDE_ACTIONS = {"expand_storage": "expand storage", "palace": "palace seat"}  # the side actions in words
+# the side actions in words
+SIDE_ACTIONS = {"expand_storage": phrase("expand storage"), "palace": phrase("palace seat")}
 PRIVILEGES = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8")
 DANGER = {"1": 7, "2": 6, "3": 6, "4": 5, "5": 4, "6": 2}
 

@@ -10,10 +10,11 @@ rules module it belongs to.
 from __future__ import annotations
 
 from referee.contract import Event, IllegalOrder, Order, OrderError
+from referee.wording import Phrase, listed, order_text, phrase
 
 from . import actions, arrival, grammar, plans, privileges
 from .action_menu import main_menu
-from .board import DOCKS, dock_index, dock_name
+from .board import DOCKS, dock_index, dock_name, one_after_another
 from .flow import MAIN_KINDS, Decision, advance, current_decision, describe
 from .palace import buy_final_seat, final_problem
 from .state import State
@@ -50,11 +51,16 @@ def menu_orders(state: State, decision: Decision) -> list[Order]:
     return []
 
 
+_PASS = phrase("{order}", order=order_text("PASS"))  # the suggestion when a purchase cannot be made
+
+
 def validate(state: State, decision: Decision, order: Order) -> None:
     """Raise IllegalOrder unless `order` answers the decision legally."""
     if order.kind not in decision.kinds:
-        raise IllegalOrder(f"{order.kind.upper()} does not answer the current decision: {describe(state, decision)}",
-                           suggestion="allowed now: " + ", ".join(k.upper() for k in decision.kinds))
+        raise IllegalOrder(phrase("{order} does not answer the current decision: {task}",
+                                  order=order_text(order.kind.upper()), task=describe(state, decision)),
+                           suggestion=phrase("allowed now: {orders}",
+                                             orders=listed(order_text(k.upper()) for k in decision.kinds)))
     name, seat = decision.name, decision.seat
     if name == "arrival.lighthouse":
         arrival.validate_choice(state, seat, order.kind, order.args.get("ship"), order.args.get("at"))
@@ -71,18 +77,18 @@ def validate(state: State, decision: Decision, order: Order) -> None:
         if order.kind == "palace":
             problem = final_problem(state, seat)
             if problem:
-                raise IllegalOrder(problem, suggestion="PASS")
+                raise IllegalOrder(problem, suggestion=_PASS)
     elif name == "market.refill_buy" and order.kind == "buy":
         problem = actions.refill_buy_problem(state, seat)
         if problem:
-            raise IllegalOrder(problem, suggestion="PASS")
+            raise IllegalOrder(problem, suggestion=_PASS)
         if order.args.get("good") not in state["market"]:
-            raise IllegalOrder(f"there is no {order.args.get('good')} in the market",
-                               suggestion=f"the market holds {' '.join(state['market'])}")
+            raise IllegalOrder(phrase("there is no {good} in the market", good=order.args.get("good")),
+                               suggestion=phrase("the market holds {goods}", goods=" ".join(state["market"])))
     elif order not in menu_orders(state, decision):
         options = [grammar.format_order(m) for m in menu_orders(state, decision)[:6]]
-        raise IllegalOrder(f"{grammar.format_order(order)} is not possible now",
-                           suggestion="try " + " or ".join(options))
+        raise IllegalOrder(phrase("{order} is not possible now", order=order_text(grammar.format_order(order))),
+                           suggestion=phrase("try {orders}", orders=order_text(" or ".join(options))))
 
 
 def carry_out(state: State, decision: Decision, order: Order, events: list[Event]) -> None:
@@ -120,17 +126,19 @@ def _dock_round(state: State, seat: int, order: Order, events: list[Event]) -> N
     good from the market into storage, A41), or PASS in the first."""
     name = state["players"][seat]
     if order.kind == "pass":
-        events.append(Event("setup", f"{name} takes no dock in the optional round.", {"player": name}))
+        events.append(Event("setup", phrase("{player} takes no dock in the optional round.", player=name),
+                            {"player": name}))
     else:
         dock = dock_index(state, order.args["dock"])
         state["dock_o"][dock] = seat
         state["supply"][seat] -= 2
-        text = f"{name} occupies dock {order.args['dock']}"
+        text = phrase("{player} occupies dock {dock}.", player=name, dock=order.args["dock"])
         if "good" in order.args:
             state["market"].remove(order.args["good"])
             state["store"][seat].append(order.args["good"])
-            text += f" and takes {order.args['good']} from the market"
-        events.append(Event("setup", text + ".", {"player": name, **order.args}))
+            text = phrase("{player} occupies dock {dock} and takes {good} from the market.", player=name,
+                          dock=order.args["dock"], good=order.args["good"])
+        events.append(Event("setup", text, {"player": name, **order.args}))
     state["sq"] += 1
 
 
@@ -159,12 +167,12 @@ def answers(decision: Decision, order: Order) -> bool:
                for c in alternatives_of(order))
 
 
-def choose(state: State, decision: Decision, order: Order) -> tuple[Order | None, list[str]]:
+def choose(state: State, decision: Decision, order: Order) -> tuple[Order | None, list[Phrase]]:
     """The first of a planned order's alternatives that is legal now, and why the ones
     before it were not."""
     reasons = []
     for alt in alternatives_of(order):
-        why = f"{alt.kind.upper()} does not answer this decision"
+        why = phrase("{order} does not answer this decision", order=order_text(alt.kind.upper()))
         for candidate in candidates(state, decision, alt):
             try:
                 validate(state, decision, candidate)
@@ -172,7 +180,7 @@ def choose(state: State, decision: Decision, order: Order) -> tuple[Order | None
                 why = exc.message
                 continue
             return candidate, reasons
-        reasons.append(f"{grammar.format_order(alt)}: {why}")
+        reasons.append(phrase("{order}: {reason}", order=order_text(grammar.format_order(alt)), reason=why))
     return None, reasons
 
 
@@ -191,20 +199,22 @@ def run_queues(state: State, events: list[Event]) -> None:
             order, reasons = choose(state, decision, head)
             queue.pop(0)
             if order is None:
-                why = "; ".join(reasons)
+                why = one_after_another(reasons)
+                planned = order_text(grammar.format_order(head))
                 if decision.name == "arrival.lighthouse":
-                    events.append(Event("queue", f"Preference {grammar.format_order(head)} skipped: {why}.",
-                                        {"player": player}, to=(player,)))
+                    events.append(Event("queue", phrase("Preference {order} skipped: {reasons}.", order=planned,
+                                                        reasons=why), {"player": player}, to=(player,)))
                     continue
                 state["queue"][player] = []
-                events.append(Event("queue", f"Your queued order {grammar.format_order(head)} is no longer legal "
-                                    f"({why}); the rest of your queue is dropped and you are asked.",
-                                    {"player": player}, to=(player,)))
+                events.append(Event("queue", phrase("Your queued order {order} is no longer legal ({reasons}); the "
+                                                    "rest of your queue is dropped and you are asked.", order=planned,
+                                                    reasons=why), {"player": player}, to=(player,)))
                 return
             # told to the others exactly like a live answer; that it was queued, to its owner alone
-            events.append(Event("queue", f"Your queued order is carried out: {grammar.format_order(order)}.",
+            done = order_text(grammar.format_order(order))
+            events.append(Event("queue", phrase("Your queued order is carried out: {order}.", order=done),
                                 {"player": player}, to=(player,)))
-            events.append(Event("order", f"{player}: {grammar.format_order(order)}", {"player": player}))
+            events.append(Event("order", phrase("{player}: {order}", player=player, order=done), {"player": player}))
             carry_out(state, decision, order, events)
             continue
         part = plans.DECISIONS.get(decision.name)
@@ -229,16 +239,19 @@ def _standing(state: State, decision: Decision, part: str, events: list[Event]) 
             continue
         if part == "lighthouse":
             plans.set_part(state, player, part, answers_json[:k] + answers_json[k + 1:])
-        events.append(Event("plan.used", f"Your plan answers {grammar.format_order(order)}.",
+        done = order_text(grammar.format_order(order))
+        events.append(Event("plan.used", phrase("Your plan answers {order}.", order=done),
                             {"order": grammar.format_order(order)}, to=(player,)))
-        events.append(Event("order", f"{player}: {grammar.format_order(order)}", {"player": player}))
+        events.append(Event("order", phrase("{player}: {order}", player=player, order=done), {"player": player}))
         carry_out(state, decision, order, events)
         return True
     _, reasons = choose(state, decision, Order("either", {"alts": answers_json}))
     if part == "lighthouse":
         plans.set_part(state, player, part, None)
-    events.append(Event("plan.failed", f"Your plan for {plans.WHEN[part]} has no answer that fits now "
-                        f"({'; '.join(reasons)}); you are asked." + (" The list is dropped." if part == "lighthouse"
-                                                                     else ""),
-                        {"part": part, "reasons": reasons}, to=(player,)))
+    why = one_after_another(reasons)
+    text = phrase("Your plan for {when} has no answer that fits now ({reasons}); you are asked. The list is dropped.",
+                  when=plans.WHEN[part], reasons=why) if part == "lighthouse" else \
+        phrase("Your plan for {when} has no answer that fits now ({reasons}); you are asked.", when=plans.WHEN[part],
+               reasons=why)
+    events.append(Event("plan.failed", text, {"part": part, "reasons": [str(r) for r in reasons]}, to=(player,)))
     return False

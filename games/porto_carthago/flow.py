@@ -12,11 +12,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from referee.contract import Event
+from referee.wording import Phrase, listed, order_text, phrase, plural_phrase, term
 
 from .actions import side_problem
 from .arrival import begin, current_chooser, finish
-from .board import counted, draw_ships, refill_market, shuffle_into
+from .board import draw_ships, refill_market, shuffle_into
 from .components import SIDE_ACTIONS
+from .intrigue import reward_reason
 from .palace import final_problem
 from .privileges import usable_now
 from .setup import dock_round_seat
@@ -71,32 +73,55 @@ def current_decision(state: State) -> Decision | None:
     return None
 
 
-def describe(state: State, decision: Decision) -> str:
-    """One line for a human: what the decision asks."""
+def describe(state: State, decision: Decision, sentence: bool = False) -> Phrase:
+    """One line for a human: what the decision asks; with `sentence`, as the start of a
+    sentence (HELP), its first letter a capital."""
     item = decision.item
     name = decision.name
     if name == "intrigue.reward":
-        return (f"you gain {counted(item['n'], 'trade point')} ({item['why']}): how many go onto the intrigue path "
-                "instead? (INTRIGUE 0 keeps them all)")
+        values = {"reason": reward_reason(item["why"]), "order": order_text("INTRIGUE 0")}
+        if sentence:
+            return plural_phrase(item["n"], "You gain {n} trade point ({reason}): how many go onto the intrigue path "
+                                 "instead? ({order} keeps them all)", "You gain {n} trade points ({reason}): how many "
+                                 "go onto the intrigue path instead? ({order} keeps them all)", **values)
+        return plural_phrase(item["n"], "you gain {n} trade point ({reason}): how many go onto the intrigue path "
+                             "instead? ({order} keeps them all)", "you gain {n} trade points ({reason}): how many go "
+                             "onto the intrigue path instead? ({order} keeps them all)", **values)
     if name == "privilege.immediate":
-        return f"take or decline the immediate privilege of ship card {item['card']}"
+        return phrase("Take or decline the immediate privilege of ship card {card}", card=item["card"]) if sentence \
+            else phrase("take or decline the immediate privilege of ship card {card}", card=item["card"])
     if name == "privilege.arrange":
-        return "put the looked-at ship cards back in an order of your choice (top first)"
+        return phrase("Put the looked-at ship cards back in an order of your choice (top first)") if sentence \
+            else phrase("put the looked-at ship cards back in an order of your choice (top first)")
     if name == "market.refill_buy":
-        return f"buy one good from the fresh market for {state['comp']['refill_buy_price']} talents, or pass"
+        price = state["comp"]["refill_buy_price"]
+        return phrase("Buy one good from the fresh market for {price} talents, or pass", price=price) if sentence \
+            else phrase("buy one good from the fresh market for {price} talents, or pass", price=price)
     if name == "setup.optional_dock":
-        return "you may occupy a dock warehouse with 2 servants, or pass"
+        return phrase("You may occupy a dock warehouse with 2 servants, or pass") if sentence \
+            else phrase("you may occupy a dock warehouse with 2 servants, or pass")
     if name == "setup.compulsory_dock":
-        return "occupy a dock warehouse and take one good from the market into your storage"
+        return phrase("Occupy a dock warehouse and take one good from the market into your storage") if sentence \
+            else phrase("occupy a dock warehouse and take one good from the market into your storage")
     if name == "arrival.lighthouse":
         arrival = state["arr"]
-        extra = " or send one ship away" if arrival["i"] == 0 and arrival["fresh"] else ""
-        return f"choose a ship of row 1 to dock ({arrival['left']} more){extra}"
+        left = arrival["left"]
+        if arrival["i"] == 0 and arrival["fresh"]:
+            return phrase("Choose a ship of row 1 to dock ({left} more) or send one ship away", left=left) \
+                if sentence else phrase("choose a ship of row 1 to dock ({left} more) or send one ship away", left=left)
+        return phrase("Choose a ship of row 1 to dock ({left} more)", left=left) if sentence \
+            else phrase("choose a ship of row 1 to dock ({left} more)", left=left)
     if name == "action.main":
-        return f"decade {state['decade']}, action round {state['act']['r']}: choose your action"
+        values = {"decade": state["decade"], "round": state["act"]["r"]}
+        return phrase("Decade {decade}, action round {round}: choose your action", **values) if sentence \
+            else phrase("decade {decade}, action round {round}: choose your action", **values)
     if name == "action.after":
-        return "take the side action, use a privilege, or say DONE"
-    return f"buy one final palace seat for {state['comp']['final_seat']['price']} talents, or pass"
+        done = order_text("DONE")
+        return phrase("Take the side action, use a privilege, or say {order}", order=done) if sentence \
+            else phrase("take the side action, use a privilege, or say {order}", order=done)
+    price = state["comp"]["final_seat"]["price"]
+    return phrase("Buy one final palace seat for {price} talents, or pass", price=price) if sentence \
+        else phrase("buy one final palace seat for {price} talents, or pass", price=price)
 
 
 def after_open(state: State, seat: int) -> bool:
@@ -122,14 +147,15 @@ def advance(state: State, events: list[Event]) -> None:
             else:
                 state["stage"] = "arrival"
         elif stage == "arrival":
-            events.append(Event("decade", f"Decade {state['decade']} begins: the ships of row 1 "
-                                f"({', '.join(state['row1']) or 'none'}) enter the harbour.",
-                                {"decade": state["decade"], "row1": list(state["row1"])}))
+            begins = phrase("Decade {decade} begins: the ships of row 1 ({ships}) enter the harbour.",
+                            decade=state["decade"], ships=listed(state["row1"])) if state["row1"] else \
+                phrase("Decade {decade} begins: the ships of row 1 (none) enter the harbour.", decade=state["decade"])
+            events.append(Event("decade", begins, {"decade": state["decade"], "row1": list(state["row1"])}))
             begin(state, automatic=False)
             state["stage"] = "lighthouse"
         elif stage == "final_arrival":
-            events.append(Event("final", "Goods still lie in the docks: the ships of row 1 enter one last time.",
-                                {"row1": list(state["row1"])}))
+            events.append(Event("final", phrase("Goods still lie in the docks: the ships of row 1 enter one last "
+                                                "time."), {"row1": list(state["row1"])}))
             # A30: the rule's words send every ship of row 1 in; the lighthouse reading is an option
             begin(state, automatic=state["opts"].get("final_arrival", "automatic") == "automatic")
             state["stage"] = "lighthouse"
@@ -186,12 +212,13 @@ def refresh(state: State, events: list[Event]) -> None:
         _choose_start_player(state, events)
     for seat in range(count):
         state["money"][seat] += state["supply"][seat]
-    events.append(Event("income", "Income: " + ", ".join(
-        f"{p} {state['supply'][s]}" for s, p in enumerate(state["players"])) + " talents.",
-        {"income": list(state["supply"])}))
+    incomes = listed(f"{p} {state['supply'][s]}" for s, p in enumerate(state["players"]))
+    events.append(Event("income", phrase("Income: {incomes} talents.", incomes=incomes),
+                        {"income": list(state["supply"])}))
     refill_market(state, False)
-    events.append(Event("market", f"The market now holds {' '.join(state['market']) or 'nothing'}.",
-                        {"market": list(state["market"])}))
+    market = phrase("The market now holds {goods}.", goods=" ".join(state["market"])) if state["market"] \
+        else phrase("The market now holds nothing.")
+    events.append(Event("market", market, {"market": list(state["market"])}))
     state["stage"] = "actions"
     state["act"] = {"r": 1, "i": 0, "main": False, "slot": None, "side": False, "end": False}
 
@@ -204,10 +231,12 @@ def _lay_out_action_cards(state: State, events: list[Event]) -> None:
         for seat in range(len(state["players"])):
             state["supply"][seat] += on_card[seat]
             on_card[seat] = 0
-    events.append(Event("cards", "Action cards laid out: " + ", ".join(
-        f"{i + 1} {card} (cost {slots[i]['cost']}"
-        + (f", side action {SIDE_ACTIONS[slots[i]['side']]}" if slots[i]["side"] != "none" else "")
-        + ")" for i, card in enumerate(state["slots"])) + ".", {"slots": list(state["slots"])}))
+    laid = listed(phrase("{slot} {card} (cost {cost}, side action {side})", slot=i + 1, card=term(card),
+                         cost=slots[i]["cost"], side=SIDE_ACTIONS[slots[i]["side"]]) if slots[i]["side"] != "none"
+                  else phrase("{slot} {card} (cost {cost})", slot=i + 1, card=term(card), cost=slots[i]["cost"])
+                  for i, card in enumerate(state["slots"]))
+    events.append(Event("cards", phrase("Action cards laid out: {cards}.", cards=laid),
+                        {"slots": list(state["slots"])}))
 
 
 def _choose_start_player(state: State, events: list[Event]) -> None:
@@ -221,8 +250,9 @@ def _choose_start_player(state: State, events: list[Event]) -> None:
         if state["supply"][seat] == most:
             state["start"] = seat
             break
-    events.append(Event("start_player", f"{state['players'][state['start']]} has the most servants in supply and "
-                        "becomes start player.", {"player": state["players"][state["start"]]}))
+    events.append(Event("start_player", phrase("{player} has the most servants in supply and becomes start player.",
+                                               player=state["players"][state["start"]]),
+                        {"player": state["players"][state["start"]]}))
 
 
 def end_of_decade(state: State, events: list[Event]) -> None:
@@ -237,7 +267,7 @@ def end_of_decade(state: State, events: list[Event]) -> None:
         state["decade"] = decade + 1
         state["stage"] = "arrival"
         return
-    events.append(Event("end", f"The game ends after decade {decade}.", {"decade": decade}))
+    events.append(Event("end", phrase("The game ends after decade {decade}.", decade=decade), {"decade": decade}))
     if any(g is not None for g in state["dock_g"]) and state["row1"]:
         state["final"] = True
         state["stage"] = "final_arrival"

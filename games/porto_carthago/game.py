@@ -11,9 +11,10 @@ from typing import Any, Mapping, Sequence
 
 from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, PhaseInfo,
                               Prompt, Result, SetupError)
+from referee.wording import Phrase, listed, order_text, phrase, plural_phrase
 
 from . import checks, components, grammar, menus, plans, scoring, views
-from .board import counted, seat_of
+from .board import one_after_another, seat_of
 from .decisions import alternatives_of, carry_out, choose, menu_orders, run_queues, validate
 from .flow import MAIN_KINDS, advance, current_decision, describe
 from .setup import new_state
@@ -147,10 +148,10 @@ class PortoCarthago:
         lines set the player's standing answers; then every plan that fits is played."""
         seat = seat_of(state, player)
         if not orders:
-            raise InvalidOrder("no orders given", line=1)
+            raise InvalidOrder(phrase("no orders given"), line=1)
         decision = current_decision(state)
         if decision is None:
-            raise IllegalOrder("the game is over", line=1)
+            raise IllegalOrder(phrase("the game is over"), line=1)
         new = copy_state(state)
         events: list[Event] = []
         rest = [o for o in orders if o.kind not in PLAN_KINDS]
@@ -168,27 +169,31 @@ class PortoCarthago:
             if first.kind == "either":
                 chosen, reasons = choose(new, decision, first)
                 if chosen is None:
-                    raise IllegalOrder("none of the alternatives is possible now: " + "; ".join(reasons),
+                    raise IllegalOrder(phrase("none of the alternatives is possible now: {reasons}",
+                                              reasons=one_after_another(reasons)),
                                        line=first_line, text=grammar.format_order(first))
             else:
                 try:
                     validate(new, decision, first)
                 except OrderError as exc:
                     raise exc.at(first_line, grammar.format_order(first)) from None
-            events.append(Event("order", f"{player}: {grammar.format_order(chosen)}", {"player": player}))
+            events.append(Event("order", phrase("{player}: {order}", player=player,
+                                                order=order_text(grammar.format_order(chosen))), {"player": player}))
             carry_out(new, decision, chosen, events)
         if rest:  # a mail with turns to come replaces the queue; a single answer or a plan leaves it
             new["queue"][player] = [o.to_json() for o in rest]
-            events.append(Event("queue", f"{counted(len(rest), 'order')} queued: " + "; ".join(
-                grammar.format_order(o) for o in rest) + ".", {"player": player}, to=(player,)))
+            queued = order_text("; ".join(grammar.format_order(o) for o in rest))
+            events.append(Event("queue", plural_phrase(len(rest), "{n} order queued: {orders}.",
+                                                       "{n} orders queued: {orders}.", orders=queued),
+                                {"player": player}, to=(player,)))
         plans.record(new, player, [o for o in orders if o.kind in PLAN_KINDS], events)
         run_queues(new, events)
         return new, events
 
     def drop(self, state: State, player: str) -> tuple[State, list[Event]]:
         seat_of(state, player)
-        raise IllegalOrder("Porto Carthago has no rule for a player leaving; a moderator may play their turns "
-                           "with the default orders instead")
+        raise IllegalOrder(phrase("Porto Carthago has no rule for a player leaving; a moderator may play their turns "
+                                  "with the default orders instead"))
 
     # -- reports
 
@@ -202,15 +207,16 @@ class PortoCarthago:
     def plan_template(self, state: State, player: str) -> list[str]:
         return plans.template(state, player) if player in state["players"] else []
 
-    def help(self, state: State, player: str) -> str:
+    def help(self, state: State, player: str) -> Phrase:
         decision = current_decision(state)
         if decision is None:
-            return "The game is over."
+            return phrase("The game is over.")
         if state["players"][decision.seat] != player:
-            return (f"It is {state['players'][decision.seat]}'s decision ({decision.name}). You may queue orders now; "
-                    "they run when your turn comes if still legal.")
-        task = describe(state, decision)  # every order itself is listed by `menu`
-        return f"{task[:1].upper()}{task[1:]}. Orders: {', '.join(k.upper() for k in decision.kinds)}."
+            return phrase("It is {player}'s decision ({decision}). You may queue orders now; they run when your turn "
+                          "comes if still legal.", player=state["players"][decision.seat], decision=decision.name)
+        task = describe(state, decision, sentence=True)  # every order itself is listed by `menu`
+        return phrase("{task}. Orders: {orders}.", task=task,
+                      orders=listed(order_text(k.upper()) for k in decision.kinds))
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)

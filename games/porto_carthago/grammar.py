@@ -18,6 +18,7 @@ from referee.contract import AmbiguousOrder, IllegalOrder, InvalidOrder, Order, 
 from referee.orderlines import fold, join_alternatives, order_lines, parse_int, sections, split_alternatives, \
     split_optional
 from referee.orderlines import match_name as _match_name
+from referee.wording import Phrase, either, listed, menu_order, order_text, phrase, term
 
 from .board import ANY_GOOD, MOVE_SERVANTS, SHIP_ENTERS
 from .plan_parts import CANCELLABLE, PART_NAMES, PARTS, TURNS
@@ -42,8 +43,10 @@ def match_name(word: str, names: dict[str, str], what: str) -> str:
         return _match_name(word, names, what)
     except InvalidOrder as exc:
         if not exc.suggestion:
-            listed = sorted(set(names.values()))
-            exc.suggestion = f"one of {', '.join(listed[:12])}" + (" ..." if len(listed) > 12 else "")
+            known = sorted(set(names.values()))
+            shown = listed(order_text(n) for n in known[:12])
+            exc.suggestion = phrase("one of {names} ...", names=shown) if len(known) > 12 else \
+                phrase("one of {names}", names=shown)
         raise
 
 
@@ -58,8 +61,9 @@ def _cards(state: State) -> dict[str, str]:
 def _dock(state: State, word: str) -> str:
     civilization, dash, numeral = word.rpartition("-")
     if not dash or numeral.upper() not in ("I", "II", "1", "2"):
-        raise InvalidOrder(f"{word!r} is not a dock name", suggestion="write a civilization and I or II, e.g. "
-                           f"{state['comp']['civilizations'][0]}-I")
+        example = state["comp"]["civilizations"][0] + "-I"
+        raise InvalidOrder(phrase("{word!r} is not a dock name", word=word),
+                           suggestion=phrase("write a civilization and I or II, e.g. {example}", example=example))
     civilization = match_name(civilization, {c: c for c in state["comp"]["civilizations"]}, "civilization")
     return f"{civilization}-{'I' if numeral.upper() in ('I', '1') else 'II'}"
 
@@ -71,7 +75,13 @@ def _place(word: str) -> str:
 
 def _need(words: list[str], count: int, form: str) -> None:
     if len(words) != count:
-        raise InvalidOrder(f"expected {form}", suggestion=f"write {form}")
+        raise InvalidOrder(phrase("expected {form}", form=menu_order(form)),
+                           suggestion=phrase("write {form}", form=menu_order(form)))
+
+
+def _example(text: str) -> Phrase:
+    """`e.g. MERCHANT 4 G3`: an example order, in the reader's order words."""
+    return phrase("e.g. {example}", example=order_text(text))
 
 
 def parse_line(state: State, line: str, later: bool = False) -> Order:
@@ -83,11 +93,14 @@ def parse_line(state: State, line: str, later: bool = False) -> Order:
     rest = words[1:]
     if kind == "cancel":
         if len(rest) != 1:
-            raise InvalidOrder("write CANCEL PLAN, CANCEL TURNS or CANCEL <part>", suggestion="e.g. CANCEL INTRIGUE")
+            forms = [order_text("CANCEL PLAN"), order_text("CANCEL TURNS"), menu_order("CANCEL <part>")]
+            raise InvalidOrder(phrase("write {form}", form=either(forms)),
+                               suggestion=_example("CANCEL INTRIGUE"))
         return Order("cancel", {"part": match_name(rest[0], CANCELLABLE, "plan part")})
     if kind in NO_ARGS:
         if rest:
-            raise InvalidOrder(f"{kind.upper()} takes nothing after it", suggestion=f"write just {kind.upper()}")
+            raise InvalidOrder(phrase("{order} takes nothing after it", order=order_text(kind.upper())),
+                               suggestion=phrase("write just {order}", order=order_text(kind.upper())))
         return Order(kind)
     args: dict[str, Any] = {}
     if kind in SLOTTED:
@@ -109,8 +122,8 @@ def parse_alternatives(state: State, text: str, later: bool = True) -> list[Orde
     """`MERCHANT G3 or PORTER STORAGE G3 TO C2-I or TALENTS` -> the orders, in order."""
     body, optional = split_optional(text)
     if optional:
-        raise InvalidOrder("'if available' is not used here: end the line with an alternative that always works",
-                           suggestion="e.g. MERCHANT G3 or TALENTS")
+        raise InvalidOrder(phrase("'if available' is not used here: end the line with an alternative that always "
+                                  "works"), suggestion=_example("MERCHANT G3 or TALENTS"))
     return [parse_line(state, part, later) for part in split_alternatives(body, is_keyword)]
 
 
@@ -124,20 +137,24 @@ def _slot(state: State, kind: str, rest: list[str], later: bool = False) -> int 
     if rest and rest[0].isdigit():
         slot = parse_int(rest.pop(0), "the slot", minimum=1)
         if slot > 6:
-            raise InvalidOrder("slots are numbered 1 to 6")
+            raise InvalidOrder(phrase("slots are numbered 1 to 6"))
         return slot
     if kind == "side":
-        raise InvalidOrder("SIDE needs the slot number", suggestion="e.g. SIDE 4")
+        raise InvalidOrder(phrase("{order} needs the slot number", order=order_text("SIDE")),
+                           suggestion=_example("SIDE 4"))
     if later:
         return None
     where = [i + 1 for i, card in enumerate(state.get("slots") or []) if card == kind]
     if len(where) == 1:
         return where[0]
     if where:
-        raise AmbiguousOrder(f"the {kind} lies on slots {where[0]} and {where[1]}",
-                             suggestion=f"write {kind.upper()} {where[0]} ... or {kind.upper()} {where[1]} ...")
-    raise IllegalOrder(f"no {kind} card lies on the slots now",
-                       suggestion=f"give the slot number, e.g. {kind.upper()} 1")
+        raise AmbiguousOrder(phrase("the {card} lies on slots {first} and {second}", card=term(kind), first=where[0],
+                                    second=where[1]),
+                             suggestion=phrase("write {form}", form=order_text(
+                                 f"{kind.upper()} {where[0]} ... or {kind.upper()} {where[1]} ...")))
+    raise IllegalOrder(phrase("no {card} card lies on the slots now", card=term(kind)),
+                       suggestion=phrase("give the slot number, e.g. {example}",
+                                         example=order_text(f"{kind.upper()} 1")))
 
 
 # --------------------------------------------------------------------------- the arguments of each order
@@ -152,8 +169,8 @@ def _slot_only(state: State, kind: str, rest: list[str], args: dict[str, Any]) -
 def _aristocrat(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
     """ARISTOCRAT <slot> LIGHTHOUSE +2 TEMPLE -1: net changes of each place."""
     if not rest or len(rest) % 2:
-        raise InvalidOrder("the aristocrat needs place and number pairs",
-                           suggestion="e.g. ARISTOCRAT 1 LIGHTHOUSE +2 TEMPLE -1")
+        raise InvalidOrder(phrase("the aristocrat needs place and number pairs"),
+                           suggestion=_example("ARISTOCRAT 1 LIGHTHOUSE +2 TEMPLE -1"))
     delta = {"lighthouse": 0, "temple": 0}
     for i in range(0, len(rest), 2):
         delta[_place(rest[i])] += parse_int(rest[i + 1], "the number of servants")
@@ -168,7 +185,8 @@ def _merchant(state: State, kind: str, rest: list[str], args: dict[str, Any]) ->
 def _loadmaster(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
     """LOADMASTER <slot> OCCUPY|DISSOLVE <dock>, LOADMASTER <slot> SWITCH <dock> TO <dock>."""
     if not rest:
-        raise InvalidOrder("say OCCUPY, SWITCH or DISSOLVE", suggestion="e.g. LOADMASTER 3 OCCUPY C2-I")
+        raise InvalidOrder(phrase("say {words}", words=either(order_text(w) for w in ("OCCUPY", "SWITCH", "DISSOLVE"))),
+                           suggestion=_example("LOADMASTER 3 OCCUPY C2-I"))
     mode = match_name(rest[0], {"occupy": "occupy", "switch": "switch", "dissolve": "dissolve"}, "loadmaster mode")
     args["mode"] = mode
     if mode == "switch":
@@ -184,7 +202,8 @@ def _loadmaster(state: State, kind: str, rest: list[str], args: dict[str, Any]) 
 def _porter(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
     """PORTER <slot> STORAGE <good>|<dock> TO STORAGE|CHARTER|<dock>."""
     if "TO" not in [w.upper() for w in rest]:
-        raise InvalidOrder("a porter order needs TO", suggestion="e.g. PORTER 5 STORAGE G1 TO C1-I")
+        raise InvalidOrder(phrase("a porter order needs {word}", word=order_text("TO")),
+                           suggestion=_example("PORTER 5 STORAGE G1 TO C1-I"))
     cut = [w.upper() for w in rest].index("TO")
     source, target = rest[:cut], rest[cut + 1:]
     places = {"storage": "storage", "lager": "storage", "charter": "charter"}
@@ -194,9 +213,11 @@ def _porter(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> N
     elif len(source) == 1 and "-" in source[0]:
         args["from"] = _dock(state, source[0])
     else:
-        raise InvalidOrder("the source is STORAGE <good> or a dock", suggestion="e.g. PORTER 5 STORAGE G1 TO C1-I")
+        raise InvalidOrder(phrase("the source is {storage} or a dock", storage=menu_order("STORAGE <good>")),
+                           suggestion=_example("PORTER 5 STORAGE G1 TO C1-I"))
     if len(target) != 1:
-        raise InvalidOrder("the target is STORAGE, CHARTER or a dock", suggestion="e.g. ... TO CHARTER")
+        raise InvalidOrder(phrase("the target is {storage}, {charter} or a dock", storage=order_text("STORAGE"),
+                                  charter=order_text("CHARTER")), suggestion=_example("... TO CHARTER"))
     args["to"] = _dock(state, target[0]) if "-" in target[0] else match_name(target[0], places, "place")
 
 
@@ -204,7 +225,7 @@ def _use(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None
     """USE <card>, with what its privilege needs: a dock (P3), a ship of row 1 (P8), or
     servant moves (P4: <player> LIGHTHOUSE|TEMPLE <n> ...)."""
     if not rest:
-        raise InvalidOrder("USE needs a ship card", suggestion="e.g. USE S05")
+        raise InvalidOrder(phrase("{order} needs a ship card", order=order_text("USE")), suggestion=_example("USE S05"))
     card_id = match_name(rest[0], _cards(state), "ship card")
     args["card"] = card_id
     privilege = state["comp"]["ship_cards"][card_id]["privilege"]
@@ -217,8 +238,8 @@ def _use(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None
         args["ship"] = match_name(more[0], _cards(state), "ship card")
     elif privilege == MOVE_SERVANTS:
         if not more or len(more) % 3:
-            raise InvalidOrder("name player, place and number for each move",
-                               suggestion=f"e.g. USE {card_id} {state['players'][0]} LIGHTHOUSE 1")
+            raise InvalidOrder(phrase("name player, place and number for each move"),
+                               suggestion=_example(f"USE {card_id} {state['players'][0]} LIGHTHOUSE 1"))
         net: dict[str, int] = {}
         for i in range(0, len(more), 3):
             who = match_name(more[i], {p: p for p in state["players"]}, "player")
@@ -231,7 +252,8 @@ def _use(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None
 
 def _arrange(state: State, kind: str, rest: list[str], args: dict[str, Any]) -> None:
     if not rest:
-        raise InvalidOrder("ARRANGE needs the ship cards, top first", suggestion="e.g. ARRANGE S12 S03 S20")
+        raise InvalidOrder(phrase("{order} needs the ship cards, top first", order=order_text("ARRANGE")),
+                           suggestion=_example("ARRANGE S12 S03 S20"))
     args["cards"] = [match_name(w, _cards(state), "ship card") for w in rest]
 
 
@@ -250,7 +272,7 @@ def _ship_choice(state: State, kind: str, rest: list[str], args: dict[str, Any])
         if len(rest) == 2:
             at = rest[1].upper()
             if at not in ("I", "II", "1", "2"):
-                raise InvalidOrder(f"{rest[1]!r} is not I or II")
+                raise InvalidOrder(phrase("{word!r} is not I or II", word=rest[1]))
             args["at"] = "I" if at in ("I", "1") else "II"
 
 
@@ -303,7 +325,8 @@ def parse(state: State, text: str, answering: bool = False) -> list[Order]:
     if errors:
         raise errors[0] if len(errors) == 1 else OrderErrors(errors)
     if not orders:
-        raise InvalidOrder("no orders found", line=1, suggestion="write one order per line, e.g. TALENTS")
+        raise InvalidOrder(phrase("no orders found"), line=1,
+                           suggestion=phrase("write one order per line, e.g. {example}", example=order_text("TALENTS")))
     return orders
 
 
@@ -370,6 +393,8 @@ def _plan_line(state: State, part: str, text: str) -> Order:
     alts = parse_alternatives(state, text)
     for alt in alts:
         if alt.kind not in PARTS[part]:
-            raise InvalidOrder(f"{format_order(alt)} does not answer {part.upper()}",
-                               suggestion=f"{part.upper()}: takes {', '.join(k.upper() for k in PARTS[part])}")
+            raise InvalidOrder(phrase("{order} does not answer {part}", order=order_text(format_order(alt)),
+                                      part=order_text(part.upper())),
+                               suggestion=phrase("{part}: takes {orders}", part=order_text(part.upper()),
+                                                 orders=listed(order_text(k.upper()) for k in PARTS[part])))
     return Order("plan", {"part": part, "alts": [a.to_json() for a in alts]})

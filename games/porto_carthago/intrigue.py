@@ -9,8 +9,8 @@ and its ties) and A46 (converted points never count as trade points).
 from __future__ import annotations
 
 from referee.contract import Event
+from referee.wording import Phrase, phrase, plural_phrase
 
-from .board import counted
 from .state import PendingDecision, State
 
 
@@ -24,16 +24,35 @@ def max_conversion(state: State, seat: int, points: int) -> int:
     return max(0, min(points, state["supply"][seat], path_space(state)))
 
 
-def gain_points(state: State, seat: int, points: int, why: str, events: list[Event]) -> None:
-    """Award trade points; ask the player only when a conversion is actually possible."""
+def reward_reason(why: str) -> Phrase:
+    """What earned trade points, as the state keeps it (its English words: `loading S05`,
+    `charter shipping`, `privilege of S12`), said in the reader's words."""
+    if why.startswith("loading "):
+        return phrase("loading {ship}", ship=why.removeprefix("loading "))
+    if why.startswith("privilege of "):
+        return phrase("privilege of {card}", card=why.removeprefix("privilege of "))
+    if why == "charter shipping":
+        return phrase("charter shipping")
+    return Phrase(why, {})
+
+
+def _gained(state: State, seat: int, points: int, why: Phrase) -> Event:
+    return Event("trade_points", plural_phrase(points, "{player} gains {n} trade point ({reason}).",
+                                               "{player} gains {n} trade points ({reason}).",
+                                               player=state["players"][seat], reason=why),
+                 {"player": state["players"][seat], "points": points})
+
+
+def gain_points(state: State, seat: int, points: int, why: Phrase, events: list[Event]) -> None:
+    """Award trade points; ask the player only when a conversion is actually possible. The
+    reason waits in the state as its English text (`reward_reason` says it again)."""
     if points <= 0:
         return
     if max_conversion(state, seat, points) == 0:
         state["tp"][seat] += points
-        events.append(Event("trade_points", f"{state['players'][seat]} gains {counted(points, 'trade point')} "
-                            f"({why}).", {"player": state["players"][seat], "points": points}))
+        events.append(_gained(state, seat, points, why))
         return
-    state["pending"].append({"t": "reward", "p": seat, "n": points, "why": why})
+    state["pending"].append({"t": "reward", "p": seat, "n": points, "why": str(why)})
 
 
 def place_on_path(state: State, seat: int, count: int, events: list[Event]) -> None:
@@ -42,9 +61,11 @@ def place_on_path(state: State, seat: int, count: int, events: list[Event]) -> N
         state["path"].append(seat)
     state["supply"][seat] -= count
     if count:
-        events.append(Event("intrigue", f"{state['players'][seat]} places {counted(count, 'servant')} on the "
-                            f"intrigue path (now {counted(len(state['path']), 'field')} taken).",
-                            {"player": state["players"][seat], "count": count}))
+        taken = plural_phrase(len(state["path"]), "{n} field", "{n} fields")
+        events.append(Event("intrigue", plural_phrase(
+            count, "{player} places {n} servant on the intrigue path (now {fields} taken).",
+            "{player} places {n} servants on the intrigue path (now {fields} taken).",
+            player=state["players"][seat], fields=taken), {"player": state["players"][seat], "count": count}))
 
 
 def resolve_reward(state: State, reward: PendingDecision, count: int, events: list[Event]) -> None:
@@ -54,8 +75,7 @@ def resolve_reward(state: State, reward: PendingDecision, count: int, events: li
     kept = reward["n"] - count
     state["tp"][seat] += kept
     if kept:
-        events.append(Event("trade_points", f"{state['players'][seat]} gains {counted(kept, 'trade point')} "
-                            f"({reward['why']}).", {"player": state["players"][seat], "points": kept}))
+        events.append(_gained(state, seat, kept, reward_reason(reward["why"])))
 
 
 def reached_field(state: State) -> tuple[int, list[int]] | None:

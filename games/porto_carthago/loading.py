@@ -9,6 +9,7 @@ loads any good). Shipping by charter ship is in `shipping`.
 from __future__ import annotations
 
 from referee.contract import Event
+from referee.wording import phrase
 
 from .board import IMMEDIATE, PRIVILEGE_TEXT, dock_name, ship_card
 from .intrigue import gain_points
@@ -36,13 +37,15 @@ def load(state: State, dock: int, events: list[Event], any_good: bool = False) -
     state["dock_s"][dock] = None
     state["bag"].append(good)  # A19: a loaded good goes back into the bag
     state["held"][seat].append(ship)
-    how = " with the any-good privilege" if any_good else ""
-    events.append(Event("loading", f"{name} loads {good} onto ship {ship} at {dock_name(state, dock)}{how}, earns "
-                        f"{card['yield']} talents, takes the ship card ({card['privilege']}: "
-                        f"{PRIVILEGE_TEXT[card['privilege']]}) and gets both dock servants back.",
-                        {"player": name, "dock": dock_name(state, dock), "ship": ship, "good": good,
-                         "yield": card["yield"]}))
-    gain_points(state, seat, state["comp"]["loading"]["trade_points"], f"loading {ship}", events)
+    said = {"player": name, "good": good, "ship": ship, "dock": dock_name(state, dock), "talents": card["yield"],
+            "code": card["privilege"], "privilege": PRIVILEGE_TEXT[card["privilege"]]}
+    text = phrase("{player} loads {good} onto ship {ship} at {dock} with the any-good privilege, earns {talents} "
+                  "talents, takes the ship card ({code}: {privilege}) and gets both dock servants back.", **said) \
+        if any_good else phrase("{player} loads {good} onto ship {ship} at {dock}, earns {talents} talents, takes the "
+                                "ship card ({code}: {privilege}) and gets both dock servants back.", **said)
+    events.append(Event("loading", text, {"player": name, "dock": dock_name(state, dock), "ship": ship, "good": good,
+                                          "yield": card["yield"]}))
+    gain_points(state, seat, state["comp"]["loading"]["trade_points"], phrase("loading {ship}", ship=ship), events)
     if card["privilege"] in IMMEDIATE:
         state["pending"].append({"t": "priv", "p": seat, "card": ship})
 

@@ -10,10 +10,11 @@ STORAGE G1 TO C1-I or CHARTER; C2-I TO STORAGE``).
 from __future__ import annotations
 
 from itertools import permutations, product
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, NamedTuple
 
-from referee.contract import MenuLine, Order, OrderError, menu_family, passes
+from referee.contract import MenuLine, Order, OrderError, passes
 from referee.orderlines import alternatives, spans
+from referee.wording import Phrase, either, listed, menu_order, order_text, phrase
 
 from .board import ANY_GOOD, MOVE_SERVANTS, PALACE_SEAT, PEEK, SHIP_ENTERS, dock_name, own_docks, ship_card
 from .flow import MAIN_KINDS, Decision
@@ -21,6 +22,7 @@ from .grammar import format_order, parse_line
 from .state import State
 
 Judge = Callable[[Order], bool]
+Explained = Callable[[Any, Any], Phrase]  # (the order, the choices) -> a line explaining the order
 
 
 def menu(state: State, decision: Decision, judge: Judge) -> list[MenuLine]:
@@ -39,19 +41,22 @@ def menu(state: State, decision: Decision, judge: Judge) -> list[MenuLine]:
     if name == "action.after":
         lines = _singles(judge, [Order("expand"), Order("palace")]) + _uses(state, seat, judge)
         lines += _singles(judge, [Order("done")])
-        return lines + [MenuLine("a main action for your next turn (TALENTS, REFILL, CAPTAIN <slot>, ...): ends this "
-                                 "turn and waits in your queue", (Order("talents"),),
+        return lines + [MenuLine(phrase("a main action for your next turn ({orders}, ...): ends this turn and waits in "
+                                        "your queue", orders=menu_order("TALENTS, REFILL, CAPTAIN <slot>")),
+                                 (Order("talents"),),
                                  lambda o: o.kind in MAIN_KINDS and o.kind != "use" and _well_formed(state, o))]
     if name == "intrigue.reward":
         ok = [n for n in range(decision.item["n"] + 1) if judge(Order("intrigue", {"count": n}))]
-        return [MenuLine(f"INTRIGUE <n>: {spans(ok)} of the points onto the intrigue path, the rest on the track",
+        return [MenuLine(phrase("{order}: {numbers} of the points onto the intrigue path, the rest on the track",
+                                order=menu_order("INTRIGUE <n>"), numbers=spans(ok)),
                          tuple(Order("intrigue", {"count": n}) for n in ok))] if ok else []
     if name == "privilege.immediate":
         return _singles(judge, [Order("accept"), Order("decline")])
     if name == "privilege.arrange":
         cards = list(decision.item["cards"])
         orders = tuple(o for o in (Order("arrange", {"cards": list(p)}) for p in permutations(cards)) if judge(o))
-        return [MenuLine(f"ARRANGE <cards, top first>: {', '.join(cards)} in any order", orders)] if orders else []
+        return [MenuLine(phrase("{order}: {cards} in any order", order=menu_order("ARRANGE <cards, top first>"),
+                                cards=listed(cards)), orders)] if orders else []
     if name == "market.refill_buy":
         return _family("BUY <good>", [(g, Order("buy", {"good": g})) for g in _goods(state)], judge) + \
             _singles(judge, [Order("pass")])
@@ -63,12 +68,42 @@ def menu(state: State, decision: Decision, judge: Judge) -> list[MenuLine]:
 # --------------------------------------------------------------------------- building blocks
 
 
+class Offer(NamedTuple):
+    """A family of legal orders before it is written as a line: its order syntax (`MERCHANT 4
+    <good>`), what may be filled in, and the orders it stands for."""
+
+    head: str
+    choices: Any
+    orders: tuple[Order, ...]
+
+
+def _line(offer: Offer) -> MenuLine:
+    """`head: choices`, the order syntax in the reader's order words."""
+    return MenuLine(phrase("{order}: {choices}", order=menu_order(offer.head), choices=offer.choices), offer.orders)
+
+
 def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
-    return [MenuLine(format_order(o), (o,)) for o in orders if judge(o)]
+    return [MenuLine(phrase("{order}", order=order_text(format_order(o))), (o,)) for o in orders if judge(o)]
 
 
-def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> list[MenuLine]:
-    return menu_family(head, list(labelled), judge)
+def _offered(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> Offer | None:
+    """The legal orders of a family, each named by a label (`head: a, b, c`); None when none is."""
+    kept = [(label, o) for label, o in labelled if judge(o)]
+    if not kept:
+        return None
+    return Offer(head, listed(label for label, _ in kept), tuple(o for _, o in kept))
+
+
+def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge,
+            explained: Explained | None = None) -> list[MenuLine]:
+    """The line of a family of orders (none when no order of it is legal): `head: a, b, c`,
+    or as `explained` writes it, with a word on what the order does after its syntax."""
+    offer = _offered(head, labelled, judge)
+    if offer is None:
+        return []
+    if explained is None:
+        return [_line(offer)]
+    return [MenuLine(explained(menu_order(offer.head), offer.choices), offer.orders)]
 
 
 def _well_formed(state: State, order: Order) -> bool:
@@ -87,13 +122,13 @@ def _goods(state: State) -> list[str]:
     return list(state["comp"]["goods"])
 
 
-def _grouped(head: str, pairs: list[tuple[str, str, Order]]) -> list[MenuLine]:
+def _grouped(head: str, pairs: list[tuple[str, str, Order]]) -> Offer | None:
     """`head: a TO x or y; b TO z` for (first, second, order) triples, in their order."""
     if not pairs:
-        return []
+        return None
     firsts = list(dict.fromkeys(a for a, _, _ in pairs))
     text = "; ".join(f"{a} TO {alternatives([b for x, b, _ in pairs if x == a])}" for a in firsts)
-    return [MenuLine(f"{head}: {text}", tuple(o for _, _, o in pairs))]
+    return Offer(head, order_text(text), tuple(o for _, _, o in pairs))
 
 
 # --------------------------------------------------------------------------- setup and arrival
@@ -110,25 +145,30 @@ def _compulsory(state: State, judge: Judge) -> list[MenuLine]:
     free = list(dict.fromkeys(n for n, _ in ok))
     takes = list(dict.fromkeys(g for _, g in ok))
     orders = tuple(Order("occupy", {"dock": n, "good": g}) for n, g in ok)
+    head = menu_order("OCCUPY <dock> TAKE <good>")
     if len(ok) == len(free) * len(takes):
-        text = f"any of {', '.join(free)} with one of {', '.join(takes)}"
+        text = phrase("{order}: any of {docks} with one of {goods}", order=head, docks=listed(free),
+                      goods=listed(takes))
     else:
-        text = "; ".join(f"{n} TAKE {alternatives([g for x, g in ok if x == n])}" for n in free)
-    return [MenuLine(f"OCCUPY <dock> TAKE <good>: {text}", orders)]
+        text = phrase("{order}: {choices}", order=head, choices=order_text("; ".join(
+            f"{n} TAKE {alternatives([g for x, g in ok if x == n])}" for n in free)))
+    return [MenuLine(text, orders)]
 
 
 def _lighthouse(state: State, judge: Judge) -> list[MenuLine]:
     ships = list(state["row1"])
-    out = _family("DOCK <ship> (dock I if free, else II; both taken: it departs)",
-                  [(s, Order("dock", {"ship": s, "at": None})) for s in ships], judge)
+    out = _family("DOCK <ship>", [(s, Order("dock", {"ship": s, "at": None})) for s in ships], judge,
+                  lambda order, choices: phrase("{order} (dock I if free, else II; both taken: it departs): {choices}",
+                                                order=order, choices=choices))
     named = [(s, at, Order("dock", {"ship": s, "at": at})) for s in ships for at in ("I", "II")
              if judge(Order("dock", {"ship": s, "at": at}))]
     if named:
         text = ", ".join(f"{s} {alternatives([at for x, at, _ in named if x == s])}"
                          for s in dict.fromkeys(s for s, _, _ in named))
-        out.append(MenuLine(f"DOCK <ship> <I|II>: {text}", tuple(o for _, _, o in named)))
-    out += _family("REJECT <ship> (it goes under the deck and you dock none)",
-                   [(s, Order("reject", {"ship": s})) for s in ships], judge)
+        out.append(_line(Offer("DOCK <ship> <I|II>", order_text(text), tuple(o for _, _, o in named))))
+    out += _family("REJECT <ship>", [(s, Order("reject", {"ship": s})) for s in ships], judge,
+                   lambda order, choices: phrase("{order} (it goes under the deck and you dock none): {choices}",
+                                                 order=order, choices=choices))
     return out
 
 
@@ -146,25 +186,27 @@ def _main(state: State, seat: int, judge: Judge) -> list[MenuLine]:
         out += _aristocrat(state, seat, slot, judge)
     for slot in _slots(state, "loadmaster"):
         out += _loadmaster(state, seat, slot, judge)
-    out += _merged("MERCHANT", [(slot, _family(f"MERCHANT {slot} <good>", [
+    out += _merged("MERCHANT", [(slot, _offered(f"MERCHANT {slot} <good>", [
         (g, Order("merchant", {"slot": slot, "good": g})) for g in _goods(state)], judge))
         for slot in _slots(state, "merchant")])
     out += _merged("PORTER", [(slot, _porter(state, seat, slot, judge)) for slot in _slots(state, "porter")])
-    out += _family("SIDE <slot> (the slot only for its side action)",
-                   [(str(s), Order("side", {"slot": s})) for s in range(1, 7)], judge)
+    out += _family("SIDE <slot>", [(str(s), Order("side", {"slot": s})) for s in range(1, 7)], judge,
+                   lambda order, choices: phrase("{order} (the slot only for its side action): {choices}", order=order,
+                                                 choices=choices))
     return out
 
 
-def _merged(word: str, per_slot: list[tuple[int, list[MenuLine]]]) -> list[MenuLine]:
+def _merged(word: str, per_slot: list[tuple[int, Offer | None]]) -> list[MenuLine]:
     """Two cards of one action (the sixth card repeats one) offering the same: one line."""
-    lines = [(slot, found[0]) for slot, found in per_slot if found]
-    if len(lines) == 2:
-        (first_slot, first), (second_slot, second) = lines
-        offered = first.text.split(":", 1)[1]
-        if offered == second.text.split(":", 1)[1]:
-            head = first.text.split(":", 1)[0].replace(f"{word} {first_slot} ", f"{word} <slot> ", 1)
-            return [MenuLine(f"{head}: slot {first_slot} or {second_slot};{offered}", first.orders + second.orders)]
-    return [line for _, line in lines]
+    offers = [(slot, offer) for slot, offer in per_slot if offer is not None]
+    if len(offers) == 2:
+        (first_slot, first), (second_slot, second) = offers
+        if str(first.choices) == str(second.choices):
+            head = first.head.replace(f"{word} {first_slot} ", f"{word} <slot> ", 1)
+            return [MenuLine(phrase("{order}: slot {first} or {second}; {choices}", order=menu_order(head),
+                                    first=first_slot, second=second_slot, choices=first.choices),
+                             first.orders + second.orders)]
+    return [_line(offer) for _, offer in offers]
 
 
 def _aristocrat(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLine]:
@@ -179,8 +221,9 @@ def _aristocrat(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLi
     if not orders:
         return []
     cost = state["comp"]["action_slots"][slot - 1]["cost"]
-    return [MenuLine(f"ARISTOCRAT {slot} LIGHTHOUSE <+n|-n> TEMPLE <+n|-n>: move 1-5 servants; supply "
-                     f"{supply - cost} after the cost, lighthouse {light}, temple {temple}", tuple(orders))]
+    return [MenuLine(phrase("{order}: move 1-5 servants; supply {supply} after the cost, lighthouse {lighthouse}, "
+                            "temple {temple}", order=menu_order(f"ARISTOCRAT {slot} LIGHTHOUSE <+n|-n> TEMPLE <+n|-n>"),
+                            supply=supply - cost, lighthouse=light, temple=temple), tuple(orders))]
 
 
 def _loadmaster(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLine]:
@@ -192,19 +235,20 @@ def _loadmaster(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLi
                 for a in mine for b in docks]
     switches = [(a, b, o) for a, b, o in switches if judge(o)]
     if switches:
+        head = f"LOADMASTER {slot} SWITCH <dock> TO <dock>"
         froms = list(dict.fromkeys(a for a, _, _ in switches))
         tos = list(dict.fromkeys(b for _, b, _ in switches))
         if len(switches) == len(froms) * len(tos):
-            out.append(MenuLine(f"LOADMASTER {slot} SWITCH <dock> TO <dock>: from {alternatives(froms)} to any of "
-                                f"{', '.join(tos)}", tuple(o for _, _, o in switches)))
+            out.append(MenuLine(phrase("{order}: from {docks} to any of {targets}", order=menu_order(head),
+                                       docks=either(froms), targets=listed(tos)), tuple(o for _, _, o in switches)))
         else:
-            out += _grouped(f"LOADMASTER {slot} SWITCH <dock> TO <dock>", switches)
+            out += [_line(offer) for offer in [_grouped(head, switches)] if offer is not None]
     out += _family(f"LOADMASTER {slot} DISSOLVE <dock>",
                    [(n, Order("loadmaster", {"slot": slot, "mode": "dissolve", "dock": n})) for n in mine], judge)
     return out
 
 
-def _porter(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLine]:
+def _porter(state: State, seat: int, slot: int, judge: Judge) -> Offer | None:
     mine = [dock_name(state, d) for d in own_docks(state, seat)]
     targets = mine + ["storage", "charter"]
     moves = []
@@ -227,11 +271,15 @@ def _uses(state: State, seat: int, judge: Judge) -> list[MenuLine]:
         if privilege in (PEEK, PALACE_SEAT):
             out += _singles(judge, [Order("use", {"card": card_id})])
         elif privilege == ANY_GOOD:
-            out += _family(f"USE {card_id} <dock> (load whatever good lies there)",
-                           [(n, Order("use", {"card": card_id, "dock": n})) for n in _docks(state)], judge)
+            out += _family(f"USE {card_id} <dock>",
+                           [(n, Order("use", {"card": card_id, "dock": n})) for n in _docks(state)], judge,
+                           lambda order, choices: phrase("{order} (load whatever good lies there): {choices}",
+                                                         order=order, choices=choices))
         elif privilege == SHIP_ENTERS:
-            out += _family(f"USE {card_id} <ship> (it enters now)",
-                           [(s, Order("use", {"card": card_id, "ship": s})) for s in state["row1"]], judge)
+            out += _family(f"USE {card_id} <ship>",
+                           [(s, Order("use", {"card": card_id, "ship": s})) for s in state["row1"]], judge,
+                           lambda order, choices: phrase("{order} (it enters now): {choices}", order=order,
+                                                         choices=choices))
         elif privilege == MOVE_SERVANTS:
             out += _servant_moves(state, card_id, judge)
     return out
@@ -252,9 +300,12 @@ def _servant_moves(state: State, card_id: str, judge: Judge) -> list[MenuLine]:
         return []
     temple = [f"{p} {state['temple'][s]}" for s, p in enumerate(players) if state["temple"][s]]
     light = [f"{p} {state['light'][s]}" for s, p in enumerate(players) if state["light"][s]]
-    return [MenuLine(f"USE {card_id} <player> LIGHTHOUSE <n> <player> TEMPLE <n> ...: move 1 to 3 servants of any "
-                     f"colours, LIGHTHOUSE from the temple (now {', '.join(temple) or 'nobody'}), TEMPLE from the "
-                     f"lighthouse (now {', '.join(light) or 'nobody'})", tuple(orders))]
+    return [MenuLine(phrase("{order}: move 1 to 3 servants of any colours, {lighthouse} from the temple (now "
+                            "{in_temple}), {temple} from the lighthouse (now {in_lighthouse})",
+                            order=menu_order(f"USE {card_id} <player> LIGHTHOUSE <n> <player> TEMPLE <n> ..."),
+                            lighthouse=order_text("LIGHTHOUSE"), temple=order_text("TEMPLE"),
+                            in_temple=listed(temple) if temple else phrase("nobody"),
+                            in_lighthouse=listed(light) if light else phrase("nobody")), tuple(orders))]
 
 
 def judge_for(validate: Callable[[State, Decision, Order], None], state: State, decision: Decision) -> Judge:

@@ -8,6 +8,7 @@ ignores the minimum), A33 (money is secret) and A44 (every purchase needs a supp
 from __future__ import annotations
 
 from referee.contract import Event
+from referee.wording import Phrase, phrase
 
 from .state import State
 
@@ -24,21 +25,23 @@ def cheapest_field(state: State) -> tuple[int | None, int, int]:
     return best
 
 
-def purchase_problem(state: State, seat: int, ignore_tp: bool = False, public: bool = False) -> str | None:
+def purchase_problem(state: State, seat: int, ignore_tp: bool = False, public: bool = False) -> Phrase | None:
     """Why a palace purchase is impossible now, or None (A13, A14, A44). With `public`, only
     what every player can see is tested: money is secret (A33), so it never decides whether
     a player is asked, only whether the purchase itself goes through."""
     field, price, minimum = cheapest_field(state)
     if state["supply"][seat] < 1:
-        return "a palace seat needs a servant in your supply"
+        return phrase("a palace seat needs a servant in your supply")
     if not ignore_tp and state["tp"][seat] < minimum:
-        return f"the cheapest free palace field needs {minimum} trade points, you have {state['tp'][seat]}"
+        return phrase("the cheapest free palace field needs {minimum} trade points, you have {points}",
+                      minimum=minimum, points=state["tp"][seat])
     if not public and state["money"][seat] < price:
-        return f"the cheapest free palace field costs {price} talents and you have {state['money'][seat]}"
+        return phrase("the cheapest free palace field costs {price} talents and you have {money}", price=price,
+                      money=state["money"][seat])
     return None
 
 
-def buy_seat(state: State, seat: int, events: list[Event], why: str) -> None:
+def buy_seat(state: State, seat: int, events: list[Event], why: Phrase) -> None:
     """A servant onto the cheapest free field, paying its price."""
     field, price, _ = cheapest_field(state)
     state["money"][seat] -= price
@@ -47,21 +50,25 @@ def buy_seat(state: State, seat: int, events: list[Event], why: str) -> None:
         state["big"][seat] += 1
     else:
         state["palace"][field] = seat
-    where = "the big field" if field is None else f"palace field {field + 1}"
-    events.append(Event("palace", f"{state['players'][seat]} buys a palace seat on {where} for {price} talents "
-                        f"({why}).", {"player": state["players"][seat], "field": field, "price": price}))
+    name = state["players"][seat]
+    text = phrase("{player} buys a palace seat on the big field for {price} talents ({reason}).", player=name,
+                  price=price, reason=why) if field is None else \
+        phrase("{player} buys a palace seat on palace field {field} for {price} talents ({reason}).", player=name,
+               field=field + 1, price=price, reason=why)
+    events.append(Event("palace", text, {"player": name, "field": field, "price": price}))
 
 
-def final_problem(state: State, seat: int, public: bool = False) -> str | None:
+def final_problem(state: State, seat: int, public: bool = False) -> Phrase | None:
     """Why the final 20-talent seat cannot be bought; with `public`, leaving out the secret
     money, so that whoever might buy is asked (and one who cannot pay answers PASS)."""
     final_seat = state["comp"]["final_seat"]
     if state["supply"][seat] < 1:
-        return "a palace seat needs a servant in your supply"
+        return phrase("a palace seat needs a servant in your supply")
     if state["tp"][seat] < final_seat["min_tp"]:
-        return f"the final seat needs {final_seat['min_tp']} trade points"
+        return phrase("the final seat needs {minimum} trade points", minimum=final_seat["min_tp"])
     if not public and state["money"][seat] < final_seat["price"]:
-        return f"the final seat costs {final_seat['price']} talents and you have {state['money'][seat]}"
+        return phrase("the final seat costs {price} talents and you have {money}", price=final_seat["price"],
+                      money=state["money"][seat])
     return None
 
 
@@ -71,5 +78,6 @@ def buy_final_seat(state: State, seat: int, events: list[Event]) -> None:
     state["money"][seat] -= price
     state["supply"][seat] -= 1
     state["big"][seat] += 1
-    events.append(Event("palace", f"{state['players'][seat]} buys the final palace seat for {price} talents.",
+    events.append(Event("palace", phrase("{player} buys the final palace seat for {price} talents.",
+                                         player=state["players"][seat], price=price),
                         {"player": state["players"][seat], "field": None, "price": price}))

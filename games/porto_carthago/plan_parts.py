@@ -4,6 +4,8 @@ grammar, the checks and the plans (plans.py explains plans as a whole).
 
 from __future__ import annotations
 
+from referee.wording import Phrase, phrase
+
 PARTS: dict[str, tuple[str, ...]] = {
     "lighthouse": ("dock", "reject"),
     "intrigue": ("intrigue",),
@@ -22,6 +24,8 @@ CANCELLABLE = {**PART_NAMES, "plan": "plan", "all": "plan"}
 # the decision each standing part answers
 DECISIONS = {"arrival.lighthouse": "lighthouse", "intrigue.reward": "intrigue", "privilege.immediate": "privilege",
              "market.refill_buy": "refill", "action.after": "extras", "end.final_seat": "final"}
-WHEN = {"lighthouse": "the next ship arrival", "intrigue": "trade points you gain",
-        "privilege": "immediate privileges", "refill": "the buy after a refill",
-        "extras": "what follows your main action", "final": "the final palace seat"}
+# what each part is for, in the notes a player reads about their plan ("Your plan for ...")
+WHEN: dict[str, Phrase] = {
+    "lighthouse": phrase("the next ship arrival"), "intrigue": phrase("trade points you gain"),
+    "privilege": phrase("immediate privileges"), "refill": phrase("the buy after a refill"),
+    "extras": phrase("what follows your main action"), "final": phrase("the final palace seat")}

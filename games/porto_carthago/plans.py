@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import Event, Order
+from referee.wording import menu_order, order_text, phrase
 
 from .grammar import format_alternatives, format_order
 from .state import State
@@ -63,15 +64,17 @@ def record(state: State, player: str, orders: list[Order], events: list[Event]) 
             for gone in (list(plans_of(state, player)) if part == "plan" else [part] if part in PARTS else []):
                 set_part(state, player, gone, None)
                 fresh.pop(gone, None)
-            events.append(Event("plan.cancel", "Your whole plan is cancelled." if part == "plan" else
-                                "Your queued turns are cancelled." if part == TURNS else
-                                f"Your plan for {WHEN[part]} is cancelled.", {"part": part}, to=(player,)))
+            events.append(Event("plan.cancel", phrase("Your whole plan is cancelled.") if part == "plan" else
+                                phrase("Your queued turns are cancelled.") if part == TURNS else
+                                phrase("Your plan for {when} is cancelled.", when=WHEN[part]), {"part": part},
+                                to=(player,)))
             continue
         fresh.setdefault(order.args["part"], []).extend(order.args["alts"])
     for part, answers in fresh.items():
         set_part(state, player, part, answers)
-        shown = format_alternatives([Order.from_json(a) for a in answers])
-        events.append(Event("plan.set", f"Your plan for {WHEN[part]}: {shown}.", {"part": part}, to=(player,)))
+        shown = order_text(format_alternatives([Order.from_json(a) for a in answers]))
+        events.append(Event("plan.set", phrase("Your plan for {when}: {orders}.", when=WHEN[part], orders=shown),
+                            {"part": part}, to=(player,)))
 
 
 def standing_lines(state: State, player: str) -> list[str]:
@@ -88,8 +91,9 @@ def lapse(state: State, part: str, events: list[Event]) -> None:
         left = plans_of(state, player).get(part)
         if left:
             set_part(state, player, part, None)
-            events.append(Event("plan.lapsed", f"Your plan for {WHEN[part]} lapses, the arrival is over (left "
-                                f"unused: {format_alternatives([Order.from_json(a) for a in left])}).",
+            unused = order_text(format_alternatives([Order.from_json(a) for a in left]))
+            events.append(Event("plan.lapsed", phrase("Your plan for {when} lapses, the arrival is over (left unused: "
+                                                      "{orders}).", when=WHEN[part], orders=unused),
                                 {"part": part}, to=(player,)))
 
 
@@ -102,7 +106,8 @@ def template(state: State, player: str) -> list[str]:
     report stays short; the orders guide lists them all); the lighthouse list names the
     ships that enter next."""
     mine = plans_of(state, player)
-    out = ["<next turn> or TALENTS   (a line a turn, after your answer)"]
+    out: list[str] = [phrase("{orders}   (a line a turn, after your answer)",
+                             orders=menu_order("<next turn> or TALENTS"))]
     ships = state["row2"] if state["stage"] in ("actions", "refresh") else state["row1"]
     if "lighthouse" not in mine and ships:
         out.append("LIGHTHOUSE: " + " or ".join(f"DOCK {s}" for s in ships[:3]))

@@ -11,11 +11,12 @@ from itertools import permutations
 from typing import Any
 
 from referee.contract import Event, IllegalOrder, Order
+from referee.wording import listed, phrase, plural_phrase
 
 from .actions import refill_buy_problem
 from .arrival import privilege_entry
 from .board import (ANY_GOOD, EXTRA_POINT, EXTRA_TALENTS, IMMEDIATE, MOVE_SERVANTS, PALACE_SEAT, PATH_SERVANT, PEEK,
-                    PRIVILEGE_TEXT, counted, dock_index, dock_name, own_docks, ship_card)
+                    PRIVILEGE_TEXT, dock_index, dock_name, own_docks, ship_card)
 from .intrigue import gain_points, max_conversion, place_on_path, resolve_reward
 from .loading import load
 from .palace import buy_seat, purchase_problem
@@ -43,14 +44,15 @@ def validate_use(state: State, seat: int, args: dict[str, Any]) -> None:
     """IllegalOrder unless USE <card> ... may be carried out now."""
     card_id = args.get("card")
     if card_id not in state["held"][seat]:
-        raise IllegalOrder(f"you hold no ship card {card_id!r}",
-                           suggestion=f"you hold {', '.join(state['held'][seat])}" if state["held"][seat] else None)
+        raise IllegalOrder(phrase("you hold no ship card {card!r}", card=card_id),
+                           suggestion=phrase("you hold {cards}", cards=listed(state["held"][seat]))
+                           if state["held"][seat] else None)
     privilege = ship_card(state, card_id)["privilege"]
     if privilege in IMMEDIATE:
-        raise IllegalOrder(f"{card_id} has an immediate privilege, settled when it was loaded")
+        raise IllegalOrder(phrase("{card} has an immediate privilege, settled when it was loaded", card=card_id))
     if privilege == PEEK:
         if not state["deck"]:
-            raise IllegalOrder("the ship deck is empty")
+            raise IllegalOrder(phrase("the ship deck is empty"))
     elif privilege == ANY_GOOD:
         _validate_any_good(state, seat, args.get("dock"))
     elif privilege == MOVE_SERVANTS:
@@ -60,8 +62,9 @@ def validate_use(state: State, seat: int, args: dict[str, Any]) -> None:
         if problem:
             raise IllegalOrder(problem)
     elif args.get("ship") not in state["row1"]:  # SHIP_ENTERS
-        raise IllegalOrder(f"ship {args.get('ship')!r} is not in row 1",
-                           suggestion=f"row 1 holds {', '.join(state['row1'])}" if state["row1"] else None)
+        raise IllegalOrder(phrase("ship {ship!r} is not in row 1", ship=args.get("ship")),
+                           suggestion=phrase("row 1 holds {ships}", ships=listed(state["row1"])) if state["row1"]
+                           else None)
 
 
 def _validate_any_good(state: State, seat: int, dock: Any) -> None:
@@ -69,11 +72,11 @@ def _validate_any_good(state: State, seat: int, dock: Any) -> None:
     try:
         index = dock_index(state, dock)
     except (ValueError, AttributeError, TypeError):
-        raise IllegalOrder(f"there is no dock called {dock!r}") from None
+        raise IllegalOrder(phrase("there is no dock called {name!r}", name=dock)) from None
     if state["dock_o"][index] != seat:
-        raise IllegalOrder(f"dock {dock} is not yours")
+        raise IllegalOrder(phrase("dock {dock} is not yours", dock=dock))
     if state["dock_s"][index] is None or state["dock_g"][index] is None:
-        raise IllegalOrder(f"dock {dock} needs both a ship and a good to load (A24)")
+        raise IllegalOrder(phrase("dock {dock} needs both a ship and a good to load (A24)", dock=dock))
 
 
 def _validate_servant_moves(state: State, moves: list[Any]) -> None:
@@ -81,15 +84,16 @@ def _validate_servant_moves(state: State, moves: list[Any]) -> None:
     [player, +n] from the temple to the lighthouse, [player, -n] back."""
     total = sum(abs(n) for _, n in moves)
     if not 1 <= total <= 3:
-        raise IllegalOrder("the privilege moves 1 to 3 servants")
+        raise IllegalOrder(phrase("the privilege moves 1 to 3 servants"))
     seen = set()
     for player, n in moves:
         if player not in state["players"] or player in seen or n == 0:
-            raise IllegalOrder(f"bad servant move for {player!r}")
+            raise IllegalOrder(phrase("bad servant move for {player!r}", player=player))
         seen.add(player)
         seat = state["players"].index(player)
         if (n > 0 and state["temple"][seat] < n) or (n < 0 and state["light"][seat] < -n):
-            raise IllegalOrder(f"{player} does not have {counted(abs(n), 'servant')} there to move")
+            raise IllegalOrder(plural_phrase(abs(n), "{player} does not have {n} servant there to move",
+                                             "{player} does not have {n} servants there to move", player=player))
 
 
 def execute_use(state: State, seat: int, args: dict[str, Any], events: list[Event]) -> None:
@@ -97,7 +101,8 @@ def execute_use(state: State, seat: int, args: dict[str, Any], events: list[Even
     card_id = args["card"]
     privilege = ship_card(state, card_id)["privilege"]
     name = state["players"][seat]
-    events.append(Event("privilege", f"{name} uses ship card {card_id}: {PRIVILEGE_TEXT[privilege]}.",
+    events.append(Event("privilege", phrase("{player} uses ship card {card}: {privilege}.", player=name, card=card_id,
+                                            privilege=PRIVILEGE_TEXT[privilege]),
                         {"player": name, "card": card_id, "privilege": privilege}))
     state["held"][seat].remove(card_id)
     if privilege == PEEK:
@@ -111,21 +116,24 @@ def execute_use(state: State, seat: int, args: dict[str, Any], events: list[Even
             other = state["players"].index(player)
             state["light"][other] += n
             state["temple"][other] -= n
-            where = f"{n} from temple to lighthouse" if n > 0 else f"{-n} from lighthouse to temple"
-            events.append(Event("privilege", f"{player}'s servants moved: {where}.", {"player": player, "moved": n}))
+            moved = phrase("{player}'s servants moved: {count} from temple to lighthouse.", player=player, count=n) \
+                if n > 0 else phrase("{player}'s servants moved: {count} from lighthouse to temple.", player=player,
+                                     count=-n)
+            events.append(Event("privilege", moved, {"player": player, "moved": n}))
     elif privilege == PALACE_SEAT:
-        buy_seat(state, seat, events, "privilege, ignoring the trade-point minimum")
+        buy_seat(state, seat, events, phrase("privilege, ignoring the trade-point minimum"))
     else:  # SHIP_ENTERS
-        privilege_entry(state, args["ship"], events, f"privilege of {name}")
+        privilege_entry(state, args["ship"], events, phrase("privilege of {player}", player=name))
 
 
 def _peek(state: State, seat: int, card_id: str, events: list[Event]) -> None:
     """P2: the top three ship cards are shown to the user alone, who then arranges them."""
     top = state["deck"][:3]
     state["pending"].append({"t": "arrange", "p": seat, "card": card_id, "cards": top})
-    shown = ", ".join(f"{c} ({ship_card(state, c)['civilization']}, {ship_card(state, c)['good']}, yield "
-                      f"{ship_card(state, c)['yield']}, danger {ship_card(state, c)['danger']})" for c in top)
-    events.append(Event("peek", f"The top of the ship deck: {shown}.", {"cards": top},
+    shown = listed(phrase("{card} ({civilization}, {good}, yield {talents}, danger {danger})", card=c,
+                          civilization=ship_card(state, c)["civilization"], good=ship_card(state, c)["good"],
+                          talents=ship_card(state, c)["yield"], danger=ship_card(state, c)["danger"]) for c in top)
+    events.append(Event("peek", phrase("The top of the ship deck: {cards}.", cards=shown), {"cards": top},
                         to=(state["players"][seat],)))
 
 
@@ -196,15 +204,17 @@ def _take_or_decline(state: State, item: PendingDecision, take: bool, events: li
     state["held"][seat].remove(card_id)
     state["deck"].append(card_id)
     if not take:
-        events.append(Event("privilege", f"{name} declines the privilege of {card_id} ({PRIVILEGE_TEXT[privilege]}).",
+        events.append(Event("privilege", phrase("{player} declines the privilege of {card} ({privilege}).",
+                                                player=name, card=card_id, privilege=PRIVILEGE_TEXT[privilege]),
                             {"player": name, "card": card_id}))
         return
-    events.append(Event("privilege", f"{name} takes the privilege of {card_id}: {PRIVILEGE_TEXT[privilege]}.",
+    events.append(Event("privilege", phrase("{player} takes the privilege of {card}: {privilege}.", player=name,
+                                            card=card_id, privilege=PRIVILEGE_TEXT[privilege]),
                         {"player": name, "card": card_id, "privilege": privilege}))
     if privilege == EXTRA_TALENTS:
         state["money"][seat] += 3
     elif privilege == EXTRA_POINT:
-        gain_points(state, seat, 1, f"privilege of {card_id}", events)
+        gain_points(state, seat, 1, phrase("privilege of {card}", card=card_id), events)
     elif privilege == PATH_SERVANT:
         place_on_path(state, seat, 1, events)
 
@@ -214,19 +224,23 @@ def _arrange(state: State, item: PendingDecision, cards: list[str], events: list
     name = state["players"][item["p"]]
     state["deck"][: len(cards)] = cards
     state["deck"].append(item["card"])
-    events.append(Event("peek", f"{name} puts the looked-at ship cards back in a chosen order.", {"player": name}))
-    events.append(Event("peek", f"You put them back as {', '.join(cards)} (top first).", {"cards": cards}, to=(name,)))
+    events.append(Event("peek", phrase("{player} puts the looked-at ship cards back in a chosen order.", player=name),
+                        {"player": name}))
+    events.append(Event("peek", phrase("You put them back as {cards} (top first).", cards=listed(cards)),
+                        {"cards": cards}, to=(name,)))
 
 
 def _refill_buy(state: State, seat: int, order: Order, events: list[Event]) -> None:
     """After the refill alternative: one good from the fresh market for 6 talents, or PASS (A34)."""
     name = state["players"][seat]
     if order.kind == "pass":
-        events.append(Event("refill", f"{name} buys nothing after the refill.", {"player": name}))
+        events.append(Event("refill", phrase("{player} buys nothing after the refill.", player=name),
+                            {"player": name}))
         return
     price = state["comp"]["refill_buy_price"]
     state["money"][seat] -= price
     state["market"].remove(order.args["good"])
     state["store"][seat].append(order.args["good"])
-    events.append(Event("refill", f"{name} buys {order.args['good']} for {price} talents after the refill.",
+    events.append(Event("refill", phrase("{player} buys {good} for {price} talents after the refill.", player=name,
+                                         good=order.args["good"], price=price),
                         {"player": name, "good": order.args["good"]}))

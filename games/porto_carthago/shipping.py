@@ -12,8 +12,9 @@ deck and nobody gains its privilege).
 from __future__ import annotations
 
 from referee.contract import Event
+from referee.wording import phrase, plural_phrase
 
-from .board import counted, ship_card
+from .board import ship_card
 from .intrigue import gain_points
 from .state import State
 
@@ -41,17 +42,23 @@ def ship_by_charter(state: State, seat: int, good: str, events: list[Event]) -> 
         state["money"][seat] += gain - tax
         points = rules["success_tp"]
         # the public text gives the nominal tax: a capped amount would reveal the secret purse
-        text = (f"{name} ships {good} by charter: card {top} shows danger {card['danger']} against "
-                f"{counted(temple, 'temple servant')}, a success. {gain} talents earned, {nominal} due as temple tax.")
+        text = plural_phrase(temple, "{player} ships {good} by charter: card {card} shows danger {danger} against {n} "
+                             "temple servant, a success. {gain} talents earned, {tax} due as temple tax.",
+                             "{player} ships {good} by charter: card {card} shows danger {danger} against {n} "
+                             "temple servants, a success. {gain} talents earned, {tax} due as temple tax.",
+                             player=name, good=good, card=top, danger=card["danger"], gain=gain, tax=nominal)
         if tax < nominal:
-            events.append(Event("tax", f"You could pay only {tax} of the {nominal} talents of temple tax.",
-                                {"paid": tax}, to=(name,)))
+            events.append(Event("tax", phrase("You could pay only {paid} of the {tax} talents of temple tax.", paid=tax,
+                                              tax=nominal), {"paid": tax}, to=(name,)))
     else:
         gain = (card["yield"] + 1) // 2
         state["money"][seat] += gain
         points = rules["fail_tp"]
-        text = (f"{name} ships {good} by charter: card {top} shows danger {card['danger']} against "
-                f"{counted(temple, 'temple servant')}, the voyage fails. Half the yield, {gain} talents, is paid.")
+        text = plural_phrase(temple, "{player} ships {good} by charter: card {card} shows danger {danger} against {n} "
+                             "temple servant, the voyage fails. Half the yield, {gain} talents, is paid.",
+                             "{player} ships {good} by charter: card {card} shows danger {danger} against {n} "
+                             "temple servants, the voyage fails. Half the yield, {gain} talents, is paid.",
+                             player=name, good=good, card=top, danger=card["danger"], gain=gain)
     state["deck"].append(top)
     state["bag"].append(good)
     state["charter"][state["charter"].index(seat)] = None
@@ -59,4 +66,4 @@ def ship_by_charter(state: State, seat: int, good: str, events: list[Event]) -> 
     state["supply"][seat] += 2
     events.append(Event("shipping", text, {"player": name, "card": top, "danger": card["danger"], "temple": temple,
                                            "success": success, "money": gain}))
-    gain_points(state, seat, points, "charter shipping", events)
+    gain_points(state, seat, points, phrase("charter shipping"), events)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import Order
+from referee.wording import order_text
 
 from .board import PRIVILEGE_TEXT, docks, goods_price, storage_spaces
 from .flow import current_decision, describe
@@ -64,7 +65,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         out["options"] = dict(state["opts"])
     elif seat is not None:
         out["my_queue"] = list(state["queue"].get(player, []))
-        out["my_queue_text"] = [format_order(Order.from_json(o)) for o in out["my_queue"]]
+        out["my_queue_text"] = [order_text(format_order(Order.from_json(o))) for o in out["my_queue"]]
         plan = standing_lines(state, player)
         if plan:
             out["my_plan"] = plan

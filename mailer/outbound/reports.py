@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.contract import Event, Game, State, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
 from referee.i18n.messages import say
+from referee.wording import Phrase
 from referee.i18n.terms import localise, phase_name
 from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
@@ -112,9 +113,15 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
     template = plan_template(game, state, player) if plan else []
     if template:
         lines += _comment(t.gettext("Plan ahead (optional, only you see it): fill in, remove the #"))
-        lines += [f"#   {localise(game, lang, part)}" for part in template]
+        lines += [f"#   {plan_line(game, lang, part)}" for part in template]
     lines.append("END")
     return lines
+
+
+def plan_line(game: Game, lang: str, line: str) -> str:
+    """A line of a plan or of the plan template in the player's words: a game's phrase as the
+    phrase says it, canonical order text with the glossary's words."""
+    return say(line, lang, game) if isinstance(line, Phrase) else localise(game, lang, line)
 
 
 def _comment(text: str, width: int = 78) -> list[str]:
@@ -168,7 +175,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "sections": parts_now,
         "footer": choice.short(zone, lang),
         "setting": choice.command(),
-        "plan": [localise(game, lang, line) for line in standing_plan(game, state, player) or []],
+        "plan": [plan_line(game, lang, line) for line in standing_plan(game, state, player) or []],
         "lang": lang,
         "language": NAMES[lang],
     }
@@ -242,7 +249,7 @@ def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: 
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     menu = menu_text(game, state, player, width=74, lang=lang)[0] if prompts else []
-    template = [localise(game, lang, part) for part in plan_template(game, state, player)] if prompts else []
+    template = [plan_line(game, lang, part) for part in plan_template(game, state, player)] if prompts else []
     return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player, template=template,
                   phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                   prompt=say(prompts[0].text, lang, game) if prompts else "",

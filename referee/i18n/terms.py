@@ -265,8 +265,15 @@ class InLanguage:
 
     @property
     def keywords(self) -> dict[str, str] | None:
+        """The game's words that begin an order line, in both languages: its order keywords,
+        and the other words of the player's language that read as such a word (a plan part's
+        name, `Privileg:`), so that a line starting with one is read as orders, never set
+        aside as prose, and a mistake in it is answered."""
         own = getattr(self._game, "keywords", None)
-        return None if own is None else {**own, **self._table.orders}
+        if own is None:
+            return None
+        words = {local: own[english] for local, english in self._table.words.items() if english in own}
+        return {**own, **words, **self._table.orders}
 
     def parse(self, state: Any, player: str, text: str) -> Any:
         return self._game.parse(state, player, to_english(self._game, self._lang, text))
