@@ -20,6 +20,7 @@ from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSyst
 from . import registry
 from .contract import Game, State, menu_lines
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, format_number, language_or_default, translations
+from .fragments import CachedParts
 from .i18n.compiled import ConstantMessages, cache_key
 from .i18n.messages import say
 from .i18n.terms import localise_menu, term
@@ -139,7 +140,7 @@ def _environment(lang: str) -> Environment:
         undefined=StrictUndefined,
         autoescape=select_autoescape(["html", "htm", "xml"], default_for_string=False),
         keep_trailing_newline=True,
-        extensions=["jinja2.ext.do", "jinja2.ext.i18n", ConstantMessages],
+        extensions=["jinja2.ext.do", "jinja2.ext.i18n", ConstantMessages, CachedParts],
         bytecode_cache=_bytecode_cache(lang),
     )
     env.globals["lang"] = lang  # before any template is compiled: ConstantMessages reads it

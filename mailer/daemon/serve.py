@@ -23,6 +23,7 @@ from mailer.inbound.ingest import IngestProcess
 from mailer.outbound.relay import Relay
 from referee.service import system_clock
 
+from .sender_process import SenderProcess
 from .shares import WorkerShares, game_table, worker_count
 from .wiring import Services
 from .worker import MailWorker
@@ -128,7 +129,9 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
         swept = services.sweep()  # before any other worker writes
         if swept:
             log.warning("deleted %d temporary file(s) left by an interrupted write", len(swept))
-        sender = Sender(services, relay)
+        sender: Sender | SenderProcess = Sender(services, relay)
+        if count > 1 and "relay" not in vars(services):  # the relay of the settings: a process can make it
+            sender = SenderProcess(settings)
         shares = WorkerShares(settings, count, sender.wake, games or {})
         shares.start()  # they get ready while this process does
         if count > 1:
@@ -154,7 +157,7 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
 
 
 def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, worker: MailWorker,
-          sender: Sender, shares: WorkerShares) -> None:
+          sender: "Sender | SenderProcess", shares: WorkerShares) -> None:
     settings = services.settings
     next_send = next_tick = 0.0
     while not stop.is_set():
@@ -162,6 +165,10 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
             log.error("the SMTP server process stopped; starting it again")
             ingest.start()
         shares.keep_alive()
+        if isinstance(sender, SenderProcess) and not sender.alive():
+            log.error("the sender's process stopped; starting it again")
+            sender.stop()
+            sender.start()
         try:
             handled_now = worker.run_once(services.spool)
         except Exception:  # the worker guards each mail; this keeps a bug from stopping the daemon

@@ -97,9 +97,19 @@ class Outbox:
         self.keep_sent = keep_sent  # None: sent records are kept for good
 
     def mark(self, game_id: str) -> None:
-        """Call after a unit of work that queued mail has been written. Only the marker's
-        existence counts, so an existing one is left as it is."""
-        os.close(os.open(f"{self.markers}/{game_id}", os.O_WRONLY | os.O_CREAT, 0o644))
+        """Call after a unit of work that queued mail has been written: the marker exists, and
+        its time says when the game last queued mail (a sender looks again at a game whose
+        marker changed since its last look, `mark_time`)."""
+        path = f"{self.markers}/{game_id}"
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o644))
+        os.utime(path)
+
+    def mark_time(self, game_id: str) -> int | None:
+        """When the game's marker was last set (ns), None without one."""
+        try:
+            return os.stat(f"{self.markers}/{game_id}").st_mtime_ns
+        except FileNotFoundError:
+            return None
 
     def games(self, full_scan: bool) -> list[str]:
         if full_scan:
@@ -147,12 +157,13 @@ class Outbox:
     # -- what a sender does under a game's lock
 
     def visit(self, game_id: str, now: datetime, *, outcomes: dict[int, tuple[dict[str, Any], Held]],
-              held: set[int], limit: int) -> list[Held]:
+              held: set[int], limit: int, later: list[str] | None = None) -> list[Held]:
         """Under the game's lock, in one unit of work: record `outcomes` (record id ->
         fields, mail), take note of mail another sender recorded as sent only in its claim,
         and claim up to `limit` due mails not in `held` (record ids this sender holds already);
-        the mails claimed. Claim files are deleted after the write, once the game file says
-        what became of them; on an error the caller keeps its outcomes and their claims."""
+        the mails claimed. `later`, when given, gets when each pending mail not yet due is due
+        (ISO). Claim files are deleted after the write, once the game file says what became
+        of them; on an error the caller keeps its outcomes and their claims."""
         claimed: list[Held] = []
         folded: list[Claim] = []
         stamp = now.isoformat()
@@ -166,6 +177,8 @@ class Outbox:
                     if record["status"] != "pending" or record["id"] in held or record["id"] in outcomes:
                         continue
                     if record["next_attempt_at"] > stamp or len(claimed) >= limit:
+                        if later is not None:  # due then, or now when only the limit kept it
+                            later.append(max(record["next_attempt_at"], stamp))
                         continue
                     claim = self.claims.take(game_id, record["message_id"])
                     if claim is None:  # in another sender's hands

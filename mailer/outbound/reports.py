@@ -87,7 +87,7 @@ def view_text(game: Game, view: Mapping[str, Any], player: str, lang: str = DEFA
     """A player's view as the text report shows it, the whole table (also `referee show --as`)."""
     partial = view_partial(game)
     return render(f"{partial or GENERIC_VIEW}.txt", lang=lang, view=view, player=player, changed=None,
-                  rows=[] if partial else view_rows(view))
+                  rows=[] if partial else view_rows(view), sections={})
 
 
 def orders_block(game: Game, state: State, game_id: str, player: str, lang: str = DEFAULT_LANGUAGE,

@@ -40,6 +40,7 @@ log = logging.getLogger("referee.sender")
 
 SLOW_START_SECONDS = 0.3
 REFRESH_SECONDS = 1.0
+RECORD_SECONDS = 2.0  # a game's finished mails are recorded in its file at its next look for new mail, or after this
 BATCH = 32
 QUEUE_LIMIT = 128  # mails claimed and waiting for a connection, all games together (each holds a file open)
 RECORD_AFTER = 64  # finished mails that make the pass record them before its next look
@@ -54,6 +55,10 @@ class _Game:
     in_hand: set[int] = field(default_factory=set)  # record ids on a connection now
     outcomes: dict[int, tuple[dict[str, Any], Held]] = field(default_factory=dict)  # to record
     turn: int = 0  # when a mail of this game last went to a connection (0: not yet in this pass)
+    mark_seen: int | None = -1  # the game's marker time at this pass's last look (-1: not looked yet)
+    looked_at: float = 0.0  # monotonic: this pass's last look
+    due_at: float = 0.0  # monotonic: when mail left waiting at the last look (a retry, a full batch) is due
+    recorded_at: float = 0.0  # monotonic: when this pass last wrote the game's file
 
 
 def send_all(outboxes: Sequence[Outbox], relay: Relay, clock: Callable[[], datetime], *, connections: int = 1,
@@ -138,14 +143,17 @@ class _Pass:
                 game_ids = outbox.games(False)
             start = self._refreshes % len(game_ids) if game_ids else 0
             for game_id in game_ids[start:] + game_ids[:start]:
+                mark = outbox.mark_time(game_id)
                 with self._cv:
                     game = self._games.setdefault((index, game_id), _Game(outbox, game_id))
+                    if not self._worth_a_look(game, mark):
+                        continue
                     outcomes, game.outcomes = game.outcomes, {}
                     held = {mail.record_id for _, mail in game.queued} | game.in_hand
                     room = min(BATCH - len(held), QUEUE_LIMIT - self._queued)
                 if room <= 0 and not outcomes:
                     continue
-                claimed = self._visit(game, now, outcomes, held, max(room, 0))
+                claimed = self._visit(game, now, outcomes, held, max(room, 0), mark)
                 if claimed:
                     found = True
                     at = time.monotonic()
@@ -155,10 +163,27 @@ class _Pass:
                         self._cv.notify_all()
         return found
 
+    def _worth_a_look(self, game: _Game, mark: int | None) -> bool:
+        """Whether to open a game's file now: its marker changed since the last look (a unit
+        of work queued mail), mail it left waiting is due, finished mail has waited long
+        enough to be recorded, or REFRESH_SECONDS have passed (a marker set twice within the
+        file system's clock tick looks unchanged). Looking at every game with mail at every
+        refresh read and decoded each file again and again while nothing in it had changed."""
+        at = time.monotonic()
+        if mark is None or mark != game.mark_seen or at >= game.due_at or at - game.looked_at >= REFRESH_SECONDS:
+            return True
+        return bool(game.outcomes) and (at - game.recorded_at >= RECORD_SECONDS or len(game.outcomes) >= BATCH)
+
     def _visit(self, game: _Game, now: datetime, outcomes: dict[int, tuple[dict[str, Any], Held]],
-               held: set[int], room: int) -> list[Held]:
+               held: set[int], room: int, mark: int | None = None) -> list[Held]:
+        later: list[str] = []
         try:
-            return game.outbox.visit(game.game_id, now, outcomes=outcomes, held=held, limit=room)
+            claimed = game.outbox.visit(game.game_id, now, outcomes=outcomes, held=held, limit=room, later=later)
+            at = time.monotonic()
+            game.mark_seen, game.looked_at, game.recorded_at = mark, at, at if outcomes else game.recorded_at
+            game.due_at = at + max((datetime.fromisoformat(min(later)) - now).total_seconds(), 0.0) \
+                if later else float("inf")
+            return claimed
         except GameNotFound:
             (game.outbox.markers / game.game_id).unlink(missing_ok=True)
             for _, mail in outcomes.values():

@@ -11,6 +11,7 @@ from games.constantinopolis import GAME as CONSTANTINOPOLIS
 from games.porto_carthago import GAME as PORTO
 from mailer.outbound.reports import report_context
 from referee import rendering
+from referee.fragments import CachedParts
 from referee.i18n import LANGUAGES, translations
 from referee.playthrough import play
 
@@ -18,7 +19,7 @@ from referee.playthrough import play
 def _plain(lang: str) -> Environment:
     fast = rendering.environment(lang)
     env = Environment(loader=fast.loader, undefined=StrictUndefined, autoescape=fast.autoescape,
-                      keep_trailing_newline=True, extensions=["jinja2.ext.do", "jinja2.ext.i18n"])
+                      keep_trailing_newline=True, extensions=["jinja2.ext.do", "jinja2.ext.i18n", CachedParts])
     env.globals["lang"] = lang
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(fast.filters)
