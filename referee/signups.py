@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
+from .i18n.messages import moment, msg, say
 from .rng import Rng
-from .timekeeping import TimeError, from_iso, parse_moment, show_moment, to_iso
+from .timekeeping import TimeError, from_iso, parse_moment, to_iso
 
 OPEN = "open"
 FULL = "full"
@@ -70,12 +71,17 @@ def new_record(seats: tuple[int, int], starts_when: str, approve: bool, language
             "language": language, "pending": [], "requests": []}
 
 
-def start_rule_text(record: Mapping[str, Any]) -> str:
-    """The start rule as LIST and the CLI show it."""
+def start_rule(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The start rule as LIST and the sign-up mails say it, a message for the reader's language."""
     if record["starts_when"] == FULL:
-        return f"starts when all {record['max']} seats are taken"
-    return (f"starts at {show_moment(from_iso(record['starts_when']))} with at least {record['min']} players "
-            f"(at once if all {record['max']} seats are taken first)")
+        return msg("starts when all {max} seats are taken", max=record["max"])
+    return msg("starts at {moment} with at least {min} players (at once if all {max} seats are taken first)",
+               moment=moment(from_iso(record["starts_when"])), min=record["min"], max=record["max"])
+
+
+def start_rule_text(record: Mapping[str, Any]) -> str:
+    """The start rule as the moderator's command line shows it."""
+    return say(start_rule(record), "en")
 
 
 def start_due(record: Mapping[str, Any], seated: int, now: datetime) -> bool:
@@ -101,19 +107,19 @@ def forget_old(record: Mapping[str, Any], now: datetime) -> dict[str, Any]:
 
 
 def limit_problem(email: str, records: Sequence[Mapping[str, Any]], limits: SignupLimits,
-                  now: datetime) -> str | None:
+                  now: datetime) -> dict[str, Any] | None:
     """Why one more JOIN from `email` is refused, over the records of every open game; None
     when it is not. Counts the address's pending sign-ups and its requests of the last hour."""
     email = email.lower()
     pending = sum(1 for r in records for p in r["pending"]
                   if p["email"].lower() == email and now - from_iso(p["at"]) < PENDING_FOR)
     if pending >= limits.pending_per_address:
-        return (f"this address already has {pending} sign-ups waiting for a reply (the most is "
-                f"{limits.pending_per_address}); reply to those first, or wait until they lapse")
+        return msg("this address already has {count} sign-ups waiting for a reply (the most is {most}); reply "
+                   "to those first, or wait until they lapse", count=pending, most=limits.pending_per_address)
     recent = sum(1 for r in records for q in r["requests"] if q["email"] == email and now - from_iso(q["at"]) < HOUR)
     if recent >= limits.per_address_per_hour:
-        return f"this address sent {recent} JOIN requests in the last hour (the most is " \
-               f"{limits.per_address_per_hour}); try again later"
+        return msg("this address sent {count} JOIN requests in the last hour (the most is {most}); try again "
+                   "later", count=recent, most=limits.per_address_per_hour)
     return None
 
 

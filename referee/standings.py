@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from .contract import Game, Result
+from .i18n import DEFAULT_LANGUAGE
+from .i18n.messages import msg, say
+from .wording import both
 
 
 @dataclass(frozen=True)
@@ -31,15 +34,17 @@ def tie_breaks(game: Game) -> tuple[str, ...]:
     return tuple(getattr(game, "tie_breaks", None) or ())
 
 
-def label(game: Game, key: str) -> str:
-    return score_labels(game).get(key) or key.replace("_", " ")
+def label(game: Game, key: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A score key in words: the game's own (a phrase, said in `lang`), else the key."""
+    found = score_labels(game).get(key)
+    return say(found, lang, game) if found else key.replace("_", " ")
 
 
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def scores_text(game: Game, scores: Mapping[str, Any]) -> str:
+def scores_text(game: Game, scores: Mapping[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
     """`fame 5, gold 2, goods 2; fame from ships 2, ...`: the keys that decide places first,
     then the others in the game's order; a flag (a player who left) only when it is set."""
     deciding = [k for k in tie_breaks(game) if k in scores]
@@ -49,21 +54,21 @@ def scores_text(game: Game, scores: Mapping[str, Any]) -> str:
     def part(key: str) -> str | None:
         value = scores[key]
         if isinstance(value, bool):
-            return label(game, key) if value else None
+            return label(game, key, lang) if value else None
         if value is None:
             return None
-        return f"{label(game, key)} {value}"
+        return f"{label(game, key, lang)} {value}"
 
     first = [p for p in map(part, deciding) if p]
     rest = [p for p in map(part, others) if p]
     return "; ".join(x for x in (", ".join(first), ", ".join(rest)) if x)
 
 
-def places(game: Game, result: Result) -> list[Place]:
+def places(game: Game, result: Result, lang: str = DEFAULT_LANGUAGE) -> list[Place]:
     out: list[Place] = []
     rank = 1
     for tied in result.ranking:
-        out.append(Place(rank, tuple(tied), scores_text(game, result.scores.get(tied[0], {}))))
+        out.append(Place(rank, tuple(tied), scores_text(game, result.scores.get(tied[0], {}), lang)))
         rank += len(tied)
     return out
 
@@ -74,25 +79,31 @@ def unranked(result: Result) -> list[str]:
     return [p for p in result.scores if p not in ranked]
 
 
-def _words(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def _words(items: Sequence[str], lang: str) -> str:
+    return say(both(items), lang)
 
 
-def rule_text(game: Game) -> str:
+def rule_text(game: Game, lang: str = DEFAULT_LANGUAGE) -> str:
     """How places are decided, in one sentence; empty for a game that does not say."""
     keys = tie_breaks(game)
     if not keys:
         return ""
-    text = f"Places go by {label(game, keys[0])}"
-    if len(keys) > 1:
-        text += f"; a tie is decided by {label(game, keys[1])}"
-        text += "".join(f", then by {label(game, k)}" for k in keys[2:])
-    return text + "; players equal on all of these share the place."
+    words = [label(game, k, lang) for k in keys]
+    if len(keys) == 1:
+        return say(msg("Places go by {first}; players equal on it share the place.", first=words[0]), lang)
+    return say(msg("Places go by {first}; a tie is decided by {then}; players equal on all of these share the place.",
+                   first=words[0], then=say(_then(words[1:]), lang)), lang)
 
 
-def decided(game: Game, result: Result) -> list[str]:
+def _then(words: Sequence[str]) -> Any:
+    """`gold, then by goods`: the tie-breaks after the first, in order."""
+    said: Any = words[-1]
+    for word in reversed(words[:-1]):
+        said = msg("{this}, then by {next}", this=word, next=said)
+    return said
+
+
+def decided(game: Game, result: Result, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """Why each place is where it is, where a tie-break was needed or a place is shared;
     a place won outright on the first key needs no words beyond the scores."""
     keys = tie_breaks(game)
@@ -102,8 +113,9 @@ def decided(game: Game, result: Result) -> list[str]:
     ranking = [list(t) for t in result.ranking]
     for tied in ranking:
         if len(tied) > 1:
-            values = ", ".join(f"{label(game, k)} {result.scores[tied[0]].get(k)}" for k in keys)
-            lines.append(f"{_words(tied)} share a place: equal in {values}.")
+            values = ", ".join(f"{label(game, k, lang)} {result.scores[tied[0]].get(k)}" for k in keys)
+            lines.append(say(msg("{players} share a place: equal in {values}.", players=_words(tied, lang),
+                                 values=values), lang))
     for upper, lower in zip(ranking, ranking[1:]):
         a, b = result.scores[upper[0]], result.scores[lower[0]]
         for i, key in enumerate(keys):
@@ -111,17 +123,18 @@ def decided(game: Game, result: Result) -> list[str]:
                 continue
             if i == 0:
                 break  # decided on the first key: the scores say it
-            equal = _words([f"{label(game, k)} ({a.get(k)})" for k in keys[:i]])
-            lines.append(f"{_words(upper)} ahead of {_words(lower)} on {label(game, key)} "
-                         f"({a.get(key)} to {b.get(key)}), with equal {equal}.")
+            equal = _words([f"{label(game, k, lang)} ({a.get(k)})" for k in keys[:i]], lang)
+            lines.append(say(msg("{ahead} ahead of {behind} on {key} ({value} to {other}), with equal {equal}.",
+                                 ahead=_words(upper, lang), behind=_words(lower, lang), key=label(game, key, lang),
+                                 value=a.get(key), other=b.get(key), equal=equal), lang))
             break
     return lines
 
 
-def standings_context(game: Game, result: Result | None) -> dict[str, Any] | None:
-    """Everything a report, the demo or `referee status` shows of a finished game."""
+def standings_context(game: Game, result: Result | None, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any] | None:
+    """Everything a report, the demo or `referee status` shows of a finished game, in `lang`."""
     if result is None:
         return None
-    return {"winners": list(result.winners), "places": [p.__dict__ for p in places(game, result)],
-            "left": [{"player": p, "detail": scores_text(game, result.scores[p])} for p in unranked(result)],
-            "rule": rule_text(game), "decided": decided(game, result)}
+    return {"winners": list(result.winners), "places": [p.__dict__ for p in places(game, result, lang)],
+            "left": [{"player": p, "detail": scores_text(game, result.scores[p], lang)} for p in unranked(result)],
+            "rule": rule_text(game, lang), "decided": decided(game, result, lang)}

@@ -5,13 +5,16 @@ A mail's subject must be one the referee writes in that language (every subject 
 message of the catalogue starting `[{game}]`), and a report or receipt must carry the
 words of that language that every one of them carries (the footer naming the language, the
 receipt's heading). A German subject in an Italian player's mailbox, or an English report
-to a German player, is a problem named with the mail's subject.
+to a German player, is a problem named with the mail's subject. So is a sentence of English
+inside a mail in another language: an event, a prompt or an error some code wrote without
+going through the catalogue.
 """
 
 from __future__ import annotations
 
 import re
 from email import policy
+from functools import lru_cache
 from email.parser import BytesParser
 from pathlib import Path
 
@@ -42,6 +45,24 @@ def _subjects(lang: str, game_id: str) -> list[re.Pattern[str]]:
             if isinstance(m.id, str) and m.id.startswith("[{game}]")]
 
 
+@lru_cache(maxsize=None)
+def _english(lang: str) -> frozenset[str]:
+    """The longest stretch of plain words (14 characters or more, three words or more) of
+    every English message that `lang` translates differently, unless the stretch reads the
+    same in one of `lang`'s own messages: a mail in `lang` holding one is partly English."""
+    t = translations(lang)
+    messages = [m.id for m in load(TEMPLATE) if isinstance(m.id, str) and m.id]
+    own = "\n".join(" ".join(t.gettext(m).split()) for m in messages)
+    stretches = set()
+    for message in messages:
+        if t.gettext(message) == message:
+            continue
+        longest = max((" ".join(p.split()) for p in re.split(r"\{[a-z_]*\}|%\([a-z_]+\)s", message)), key=len)
+        if len(longest) >= 14 and longest.count(" ") >= 2 and longest not in own:
+            stretches.add(longest)
+    return frozenset(stretches)
+
+
 def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
     """What is not in `lang` in one mail from the referee."""
     mail = BytesParser(policy=policy.default).parsebytes(raw)
@@ -55,6 +76,12 @@ def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
         text = " ".join((body.get_content() if body is not None else "").split())
         if not _footer(t.gettext(REPORT_MARK), NAMES[lang]).search(text):
             problems.append(f"report {subject!r} lacks the {NAMES[lang]} footer")
+    if lang != "en":
+        body = mail.get_body(("plain",))
+        text = " ".join((body.get_content() if body is not None else "").split())
+        english = sorted(s for s in _english(lang) if s in text)
+        if english:
+            problems.append(f"{subject!r} holds English: {english[0]!r}")
     return problems
 
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.contract import Event, Order, OrderError, Prompt
+from referee.wording import Phrase, listed, order_text, phrase, plural_phrase, term
 
 from . import dealings, free_trade, plan_book
 from .components import SIZES
 from .draft import draft, writable, writable_sheet
 from .ships import buy_ship, later_buyer, set_sail, ship_cost, ship_of, used_space
-from .state import (GameState, PlayerSheet, components_of, contract_card, counted, draw_contracts, illegal, menu_order,
-                    new_phase_key, shared_prompt, sheet_of)
+from .state import (GameState, PlayerSheet, components_of, contract_card, draw_contracts, goods_count, illegal,
+                    menu_order, new_phase_key, shared_prompt, sheet_of)
 
 KINDS = ("load", "unload", "post", "save", "free", "ship", "redraw", "defend", "done") + dealings.KINDS
 
@@ -41,11 +42,22 @@ def waiting(state: GameState) -> list[str]:
     return [n for n in state["order"] if n not in acceptance["done"] and not state["p"][n]["dropped"]]
 
 
+# the phase's question, as a prompt asks it and (True) at the start of HELP's sentence
+_ASKED = {False: phrase("load contracts on ships, trade, buy posts or ships; end with {order}",
+                        order=order_text("done")),
+          True: phrase("Load contracts on ships, trade, buy posts or ships; end with {order}",
+                       order=order_text("done"))}
+
+
 def prompts(state: GameState) -> list[Prompt]:
     kinds = KINDS + (free_trade.KINDS if state["options"]["free_trade"] else ())
-    return [shared_prompt(n, "accept.contracts", True, kinds,
-                          "load contracts on ships, trade, buy posts or ships; end with done")
-            for n in waiting(state)]
+    return [shared_prompt(n, "accept.contracts", True, kinds, _ASKED[False]) for n in waiting(state)]
+
+
+def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
+    """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
+    sentence (HELP)."""
+    return _ASKED[sentence]
 
 
 # --------------------------------------------------------------------------- checks
@@ -55,7 +67,7 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     """Raise IllegalOrder unless the order fits now; never changes the state."""
     acceptance = state["accept"]
     if player in acceptance["done"]:
-        raise illegal("you already ended this phase")
+        raise illegal(phrase("you already ended this phase"))
     kind = order.kind
     if kind == "done":
         return
@@ -66,7 +78,7 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     elif kind in _CHECKS:
         _CHECKS[kind](state, player, sheet_of(state, player), order.args)
     else:
-        raise illegal(f"'{kind}' is not an order of the accept phase")
+        raise illegal(phrase("'{order}' is not an order of the accept phase", order=order_text(kind)))
     if kind != "reject" and (kind == "offer" or any(x["from"] == player for x in acceptance["offers"])):
         _check_promises(state, player, order)
 
@@ -76,17 +88,17 @@ def _check_redraw(state: GameState, player: str, sheet: PlayerSheet, args: dict[
     the hand for new ones, before loading any."""
     mine = [x for x in ("consul", "urbi") if state["offices"][x] == player]
     if not mine:
-        raise illegal("only the Consul or the Praefectus Urbi may redraw")
+        raise illegal(phrase("only the Consul or the Praefectus Urbi may redraw"))
     if state["ability"][mine[0]] is not None:
-        raise illegal("your office's ability was already used this round")
+        raise illegal(phrase("your office's ability was already used this round"))
     if sheet["r"]["loaded"]:
-        raise illegal("redraw before loading any contract")
+        raise illegal(phrase("redraw before loading any contract"))
     numbers = args["contracts"]
     if not 1 <= len(numbers) <= 2 or len(set(numbers)) != len(numbers):
-        raise illegal("redraw one or two different contracts")
+        raise illegal(phrase("redraw one or two different contracts"))
     for number in numbers:
         if number not in sheet["hand"]:
-            raise illegal(f"contract {number} is not in your hand")
+            raise illegal(phrase("contract {contract} is not in your hand", contract=number))
 
 
 def _check_load(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any]) -> None:
@@ -95,68 +107,70 @@ def _check_load(state: GameState, player: str, sheet: PlayerSheet, args: dict[st
     components = components_of(state)
     number, ship_id = args["contract"], args["ship"]
     if number not in sheet["hand"]:
-        raise illegal(f"contract {number} is not in your hand",
-                      "free a saved contract first" if number in sheet["saved"] else None)
+        raise illegal(phrase("contract {contract} is not in your hand", contract=number),
+                      phrase("free a saved contract first") if number in sheet["saved"] else None)
     ship = ship_of(sheet, ship_id)
     if ship is None:
-        raise illegal(f"you have no ship {ship_id}")
+        raise illegal(phrase("you have no ship {ship}", ship=ship_id))
     if ship["at"] != 0:
-        raise illegal(f"ship {ship_id} is at sea; only ships in harbour take new contracts")
+        raise illegal(phrase("ship {ship} is at sea; only ships in harbour take new contracts", ship=ship_id))
     card = contract_card(components, number)
     if card["voyage"][ship["size"]] is None:
-        raise illegal(f"a {ship['size']} ship cannot carry contract {number}")
+        raise illegal(phrase("a {size} ship cannot carry contract {contract}", size=term(ship["size"]),
+                             contract=number))
     cargo, people = used_space(components, ship)
     info = components["ships"][ship["size"]]
     if cargo + card["amount"] > info["capacity"]:
-        raise illegal(f"ship {ship_id} has only {info['capacity'] - cargo} free space")
+        raise illegal(phrase("ship {ship} has only {space} free space", ship=ship_id, space=info["capacity"] - cargo))
     if card["cargo"] == "passenger":
         if people + 1 > info["passengers"]:
-            raise illegal(f"ship {ship_id} has no free passenger place")
+            raise illegal(phrase("ship {ship} has no free passenger place", ship=ship_id))
     elif sheet["goods"][card["cargo"]] < card["amount"]:
-        raise illegal(f"contract {number} needs {card['amount']} {card['cargo']}; "
-                      f"you have {sheet['goods'][card['cargo']]}")
+        raise illegal(phrase("contract {contract} needs {goods}; you have {have}", contract=number,
+                             goods=goods_count(card["amount"], card["cargo"]), have=sheet["goods"][card["cargo"]]))
 
 
 def _check_unload(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any]) -> None:
     if not any(args["contract"] in s["cargo"] and s["at"] == 0 for s in sheet["ships"]):
-        raise illegal(f"contract {args['contract']} is not loaded on a ship in harbour")
+        raise illegal(phrase("contract {contract} is not loaded on a ship in harbour", contract=args["contract"]))
 
 
 def _check_post(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any]) -> None:
     """One trading post a round, at the price of the next one."""
     prices = components_of(state)["post_prices"]
     if sheet["r"]["post"]:
-        raise illegal("you already bought a trading post this round")
+        raise illegal(phrase("you already bought a trading post this round"))
     if sheet["posts"] >= len(prices):
-        raise illegal("you have no trading post left to buy")
+        raise illegal(phrase("you have no trading post left to buy"))
     price = prices[sheet["posts"]]
     if price > sheet["gold"]:
-        raise illegal(f"the next trading post costs {price} gold")
+        raise illegal(phrase("the next trading post costs {gold} gold", gold=price))
 
 
 def _check_save(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any]) -> None:
     """A contract from the hand kept on a free trading post for a later round."""
     if args["contract"] not in sheet["hand"]:
-        raise illegal(f"contract {args['contract']} is not in your hand")
+        raise illegal(phrase("contract {contract} is not in your hand", contract=args["contract"]))
     if sheet["posts"] - len(sheet["saved"]) < 1:
-        raise illegal("you have no free trading post")
+        raise illegal(phrase("you have no free trading post"))
 
 
 def _check_free(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any]) -> None:
     if args["contract"] not in sheet["saved"]:
-        raise illegal(f"contract {args['contract']} is not saved")
+        raise illegal(phrase("contract {contract} is not saved", contract=args["contract"]))
 
 
 def _check_ship(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any]) -> None:
     """One ship a round; the last of a size may still be had from a later buyer."""
     size = args["size"]
     if sheet["r"]["ship"] is not None:
-        raise illegal("you already bought a ship this round")
+        raise illegal(phrase("you already bought a ship this round"))
     cost = ship_cost(state, sheet, size)
     if cost > sheet["gold"]:
-        raise illegal(f"a {size} ship costs {cost} gold; you have {sheet['gold']}")
+        raise illegal(phrase("a {size} ship costs {cost} gold; you have {gold}", size=term(size), cost=cost,
+                             gold=sheet["gold"]))
     if state["ships"][size] <= 0 and later_buyer(state, player, size) is None:
-        raise illegal(f"no {size} ship is left")
+        raise illegal(phrase("no {size} ship is left", size=term(size)))
 
 
 _CHECKS: dict[str, Callable[[GameState, str, PlayerSheet, dict[str, Any]], None]] = {
@@ -233,14 +247,21 @@ def _another_ship(state: GameState, loser: str, taker: str, ship_id: int, cargo:
             _load(state, loser, sheet, {"contract": number, "ship": ship_id}, events)
         if was_done and not left:
             writable(state, "accept")["done"].append(loser)
-        then = (f"contracts {', '.join(map(str, left))} do not fit it and are back in your hand; you may send new "
-                "orders" if left else "every contract that was on the lost ship is on it" +
-                ("; your part stays done" if was_done else ""))
+        if left:
+            then = plural_phrase(len(left), "contracts {contracts} do not fit it and are back in your hand; you may "
+                                 "send new orders", "contracts {contracts} do not fit it and are back in your hand; "
+                                 "you may send new orders", contracts=listed(left))
+        elif was_done:
+            then = phrase("every contract that was on the lost ship is on it; your part stays done")
+        else:
+            then = phrase("every contract that was on the lost ship is on it")
         for i, event in enumerate(events):
             if event.kind == "ship.lost" and event.to == (loser,) and event.data.get("size") != size:
-                events[i] = Event("ship.lost", f"{taker} comes earlier in turn order and takes the last "
-                                  f"{event.data['size']} ship you bought; as your orders said, you buy a {size} ship "
-                                  f"instead (ship {ship_id}): {then}.", dict(event.data, instead=size), to=(loser,))
+                events[i] = Event("ship.lost", phrase("{player} comes earlier in turn order and takes the last {lost} "
+                                                      "ship you bought; as your orders said, you buy a {size} ship "
+                                                      "instead (ship {ship}): {then}.", player=taker,
+                                                      lost=term(event.data["size"]), size=term(size), ship=ship_id,
+                                                      then=then), dict(event.data, instead=size), to=(loser,))
         return
 
 
@@ -249,7 +270,8 @@ def _done(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any
     acceptance = writable(state, "accept")
     acceptance["done"].append(player)
     acceptance["offers"] = [x for x in acceptance["offers"] if player not in (x["from"], x["to"])]
-    events.append(Event("accept.done", f"{player} has finished accepting contracts.", {"player": player}))
+    events.append(Event("accept.done", phrase("{player} has finished accepting contracts.", player=player),
+                        {"player": player}))
 
 
 def _redraw(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any], events: list[Event]) -> None:
@@ -260,8 +282,10 @@ def _redraw(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, A
         writable(state, "discard").append(number)
     drawn = draw_contracts(state, len(args["contracts"]))
     sheet["hand"].extend(drawn)
-    events.append(Event("redraw", f"{player} discards {counted(len(args['contracts']), 'contract')} and draws "
-                        f"{len(drawn)}.", {"player": player, "discarded": list(args["contracts"]), "drawn": drawn}))
+    events.append(Event("redraw", plural_phrase(len(args["contracts"]), "{player} discards {n} contract and draws "
+                                                "{drawn}.", "{player} discards {n} contracts and draws {drawn}.",
+                                                player=player, drawn=len(drawn)),
+                        {"player": player, "discarded": list(args["contracts"]), "drawn": drawn}))
 
 
 def _load(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any], events: list[Event]) -> None:
@@ -274,8 +298,8 @@ def _load(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any
     sheet["hand"].remove(number)
     ship["cargo"].append(number)
     sheet["r"]["loaded"] = True
-    events.append(Event("load", f"You load contract {number} on ship {ship_id}.", {"contract": number, "ship": ship_id},
-                        to=(player,)))
+    events.append(Event("load", phrase("You load contract {contract} on ship {ship}.", contract=number, ship=ship_id),
+                        {"contract": number, "ship": ship_id}, to=(player,)))
 
 
 def _unload(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any], events: list[Event]) -> None:
@@ -287,7 +311,8 @@ def _unload(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, A
     if card["cargo"] != "passenger":
         sheet["goods"][card["cargo"]] += card["amount"]
     sheet["hand"].append(number)
-    events.append(Event("unload", f"You take contract {number} off its ship.", {"contract": number}, to=(player,)))
+    events.append(Event("unload", phrase("You take contract {contract} off its ship.", contract=number),
+                        {"contract": number}, to=(player,)))
 
 
 def _post(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any], events: list[Event]) -> None:
@@ -298,20 +323,23 @@ def _post(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any
     sheet["r"]["post"] = True
     drawn = draw_contracts(state, 1)
     sheet["hand"].extend(drawn)
-    events.append(Event("post", f"{player} buys a trading post for {price} gold and draws {len(drawn)} contract.",
+    events.append(Event("post", phrase("{player} buys a trading post for {gold} gold and draws {drawn} contract.",
+                                       player=player, gold=price, drawn=len(drawn)),
                         {"player": player, "drawn": drawn}))
 
 
 def _save(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any], events: list[Event]) -> None:
     sheet["hand"].remove(args["contract"])
     sheet["saved"].append(args["contract"])
-    events.append(Event("save", f"{player} saves contract {args['contract']} with a trading post.", {"player": player}))
+    events.append(Event("save", phrase("{player} saves contract {contract} with a trading post.", player=player,
+                                       contract=args["contract"]), {"player": player}))
 
 
 def _free(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any], events: list[Event]) -> None:
     sheet["saved"].remove(args["contract"])
     sheet["hand"].append(args["contract"])
-    events.append(Event("free", f"{player} frees saved contract {args['contract']}.", {"player": player}))
+    events.append(Event("free", phrase("{player} frees saved contract {contract}.", player=player,
+                                       contract=args["contract"]), {"player": player}))
 
 
 _CARRY_OUT: dict[str, Callable[[GameState, str, PlayerSheet, dict[str, Any], list[Event]], None]] = {
@@ -332,8 +360,9 @@ def settle(state: GameState, events: list[Event]) -> bool:
         set_sail(state, name, sheet, events)
         if sheet["hand"]:
             writable(state, "discard").extend(sheet["hand"])
-            events.append(Event("discard", f"{name} discards {counted(len(sheet['hand']), 'contract')} not accepted.",
-                                {"player": name}))
+            events.append(Event("discard", plural_phrase(len(sheet["hand"]), "{player} discards {n} contract not "
+                                                         "accepted.", "{player} discards {n} contracts not accepted.",
+                                                         player=name), {"player": name}))
             sheet["hand"] = []
     state["accept"] = None
     plan_book.end_of_accept(state)

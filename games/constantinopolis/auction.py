@@ -12,7 +12,10 @@ live, one minimum raise at a time.
 
 from __future__ import annotations
 
+import functools
+
 from referee.contract import Event, Order, Prompt
+from referee.wording import Phrase, listed, order_text, phrase, term
 
 from . import plan_book
 from .components import GOODS, OFFICES
@@ -20,7 +23,7 @@ from .draft import writable, writable_sheet
 from .grammar import FREE_OFFICE
 from .production import producible
 from .state import (GOOD_VALUE, GameState, components_of, gain_goods, illegal, menu_order, new_phase_key, office_of,
-                    shared_prompt, sheet_of, turn_order)
+                    order_hint, sentence_start, shared_prompt, sheet_of, turn_order)
 
 
 def start(state: GameState) -> None:
@@ -73,8 +76,9 @@ def _end_auction(state: GameState, events: list[Event]) -> None:
     and the Praefectus Pretorio his good (asked only when he has a choice)."""
     auction = state["auction"]
     components = components_of(state)
-    events.append(Event("auction.end", f"The auction is over; {auction['paid']} gold on the office board goes back to "
-                        "the bank.", {"discarded": auction["paid"], "offices": dict(state["offices"])}))
+    events.append(Event("auction.end", phrase("The auction is over; {gold} gold on the office board goes back to the "
+                                              "bank.", gold=auction["paid"]),
+                        {"discarded": auction["paid"], "offices": dict(state["offices"])}))
     state["last_auction_discard"] = auction["paid"]
     state["defend"] = {}  # limits hold for one auction
     plan_book.lapse(state, "auction", events)
@@ -82,7 +86,8 @@ def _end_auction(state: GameState, events: list[Event]) -> None:
     comes = state["offices"]["comes"]
     if comes is not None:
         writable_sheet(state, comes)["gold"] += components["comes_gold"]
-        events.append(Event("office.comes", f"{comes} receives {components['comes_gold']} gold as Comes Thesaurorum.",
+        events.append(Event("office.comes", phrase("{player} receives {gold} gold as Comes Thesaurorum.", player=comes,
+                                                   gold=components["comes_gold"]),
                             {"player": comes, "gold": components["comes_gold"]}))
     state["auction"] = None
     pretorio = state["offices"]["pretorio"]
@@ -103,30 +108,57 @@ def best_good(types: set[str] | list[str]) -> str:
 def give_pretorio_good(state: GameState, player: str, good: str, events: list[Event]) -> None:
     """The Praefectus Pretorio's free good, of a type he can produce."""
     gain_goods(state, writable_sheet(state, player), good, 1)
-    events.append(Event("office.pretorio", f"{player} takes one {good} good as Praefectus Pretorio.",
-                        {"player": player, "good": good}))
+    events.append(Event("office.pretorio", phrase("{player} takes one {good} good as Praefectus Pretorio.",
+                                                  player=player, good=term(good)), {"player": player, "good": good}))
     state["pretorio"] = None
+
+
+# the questions that never change, as a prompt asks them and (True) at the start of HELP's sentence
+_FREE_GOOD = {False: phrase("choose the free good of a type you can produce"),
+              True: phrase("Choose the free good of a type you can produce")}
+_CHOOSE = {False: phrase("stay, take a vacant office or bid on an occupied one"),
+           True: phrase("Stay, take a vacant office or bid on an occupied one")}
 
 
 def prompts(state: GameState) -> list[Prompt]:
     if state["phase"] == "pretorio":
         pretorio = state["pretorio"]
-        return [shared_prompt(pretorio, "auction.good", False, ("good",),
-                              "choose the free good of a type you can produce")] if pretorio else []
+        return [shared_prompt(pretorio, "auction.good", False, ("good",), question(state, pretorio))] \
+            if pretorio else []
     auction = state["auction"]
     duel = auction["duel"]
     if duel is not None:
         who = duel[duel["turn"]]
-        name = office_name(state, duel["office"])
-        if duel["turn"] == "holder":
-            text = f"{duel['challenger']} bids {duel['bid']} on your office {name}: raise or pass"
-        else:
-            text = f"{duel['holder']} raised to {duel['bid']} for {name}: raise or pass"
-        return [Prompt(who, "auction.duel", False, ("raise", "pass", "defend"), text)]
+        return [Prompt(who, "auction.duel", False, ("raise", "pass", "defend"), question(state, who))]
     if auction["active"] is not None:
         return [shared_prompt(auction["active"], "auction.choose", False, ("stay", "take", "bid", "defend"),
-                              "stay, take a vacant office or bid on an occupied one")]
+                              question(state, auction["active"]))]
     return []
+
+
+def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
+    """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
+    sentence (HELP)."""
+    if state["phase"] == "pretorio":
+        return _FREE_GOOD[sentence]
+    duel = state["auction"]["duel"]
+    if duel is None:
+        return _CHOOSE[sentence]
+    holder = duel["turn"] == "holder"
+    return _duel_question(holder, duel["challenger" if holder else "holder"], duel["bid"],
+                          office_name(state, duel["office"]), sentence)
+
+
+@functools.lru_cache(maxsize=1024)  # asked again and again while the duel waits for its answer
+def _duel_question(to_holder: bool, bidder: str, gold: int, office: str, sentence: bool) -> Phrase:
+    """The duel's question to the holder (`to_holder`) or to the challenger."""
+    player, answers = sentence_start(bidder, sentence), order_text("raise or pass")
+    if to_holder:
+        return phrase("{player} bids {gold} on your office {office}: {orders}", player=player, gold=gold, office=office,
+                      orders=answers)
+    return phrase("{player} raised to {gold} for {office}: {orders}", player=player, gold=gold, office=office,
+                  orders=answers)
+
 
 
 def _duel_won(state: GameState, events: list[Event], winner: str, loser: str, office: str, bid: int,
@@ -147,12 +179,14 @@ def _duel_won(state: GameState, events: list[Event], winner: str, loser: str, of
         offices[office] = winner
         auction["active"] = loser
         auction["free"] = old
-        events.append(Event("auction.won", f"{winner} takes {name} from {loser} for {bid} gold; {loser} must choose "
-                            "again.", {"winner": winner, "loser": loser, "office": office, "gold": bid}))
+        events.append(Event("auction.won", phrase("{winner} takes {office} from {loser} for {gold} gold; {loser} must "
+                                                  "choose again.", winner=winner, office=name, loser=loser, gold=bid),
+                            {"winner": winner, "loser": loser, "office": office, "gold": bid}))
     else:
         auction["active"] = loser
         auction["free"] = None
-        events.append(Event("auction.kept", f"{winner} keeps {name} for {bid} gold; {loser} must choose again.",
+        events.append(Event("auction.kept", phrase("{winner} keeps {office} for {gold} gold; {loser} must choose "
+                                                   "again.", winner=winner, office=name, gold=bid, loser=loser),
                             {"winner": winner, "loser": loser, "office": office, "gold": bid}))
     if loser not in auction["been"]:
         auction["been"].append(loser)
@@ -161,7 +195,7 @@ def _duel_won(state: GameState, events: list[Event], winner: str, loser: str, of
 
 def _pass(state: GameState, events: list[Event], who: str) -> None:
     duel = state["auction"]["duel"]
-    events.append(Event("auction.pass", f"{who} passes.", {"player": who}))
+    events.append(Event("auction.pass", phrase("{player} passes.", player=who), {"player": who}))
     if who == duel["holder"]:
         _duel_won(state, events, duel["challenger"], duel["holder"], duel["office"], duel["bid"], True)
     else:
@@ -172,7 +206,8 @@ def _raise(state: GameState, events: list[Event], who: str, gold: int) -> None:
     duel = writable(state, "auction")["duel"]
     duel["bid"] = gold
     duel["turn"] = "challenger" if duel["turn"] == "holder" else "holder"
-    events.append(Event("auction.raise", f"{who} raises to {gold}.", {"player": who, "gold": gold}))
+    events.append(Event("auction.raise", phrase("{player} raises to {gold}.", player=who, gold=gold),
+                        {"player": who, "gold": gold}))
     new_phase_key(state)
 
 
@@ -220,66 +255,70 @@ def check_order(state: GameState, player: str, order: Order) -> None:
 
 def _check_pretorio_good(state: GameState, player: str, order: Order) -> None:
     if order.kind != "good" or state["pretorio"] != player:
-        raise illegal("only the Praefectus Pretorio chooses a good now", "good <type>")
+        raise illegal(phrase("only the Praefectus Pretorio chooses a good now"), order_hint("good <type>"))
     types = producible(sheet_of(state, player), components_of(state))
     if order.args["good"] not in types:
-        raise illegal(f"you cannot produce {order.args['good']}",
-                      f"choose one of {', '.join(sorted(types, key=GOOD_VALUE.get))}")
+        raise illegal(phrase("you cannot produce {good}", good=term(order.args["good"])),
+                      phrase("choose one of {goods}", goods=listed(term(g) for g in sorted(types, key=GOOD_VALUE.get))))
 
 
 def _check_duel_answer(state: GameState, player: str, order: Order) -> None:
     duel = state["auction"]["duel"]
     if duel[duel["turn"]] != player:
-        raise illegal("it is not your turn in the bidding")
+        raise illegal(phrase("it is not your turn in the bidding"))
     if order.kind == "pass":
         return
     if order.kind != "raise":
-        raise illegal("answer the bid with raise or pass")
+        raise illegal(phrase("answer the bid with {orders}", orders=order_text("raise or pass")))
     need = min_raise(state)
     if order.args["gold"] < need:
-        raise illegal(f"a raise must be at least {need}", f"raise {need}")
+        raise illegal(phrase("a raise must be at least {gold}", gold=need), order_hint(f"raise {need}"))
     if order.args["gold"] > state["p"][player]["gold"]:
-        raise illegal(f"you have only {state['p'][player]['gold']} gold")
+        raise illegal(phrase("you have only {gold} gold", gold=state["p"][player]["gold"]))
 
 
 def _check_choice(state: GameState, player: str, order: Order) -> None:
     """The active player's choice: the same office, a vacant one, or a bid on an occupied one."""
     if state["auction"]["active"] != player:
-        raise illegal("you are not the active player in the auction")
+        raise illegal(phrase("you are not the active player in the auction"))
     kind, args = order.kind, order.args
     if kind == "stay":
         if office_of(state, player) is None:
-            raise illegal("you hold no office to stay in", "take a vacant office or bid")
+            raise illegal(phrase("you hold no office to stay in"), phrase("take a vacant office or bid"))
     elif kind == "take":
         office = taken_office(state, args["office"])
         if state["offices"][office] is not None:
-            raise illegal(f"{office_name(state, office)} is not vacant", f"bid {office} {min_bid(state, office)}")
+            raise illegal(phrase("{office} is not vacant", office=office_name(state, office)),
+                          order_hint(f"bid {office} {min_bid(state, office)}"))
     elif kind == "bid":
         holder = state["offices"][args["office"]]
         name = office_name(state, args["office"])
         if holder is None:
-            raise illegal(f"{name} is vacant", f"take {args['office']}")
+            raise illegal(phrase("{office} is vacant", office=name), order_hint(f"take {args['office']}"))
         if holder == player:
-            raise illegal("you already hold that office", "stay")
+            raise illegal(phrase("you already hold that office"), order_hint("stay"))
         need = min_bid(state, args["office"])
         gold = opening_bid(state, args)
         if gold < need:
-            raise illegal(f"a bid on {name} must be at least {need}", f"bid {args['office']} {need}")
+            raise illegal(phrase("a bid on {office} must be at least {gold}", office=name, gold=need),
+                          order_hint(f"bid {args['office']} {need}"))
         if gold > state["p"][player]["gold"]:
-            raise illegal(f"you have only {state['p'][player]['gold']} gold")
+            raise illegal(phrase("you have only {gold} gold", gold=state["p"][player]["gold"]))
         if "limit" in args and args["limit"] < gold:
-            raise illegal("the 'up to' limit is below the bid")
+            raise illegal(phrase("the '{words}' limit is below the bid", words=order_text("up to")))
     else:
-        raise illegal(f"'{kind}' is not an auction order", "stay, take <office>, bid <office> <gold>")
+        raise illegal(phrase("'{order}' is not an auction order", order=order_text(kind)),
+                      order_hint("stay, take <office>, bid <office> <gold>"))
 
 
 def set_defend(state: GameState, player: str, gold: int, events: list[Event]) -> None:
     """A holder's standing `defend` limit, for the auction running or else the next one; it
     answers his side of a duel one minimum raise at a time, as he would live."""
     writable(state, "defend")[player] = gold
-    which = "in this auction" if state["phase"] == "auction" else "in the next auction"
-    events.append(Event("auction.defend", f"You will defend your office up to {gold} gold {which}.",
-                        {"gold": gold}, to=(player,)))
+    said = phrase("You will defend your office up to {gold} gold in this auction.", gold=gold) \
+        if state["phase"] == "auction" else phrase("You will defend your office up to {gold} gold in the next auction.",
+                                                   gold=gold)
+    events.append(Event("auction.defend", said, {"gold": gold}, to=(player,)))
 
 
 def taken_office(state: GameState, office: str) -> str:
@@ -289,8 +328,8 @@ def taken_office(state: GameState, office: str) -> str:
         return office
     free = state["auction"]["free"] if state["auction"] is not None else None
     if free is None:
-        raise illegal("no office is yours to take for free now (only after losing yours to a challenger who "
-                      "held one)", "take <office>")
+        raise illegal(phrase("no office is yours to take for free now (only after losing yours to a challenger who "
+                             "held one)"), order_hint("take <office>"))
     return free
 
 
@@ -318,7 +357,8 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         return
     auction = writable(state, "auction")
     if kind == "stay":
-        events.append(Event("auction.stay", f"{player} stays in {office_name(state, office_of(state, player))}.",
+        events.append(Event("auction.stay", phrase("{player} stays in {office}.", player=player,
+                                                   office=office_name(state, office_of(state, player))),
                             {"player": player}))
         auction["active"] = None
     elif kind == "take":
@@ -329,8 +369,9 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         gold = opening_bid(state, args)
         auction["duel"] = {"office": args["office"], "challenger": player, "holder": holder, "bid": gold,
                            "turn": "holder", "limit": args.get("limit")}
-        events.append(Event("auction.bid", f"{player} bids {gold} on {office_name(state, args['office'])}, "
-                            f"held by {holder}.", {"player": player, "office": args["office"], "gold": gold}))
+        events.append(Event("auction.bid", phrase("{player} bids {gold} on {office}, held by {holder}.", player=player,
+                                                  gold=gold, office=office_name(state, args["office"]), holder=holder),
+                            {"player": player, "office": args["office"], "gold": gold}))
     new_phase_key(state)
 
 
@@ -348,7 +389,8 @@ def _take_vacant(state: GameState, player: str, office: str, events: list[Event]
     writable_sheet(state, player)["gold"] -= price
     auction["coins"][office] = auction["coins"].get(office, 0) + price
     auction["paid"] += price
-    events.append(Event("auction.take", f"{player} takes the vacant {office_name(state, office)} for {price} gold.",
+    events.append(Event("auction.take", phrase("{player} takes the vacant {office} for {gold} gold.", player=player,
+                                               office=office_name(state, office), gold=price),
                         {"player": player, "office": office, "gold": price}))
 
 

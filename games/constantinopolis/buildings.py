@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import Event
+from referee.wording import OrderText, Phrase, order_text, phrase, term
 
 from .components import LICENCES, tables
 from .draft import writable, writable_sheet
@@ -40,6 +41,21 @@ def purchase_name(args: dict[str, Any]) -> str:
     if "wall" in args:
         return f"wall {args['wall']}"
     return args["building"]
+
+
+def purchase_words(args: dict[str, Any]) -> OrderText:
+    """A purchase named in a sentence (`public 4`, `wall guard`, `Cura`), in the reader's words."""
+    return order_text(purchase_name(args))
+
+
+# "you already bought a ... building this round", for each kind of building
+_KIND_BOUGHT: dict[str, Phrase] = {
+    "production": phrase("you already bought a production building this round"),
+    "commercial": phrase("you already bought a commercial building this round"),
+    "utility": phrase("you already bought a utility building this round"),
+    "public": phrase("you already bought a public building this round"),
+    "wall": phrase("you already bought a wall building this round"),
+}
 
 
 def public_tile(state: GameState, fame: int) -> dict[str, Any] | None:
@@ -89,21 +105,22 @@ def check_purchase(state: GameState, player: str, args: dict[str, Any], *, preem
     sheet = sheet_of(state, player)
     kind = building_kind(components, args)
     if not preempt and kind in sheet["r"]["built"]:
-        raise illegal(f"you already bought a {kind} building this round")
+        raise illegal(_KIND_BOUGHT[kind])
     if kind == "wall":
         _check_wall(state, player, args["wall"], preempt)
     elif kind == "public":
         if public_tile(state, args["public"]) is None:
-            raise illegal(f"no public building worth {args['public']} fame is left")
+            raise illegal(phrase("no public building worth {fame} fame is left", fame=args["public"]))
     else:
         name = args["building"]
         if state["supply"].get(name, 0) <= 0:
-            raise illegal(f"no {name} is left in the supply")
+            raise illegal(phrase("no {building} is left in the supply", building=name))
         if name in sheet["buildings"]:
-            raise illegal(f"you already own a {name}")
+            raise illegal(phrase("you already own a {building}", building=name))
         if kind == "production" and not has_licence(state, sheet, name):
             licence = components["buildings"][name]["licence"]
-            raise illegal(f"{name} needs a building of licence {LICENCES[LICENCES.index(licence) - 1]} first")
+            raise illegal(phrase("{building} needs a building of licence {licence} first", building=name,
+                                 licence=LICENCES[LICENCES.index(licence) - 1]))
     cost = purchase_cost(state, args)
     if args.get("redemptor"):
         _check_redemptor(state, sheet, preempt)
@@ -111,33 +128,34 @@ def check_purchase(state: GameState, player: str, args: dict[str, Any], *, preem
     if public and not state["options"]["public_gold"]:
         return
     if cost > sheet["gold"]:
-        raise illegal(f"that costs {cost} gold; you have {sheet['gold']}")
+        raise illegal(phrase("that costs {cost} gold; you have {gold}", cost=cost, gold=sheet["gold"]))
 
 
 def _check_wall(state: GameState, player: str, wall: str, preempt: bool) -> None:
     """Only the Praefectus Urbi builds a wall segment, once a round; the Consul never pre-empts one."""
     if preempt:
-        raise illegal("the Consul never pre-empts a wall segment")
+        raise illegal(phrase("the Consul never pre-empts a wall segment"))
     if state["offices"]["urbi"] != player:
-        raise illegal("only the Praefectus Urbi builds wall segments")
+        raise illegal(phrase("only the Praefectus Urbi builds wall segments"))
     if state["ability"]["urbi"] is not None:
-        raise illegal("the Praefectus Urbi's ability was already used this round")
+        raise illegal(phrase("the Praefectus Urbi's ability was already used this round"))
     if wall not in state["walls"]:
-        raise illegal(f"the {wall} wall segment is already built", "choose another segment")
+        raise illegal(phrase("the {wall} wall segment is already built", wall=term(wall)),
+                      phrase("choose another segment"))
 
 
 def _check_redemptor(state: GameState, sheet: PlayerSheet, preempt: bool) -> None:
     """The Redemptor: once a round, one red good for 5 gold off, if its owner produces red."""
     if preempt:
-        raise illegal("a pre-emption pays the full price")
+        raise illegal(phrase("a pre-emption pays the full price"))
     if "Redemptor" not in sheet["buildings"]:
-        raise illegal("you do not own the Redemptor")
+        raise illegal(phrase("you do not own the Redemptor"))
     if sheet["r"]["redemptor"]:
-        raise illegal("the Redemptor was already used this round")
+        raise illegal(phrase("the Redemptor was already used this round"))
     if "red" not in able_to_produce(state, sheet):
-        raise illegal("the Redemptor needs you to produce industrial (red) goods")
+        raise illegal(phrase("the Redemptor needs you to produce industrial (red) goods"))
     if sheet["goods"]["red"] < 1:
-        raise illegal("the Redemptor needs one red good to discard")
+        raise illegal(phrase("the Redemptor needs one red good to discard"))
 
 
 def buy_building(state: GameState, player: str, args: dict[str, Any], events: list[Event], *,
@@ -153,27 +171,32 @@ def buy_building(state: GameState, player: str, args: dict[str, Any], events: li
         sheet["r"]["redemptor"] = True
         cost = max(0, cost - REDEMPTOR_DISCOUNT)
     sheet["gold"] -= cost
-    how = "pre-empts and buys" if preempt else "buys"
     if kind == "public":
         tile = public_tile(state, args["public"])
         writable(state, "publics").remove(tile["id"])
         sheet["public"].append(tile["id"])
         sheet["fame"] += tile["fame"]
-        text = (f"{player} {how} the public building {tile['name']} ({tile['cost']}) for {cost} gold and gains "
-                f"{tile['fame']} fame.")
+        values = {"player": player, "building": tile["name"], "cost": tile["cost"], "gold": cost, "fame": tile["fame"]}
+        text = phrase("{player} pre-empts and buys the public building {building} ({cost}) for {gold} gold and gains "
+                      "{fame} fame.", **values) if preempt else \
+            phrase("{player} buys the public building {building} ({cost}) for {gold} gold and gains {fame} fame.",
+                   **values)
         if not state["publics"]:
             state["last_public"] = True
-            text += " It was the last public building: the game ends after this round."
+            text = phrase("{bought} It was the last public building: the game ends after this round.", bought=text)
     elif kind == "wall":
         writable(state, "walls").remove(args["wall"])
         sheet["walls"].append(args["wall"])
         writable(state, "ability")["urbi"] = "wall"
-        text = f"{player} builds the {args['wall']} wall segment for {cost} gold."
+        text = phrase("{player} builds the {wall} wall segment for {gold} gold.", player=player,
+                      wall=term(args["wall"]), gold=cost)
     else:
         writable(state, "supply")[args["building"]] -= 1
         sheet["buildings"].append(args["building"])
         sheet["new"].append(args["building"])
-        text = f"{player} {how} {args['building']} for {cost} gold."
+        text = phrase("{player} pre-empts and buys {building} for {gold} gold.", player=player,
+                      building=args["building"], gold=cost) if preempt else \
+            phrase("{player} buys {building} for {gold} gold.", player=player, building=args["building"], gold=cost)
     if preempt:
         writable(state, "ability")["consul"] = "preempt"
     else:

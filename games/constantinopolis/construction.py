@@ -8,18 +8,21 @@ question put to the Consul and his answer, and the buyer's orders that wait for 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from referee.contract import Event, Order, OrderError, Prompt
+from referee.wording import Phrase, order_text, phrase
 
 from . import dealings, plan_book
-from .buildings import REDEMPTOR_DISCOUNT, buy_building, check_purchase, has_licence, purchase_name
+from .buildings import REDEMPTOR_DISCOUNT, buy_building, check_purchase, has_licence, purchase_name, purchase_words
 from .components import tables
 from .draft import writable
 from .grammar import format_order
 from .preemption import consul_preempts, consul_to_ask, standing_list_preempts, without_redemptor
 from .production import able_to_produce
-from .state import GameState, components_of, illegal, menu_order, new_phase_key, shared_prompt, sheet_of
+from .state import (GameState, components_of, illegal, menu_order, new_phase_key, order_hint, sentence_start,
+                    shared_prompt, sheet_of)
 
 
 def start(state: GameState, events: list[Event]) -> None:
@@ -35,19 +38,37 @@ def start(state: GameState, events: list[Event]) -> None:
     plan_book.lapse(state, "consul", events)  # the other players' Consul plans
 
 
+# the question of a construction turn, as a prompt asks it and (True) at the start of HELP's sentence
+_TURN = {False: phrase("buy buildings, trade at the market, use buildings; end with {order}", order=order_text("done")),
+         True: phrase("Buy buildings, trade at the market, use buildings; end with {order}", order=order_text("done"))}
+
+
 def prompts(state: GameState) -> list[Prompt]:
     construct = state["construct"]
     if construct["pending"] is not None:
-        pending = construct["pending"]
-        return [Prompt(state["offices"]["consul"], "construct.preempt", False,
-                       ("preempt", "allow", "preempt-list", "preempt-ask"),
-                       f"{pending['buyer']} is buying {purchase_name(pending['args'])}: preempt or allow")]
+        consul = state["offices"]["consul"]
+        return [Prompt(consul, "construct.preempt", False, ("preempt", "allow", "preempt-list", "preempt-ask"),
+                       question(state, consul))]
     who = state["order"][construct["turn"]]
     kinds = ("build", "done") + dealings.KINDS
     if state["offices"]["consul"] == who:
         kinds += ("preempt-list", "preempt-ask")
-    return [shared_prompt(who, "construct.turn", False, kinds,
-                          "buy buildings, trade at the market, use buildings; end with done")]
+    return [shared_prompt(who, "construct.turn", False, kinds, _TURN[False])]
+
+
+def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
+    """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
+    sentence (HELP)."""
+    pending = state["construct"]["pending"]
+    if pending is not None:
+        return _preempt_question(pending["buyer"], purchase_name(pending["args"]), sentence)
+    return _TURN[sentence]
+
+
+@functools.lru_cache(maxsize=256)  # asked again and again until the Consul answers
+def _preempt_question(buyer: str, purchase: str, sentence: bool) -> Phrase:
+    return phrase("{player} is buying {building}: {orders}", player=sentence_start(buyer, sentence),
+                  building=order_text(purchase), orders=order_text("preempt or allow"))
 
 
 def settle(state: GameState, events: list[Event]) -> bool:
@@ -87,16 +108,17 @@ def _run_waiting_orders(state: GameState, buyer: str, events: list[Event]) -> No
         order = Order.from_json(construct["queue"].pop(0))
         text = format_order(order)
         if construct["turn"] >= len(state["order"]) or state["order"][construct["turn"]] != buyer:
-            events.append(Event("queue.dropped", f"Your turn had ended, so '{text}' and what followed were not used.",
-                                {"order": text}, to=(buyer,)))
+            events.append(Event("queue.dropped", phrase("Your turn had ended, so '{order}' and what followed were not "
+                                                        "used.", order=order_text(text)), {"order": text}, to=(buyer,)))
             construct["queue"] = []
             return
         try:
             apply_order(state, buyer, order, events)
         except OrderError as e:
-            events.append(Event("queue.error", f"After the Consul's answer, '{text}' could not be carried out "
-                                f"({e.message}); the orders after it were not used either. Please send new orders.",
-                                {"order": text, "error": e.message}, to=(buyer,)))
+            events.append(Event("queue.error", phrase("After the Consul's answer, '{order}' could not be carried out "
+                                                      "({reason}); the orders after it were not used either. Please "
+                                                      "send new orders.", order=order_text(text), reason=e.message),
+                                {"order": text, "error": str(e.message)}, to=(buyer,)))
             construct["queue"] = []
             return
 
@@ -105,21 +127,21 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     construct = state["construct"]
     if order.kind in ("preempt-list", "preempt-ask"):
         if state["offices"]["consul"] != player:
-            raise illegal("only the Consul gives pre-emption orders")
+            raise illegal(phrase("only the Consul gives pre-emption orders"))
         if state["ability"]["consul"] is not None:
-            raise illegal("the Consul's ability was already used this round")
+            raise illegal(phrase("the Consul's ability was already used this round"))
         return
     if construct["pending"] is not None:
         if state["offices"]["consul"] != player or order.kind not in ("preempt", "allow"):
-            raise illegal("waiting for the Consul to answer: preempt or allow")
+            raise illegal(phrase("waiting for the Consul to answer: {orders}", orders=order_text("preempt or allow")))
         if order.kind == "preempt":
             try:
                 check_purchase(state, player, without_redemptor(construct["pending"]["args"]), preempt=True)
             except OrderError as e:
-                raise illegal(e.message, "allow") from None
+                raise illegal(e.message, order_hint("allow")) from None
         return
     if state["order"][construct["turn"]] != player:
-        raise illegal("it is not your turn to build")
+        raise illegal(phrase("it is not your turn to build"))
     if order.kind == "done":
         return
     if order.kind == "build":
@@ -128,7 +150,8 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     if order.kind in dealings.KINDS:
         dealings.check_order(state, player, order)
         return
-    raise illegal(f"'{order.kind}' is not a construction order", "build, buy, sell, use, exchange, trade or done")
+    raise illegal(phrase("'{order}' is not a construction order", order=order_text(order.kind)),
+                  order_hint("build, buy, sell, use, exchange, trade or done"))
 
 
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
@@ -136,20 +159,21 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
     kind = order.kind
     if kind == "preempt-list":
         state["preempt"] = list(order.args["buildings"])
-        shown = ", ".join(state["preempt"]) or "nothing"
-        events.append(Event("preempt.list", f"You will pre-empt: {shown}.", {"buildings": state["preempt"]},
-                            to=(player,)))
+        shown = order_text(", ".join(state["preempt"]) or "nothing")
+        events.append(Event("preempt.list", phrase("You will pre-empt: {buildings}.", buildings=shown),
+                            {"buildings": state["preempt"]}, to=(player,)))
         pending = state["construct"]["pending"]
         if pending is not None:
             _consul_answers(state, standing_list_preempts(state, player, pending["args"], events), events)
     elif kind == "preempt-ask":
         state["preempt"] = None
-        events.append(Event("preempt.ask", "You will be asked about each purchase you could pre-empt.", {},
+        events.append(Event("preempt.ask", phrase("You will be asked about each purchase you could pre-empt."), {},
                             to=(player,)))
     elif kind in ("preempt", "allow"):
         _consul_answers(state, kind == "preempt", events)
     elif kind == "done":
-        events.append(Event("construct.done", f"{player} ends the construction turn.", {"player": player}))
+        events.append(Event("construct.done", phrase("{player} ends the construction turn.", player=player),
+                            {"player": player}))
         writable(state, "construct")["turn"] += 1
         new_phase_key(state)
     elif kind == "build":
@@ -165,8 +189,10 @@ def _build(state: GameState, player: str, args: dict[str, Any], events: list[Eve
     if consul is not None:
         if state["preempt"] is None:
             writable(state, "construct")["pending"] = {"buyer": player, "args": dict(args)}
-            events.append(Event("build.ask", f"{player} wants to buy {purchase_name(args)}; the Consul {consul} may "
-                                "pre-empt it.", {"player": player, "building": purchase_name(args)}))
+            events.append(Event("build.ask", phrase("{player} wants to buy {building}; the Consul {consul} may "
+                                                    "pre-empt it.", player=player, building=purchase_words(args),
+                                                    consul=consul),
+                                {"player": player, "building": purchase_name(args)}))
             new_phase_key(state)
             return
         if standing_list_preempts(state, consul, args, events):

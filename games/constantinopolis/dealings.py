@@ -9,12 +9,13 @@ page 28).
 from __future__ import annotations
 
 from referee.contract import Event, Order
+from referee.wording import phrase, term
 
 from .components import GOODS, tables
 from .draft import writable_sheet
 from .production import able_to_produce, producible
-from .state import (GameState, PlayerSheet, components_of, gain_goods, illegal, lose_goods, market_card, menu_order,
-                    sheet_of)
+from .state import (GameState, PlayerSheet, components_of, gain_goods, goods_count, illegal, lose_goods, market_card,
+                    menu_order, sheet_of, too_few)
 
 KINDS = ("buy", "sell", "use", "exchange", "trade", "discard")
 TRADE_WALL_GOLD = 10
@@ -41,7 +42,7 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     elif kind == "discard":
         good = order.args["good"]
         if sheet["goods"][good] < order.args["count"]:
-            raise illegal(f"you have only {sheet['goods'][good]} {good}")
+            raise too_few(sheet, good)
     elif kind == "trade":
         _check_trade_wall(sheet, order.args["goods"])
 
@@ -51,72 +52,77 @@ def _check_market(state: GameState, sheet: PlayerSheet, kind: str, good: str, n:
     type one produces only with the Taberna."""
     row = market_card(state)["goods"][good]
     if row["limit"] <= 0:
-        raise illegal(f"the current market does not trade {good}")
+        raise illegal(phrase("the current market does not trade {good}", good=term(good)))
     ledger = sheet["r"]["ledger"]
     done = ledger.get(good, 0)
     if kind == "buy":
         if done < 0:
-            raise illegal(f"you sold {good} this round, so you cannot buy it")
+            raise illegal(phrase("you sold {good} this round, so you cannot buy it", good=term(good)))
         own = producible(sheet, components_of(state), old_only=True)
         if good in own and "Taberna" not in sheet["buildings"]:
-            raise illegal(f"you produce {good}; buying it needs the Taberna")
+            raise illegal(phrase("you produce {good}; buying it needs the Taberna", good=term(good)))
         if good in own and state["options"].get("taberna_one_type") and any(
                 x != good and x in own and n > 0 for x, n in ledger.items()):
-            raise illegal("with the Taberna you may buy only one type you produce each round (Italian option)")
+            raise illegal(phrase("with the Taberna you may buy only one type you produce each round (Italian option)"))
         if done + n > row["limit"]:
-            raise illegal(f"the market lets you trade at most {row['limit']} {good} this round ({done} done)")
+            raise illegal(phrase("the market lets you trade at most {limit} {good} this round ({done} done)",
+                                 limit=row["limit"], good=term(good), done=done))
         cost = n * buy_price(state, sheet, good)
         if cost > sheet["gold"]:
-            raise illegal(f"{n} {good} cost {cost} gold; you have {sheet['gold']}")
+            raise illegal(phrase("{goods} cost {cost} gold; you have {gold}", goods=goods_count(n, good), cost=cost,
+                                 gold=sheet["gold"]))
     else:
         if done > 0:
-            raise illegal(f"you bought {good} this round, so you cannot sell it")
+            raise illegal(phrase("you bought {good} this round, so you cannot sell it", good=term(good)))
         if -done + n > row["limit"]:
-            raise illegal(f"the market lets you trade at most {row['limit']} {good} this round ({-done} done)")
+            raise illegal(phrase("the market lets you trade at most {limit} {good} this round ({done} done)",
+                                 limit=row["limit"], good=term(good), done=-done))
         if sheet["goods"][good] < n:
-            raise illegal(f"you have only {sheet['goods'][good]} {good}")
+            raise too_few(sheet, good)
 
 
 def _check_commercial(state: GameState, sheet: PlayerSheet, building: str) -> None:
     """A commercial building once a round, fed with goods its owner is able to produce."""
     info = components_of(state)["buildings"].get(building)
     if info is None or info["kind"] != "commercial":
-        raise illegal(f"{building} is not a commercial building")
+        raise illegal(phrase("{building} is not a commercial building", building=building))
     if building not in sheet["buildings"]:
-        raise illegal(f"you do not own {building}")
+        raise illegal(phrase("you do not own {building}", building=building))
     if building in sheet["r"]["used"]:
-        raise illegal(f"{building} was already used this round")
+        raise illegal(phrase("{building} was already used this round", building=building))
     able = able_to_produce(state, sheet)
     for good, n in info["input"].items():
         if good not in able:
-            raise illegal(f"{building} needs {good} goods, which you cannot produce")
+            raise illegal(phrase("{building} needs {good} goods, which you cannot produce", building=building,
+                                 good=term(good)))
         if sheet["goods"][good] < n:
-            raise illegal(f"{building} needs {n} {good}; you have {sheet['goods'][good]}")
+            raise illegal(phrase("{building} needs {goods}; you have {have}", building=building,
+                                 goods=goods_count(n, good), have=sheet["goods"][good]))
 
 
 def _check_exchange_wall(state: GameState, sheet: PlayerSheet, give: str, get: str) -> None:
     """Once a round, one good for one of another type its owner is able to produce."""
     if "exchange" not in sheet["walls"]:
-        raise illegal("you do not own the exchange wall segment")
+        raise illegal(phrase("you do not own the exchange wall segment"))
     if "exchange" in sheet["r"]["walls_used"]:
-        raise illegal("the exchange wall segment was already used this round")
+        raise illegal(phrase("the exchange wall segment was already used this round"))
     if give == get:
-        raise illegal("exchange one type for a different type")
+        raise illegal(phrase("exchange one type for a different type"))
     if sheet["goods"][give] < 1:
-        raise illegal(f"you have no {give}")
+        raise illegal(phrase("you have no {good}", good=term(give)))
     if get not in able_to_produce(state, sheet):
-        raise illegal(f"you cannot produce {get}")
+        raise illegal(phrase("you cannot produce {good}", good=term(get)))
 
 
 def _check_trade_wall(sheet: PlayerSheet, goods: list[str]) -> None:
     """Once a round, any three goods for 10 gold."""
     if "trade" not in sheet["walls"]:
-        raise illegal("you do not own the trade wall segment")
+        raise illegal(phrase("you do not own the trade wall segment"))
     if "trade" in sheet["r"]["walls_used"]:
-        raise illegal("the trade wall segment was already used this round")
+        raise illegal(phrase("the trade wall segment was already used this round"))
     for good in GOODS:
         if goods.count(good) > sheet["goods"][good]:
-            raise illegal(f"you have only {sheet['goods'][good]} {good}")
+            raise too_few(sheet, good)
 
 
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
@@ -132,7 +138,8 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         sheet["gold"] -= cost
         gain_goods(state, sheet, good, n)
         this_round["ledger"][good] = this_round["ledger"].get(good, 0) + n
-        events.append(Event("market.buy", f"{player} buys {n} {good} for {cost} gold.",
+        events.append(Event("market.buy", phrase("{player} buys {goods} for {gold} gold.", player=player,
+                                                 goods=goods_count(n, good), gold=cost),
                             {"player": player, "good": good, "count": n}))
     elif kind == "sell":
         good, n = args["good"], args["count"]
@@ -140,7 +147,8 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         lose_goods(state, sheet, good, n)
         sheet["gold"] += n * each
         this_round["ledger"][good] = this_round["ledger"].get(good, 0) - n
-        events.append(Event("market.sell", f"{player} sells {n} {good} for {n * each} gold.",
+        events.append(Event("market.sell", phrase("{player} sells {goods} for {gold} gold.", player=player,
+                                                  goods=goods_count(n, good), gold=n * each),
                             {"player": player, "good": good, "count": n}))
     elif kind == "use":
         info = components_of(state)["buildings"][args["building"]]
@@ -149,24 +157,29 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         sheet["gold"] += info["gold"]
         sheet["fame"] += info["fame"]
         this_round["used"].append(args["building"])
-        events.append(Event("commercial.use", f"{player} uses {args['building']}: {info['gold']} gold and "
-                            f"{info['fame']} fame.", {"player": player, "building": args["building"]}))
+        events.append(Event("commercial.use", phrase("{player} uses {building}: {gold} gold and {fame} fame.",
+                                                     player=player, building=args["building"], gold=info["gold"],
+                                                     fame=info["fame"]),
+                            {"player": player, "building": args["building"]}))
     elif kind == "exchange":
         lose_goods(state, sheet, args["give"], 1)
         gain_goods(state, sheet, args["get"], 1)
         this_round["walls_used"].append("exchange")
-        events.append(Event("wall.exchange", f"{player} exchanges one {args['give']} for one {args['get']}.",
+        events.append(Event("wall.exchange", phrase("{player} exchanges one {give} for one {get}.", player=player,
+                                                    give=term(args["give"]), get=term(args["get"])),
                             {"player": player}))
     elif kind == "discard":
         lose_goods(state, sheet, args["good"], args["count"])
-        events.append(Event("discard.goods", f"{player} discards {args['count']} {args['good']}.",
+        events.append(Event("discard.goods", phrase("{player} discards {goods}.", player=player,
+                                                    goods=goods_count(args["count"], args["good"])),
                             {"player": player}))
     elif kind == "trade":
         for good in args["goods"]:
             lose_goods(state, sheet, good, 1)
         sheet["gold"] += TRADE_WALL_GOLD
         this_round["walls_used"].append("trade")
-        events.append(Event("wall.trade", f"{player} trades three goods for 10 gold.", {"player": player}))
+        events.append(Event("wall.trade", phrase("{player} trades three goods for {gold} gold.", player=player,
+                                                 gold=TRADE_WALL_GOLD), {"player": player}))
 
 
 def legal_orders(state: GameState, player: str) -> list[Order]:

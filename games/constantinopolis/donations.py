@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import Event, Order, Prompt
+from referee.wording import Phrase, phrase, term
 
 from . import plan_book
 from .draft import writable, writable_sheet
 from .production import able_to_produce
-from .state import GameState, illegal, lose_goods, market_card, menu_order, new_phase_key, shared_prompt, sheet_of
+from .state import (GameState, goods_count, illegal, lose_goods, market_card, menu_order, new_phase_key, order_hint,
+                    shared_prompt, sheet_of)
 
 
 def donations_open_to(state: GameState, name: str) -> list[dict[str, Any]]:
@@ -32,26 +34,37 @@ def start(state: GameState, events: list[Event]) -> None:
     plan_book.lapse(state, "donate", events, keep=state["donate"])
 
 
+# the phase's question, as a prompt asks it and (True) at the start of HELP's sentence
+_ASKED = {False: phrase("donate goods shown on the market card, or pass"),
+          True: phrase("Donate goods shown on the market card, or pass")}
+
+
 def prompts(state: GameState) -> list[Prompt]:
-    return [shared_prompt(n, "donate", True, ("donate", "pass"), "donate goods shown on the market card, or pass")
-            for n in state["donate"]]
+    return [shared_prompt(n, "donate", True, ("donate", "pass"), _ASKED[False]) for n in state["donate"]]
+
+
+def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
+    """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
+    sentence (HELP)."""
+    return _ASKED[sentence]
 
 
 def check_order(state: GameState, player: str, order: Order) -> None:
     if player not in state["donate"]:
-        raise illegal("you have nothing to decide in the donation phase")
+        raise illegal(phrase("you have nothing to decide in the donation phase"))
     if order.kind == "pass":
         return
     if order.kind != "donate":
-        raise illegal("donate <good> or pass")
+        raise illegal(order_hint("donate <good> or pass"))
     good = order.args["good"]
     entry = next((d for d in market_card(state)["donations"] if d["good"] == good), None)
     if entry is None:
-        raise illegal(f"the current market takes no {good} donation")
+        raise illegal(phrase("the current market takes no {good} donation", good=term(good)))
     if good not in able_to_produce(state, sheet_of(state, player)):
-        raise illegal(f"you cannot produce {good}")
+        raise illegal(phrase("you cannot produce {good}", good=term(good)))
     if sheet_of(state, player)["goods"][entry["good"]] < entry["count"]:
-        raise illegal(f"a donation of {entry['good']} needs {entry['count']} goods")
+        raise illegal(phrase("a donation of {good} needs {count} goods", good=term(entry["good"]),
+                             count=entry["count"]))
 
 
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
@@ -63,7 +76,8 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         lose_goods(state, sheet, entry["good"], entry["count"])
         sheet["fame"] += entry["fame"]
         sheet["r"]["donated"] = True
-        events.append(Event("donate", f"{player} donates {entry['count']} {entry['good']} for {entry['fame']} fame.",
+        events.append(Event("donate", phrase("{player} donates {goods} for {fame} fame.", player=player,
+                                             goods=goods_count(entry["count"], entry["good"]), fame=entry["fame"]),
                             {"player": player, "good": entry["good"], "fame": entry["fame"]}))
 
 

@@ -7,14 +7,17 @@ Italian drop-out variant for the leavers' pieces.
 
 from __future__ import annotations
 
+import functools
+
 from referee.contract import Event, Order, Prompt
 from referee.rng import Rng
+from referee.wording import Phrase, menu_order as order_syntax, order_text, phrase, plural_phrase
 
 from . import auction, plan_book, scoring
 from .components import GOODS, OFFICES
 from .draft import writable, writable_sheet
-from .state import (GOOD_VALUE, GameState, PlayerSheet, components_of, contract_card, counted, goods_total, illegal,
-                    lose_goods, new_phase_key, new_round_flags, shared_prompt, sheet_of)
+from .state import (GOOD_VALUE, GameState, PlayerSheet, components_of, contract_card, goods_total, illegal, lose_goods,
+                    new_phase_key, new_round_flags, shared_prompt, sheet_of, too_few)
 
 
 def store_limit(state: GameState, sheet: PlayerSheet) -> int:
@@ -50,7 +53,7 @@ def _change_markets(state: GameState, events: list[Event]) -> None:
     market = writable(state, "market")
     market["current"].append(market["future"].pop())
     cards = components_of(state)["markets"]
-    events.append(Event("market", f"The market moves to {cards[market['current'][-1]]['name']}.",
+    events.append(Event("market", phrase("The market moves to {market}.", market=cards[market["current"][-1]]["name"]),
                         {"market": market["current"][-1]}))
     if market["future"]:
         return
@@ -61,31 +64,48 @@ def _change_markets(state: GameState, events: list[Event]) -> None:
         state["rng"] = rng.to_json()
         market["current"] = market["current"][-1:]
         market["hidden"] = state["options"]["market_reshuffle"] == "facedown"
-        events.append(Event("market.reshuffle", "The future market pile is empty: the older market cards are shuffled "
-                            "into a new pile" + (" (face down)." if market["hidden"] else "."), {}))
+        events.append(Event("market.reshuffle", phrase("The future market pile is empty: the older market cards are "
+                                                       "shuffled into a new pile (face down).") if market["hidden"]
+                            else phrase("The future market pile is empty: the older market cards are shuffled into a "
+                                        "new pile."), {}))
     else:
-        events.append(Event("market.last", "The future market pile is empty for the second time: the next round is "
-                            "the last.", {}))
+        events.append(Event("market.last", phrase("The future market pile is empty for the second time: the next round "
+                                                  "is the last."), {}))
 
 
 def prompts(state: GameState) -> list[Prompt]:
-    return [shared_prompt(n, "store", True, ("keep",),
-                          f"keep up to {store_limit(state, sheet_of(state, n))} goods; the rest are discarded")
-            for n in state["store"]]
+    return [shared_prompt(n, "store", True, ("keep",), question(state, n)) for n in state["store"]]
+
+
+def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
+    """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
+    sentence (HELP). The English says "goods" for one good too."""
+    return _keep_question(store_limit(state, sheet_of(state, player)), sentence)
+
+
+@functools.lru_cache(maxsize=16)  # one or five goods, asked until the player answers
+def _keep_question(limit: int, sentence: bool) -> Phrase:
+    if sentence:
+        return plural_phrase(limit, "Keep up to {n} goods; the rest are discarded",
+                             "Keep up to {n} goods; the rest are discarded")
+    return plural_phrase(limit, "keep up to {n} goods; the rest are discarded",
+                         "keep up to {n} goods; the rest are discarded")
 
 
 def check_order(state: GameState, player: str, order: Order) -> None:
     if player not in state["store"]:
-        raise illegal("you have no goods to choose between")
+        raise illegal(phrase("you have no goods to choose between"))
     if order.kind != "keep":
-        raise illegal("keep <goods> (or keep nothing)")
+        raise illegal(phrase("{order} (or {nothing})", order=order_syntax("keep <goods>"),
+                             nothing=order_text("keep nothing")))
     sheet = sheet_of(state, player)
     keep = order.args["goods"]
-    if len(keep) > store_limit(state, sheet):
-        raise illegal(f"you may keep at most {store_limit(state, sheet)} goods")
+    limit = store_limit(state, sheet)
+    if len(keep) > limit:
+        raise illegal(plural_phrase(limit, "you may keep at most {n} goods", "you may keep at most {n} goods"))
     for good in GOODS:
         if keep.count(good) > sheet["goods"][good]:
-            raise illegal(f"you have only {sheet['goods'][good]} {good}")
+            raise too_few(sheet, good)
 
 
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
@@ -99,8 +119,9 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         lost += drop
         lose_goods(state, sheet, good, drop)
     writable(state, "store").remove(player)
-    events.append(Event("store", f"{player} keeps {counted(len(keep), 'good')} and discards {lost}.",
-                        {"player": player, "kept": list(keep)}))
+    events.append(Event("store", plural_phrase(len(keep), "{player} keeps {n} good and discards {lost}.",
+                                               "{player} keeps {n} goods and discards {lost}.", player=player,
+                                               lost=lost), {"player": player, "kept": list(keep)}))
 
 
 def best_keep(state: GameState, player: str) -> list[str]:
@@ -139,7 +160,7 @@ def new_round(state: GameState, events: list[Event]) -> None:
     state["ability"] = {"consul": None, "urbi": None}
     state["preempt"] = None
     state["last_auction_discard"] = 0
-    events.append(Event("round", f"Round {state['round']} begins.", {"round": state["round"]}))
+    events.append(Event("round", phrase("Round {round} begins.", round=state["round"]), {"round": state["round"]}))
     auction.start(state)
 
 
@@ -186,4 +207,5 @@ def _take_pieces_off(state: GameState, name: str, events: list[Event]) -> None:
         if state["offices"][office] == name:
             writable(state, "offices")[office] = None
     sheet["removed"] = True
-    events.append(Event("dropout", f"{name}'s buildings, ships and markers leave the game.", {"player": name}))
+    events.append(Event("dropout", phrase("{player}'s buildings, ships and markers leave the game.", player=name),
+                        {"player": name}))

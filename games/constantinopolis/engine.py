@@ -13,11 +13,13 @@ from typing import Mapping, Sequence
 from referee.contract import (JSON, Event, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, OrderErrors,
                               PhaseInfo, Prompt, Result, State)
 from referee.orderlines import order_lines, sections
+from referee.wording import Phrase, listed, order_text, phrase, plural_phrase
 
 from . import auction, checks, flow, menus, plans, scoring
 from .components import load as load_component_set
 from .draft import draft, finished, writable, writable_sheet
 from .grammar import KEYWORDS, format_order, parse_alternatives
+from .phases import question
 from .production import producible
 from .setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, new_game
 from .state import components_of, sheet_of
@@ -75,7 +77,7 @@ class Constantinopolis:
         """Orders for the decision open now come first; a line that names a part of the game
         (`construction: build Cura or Figulina`) and the lines under it are a plan for it."""
         if player not in state["p"]:
-            raise IllegalOrder(f"{player!r} is not playing in this game")
+            raise IllegalOrder(phrase("{player!r} is not playing in this game", player=player))
         components = components_of(state)
         allowed = flow.allowed_kinds(state, player)
         prompted = any(p.player == player for p in flow.prompts(state))
@@ -89,8 +91,10 @@ class Constantinopolis:
                 if part is not None:
                     order = plans.parse_line(part, line, components, state["players"])
                     if order.kind == "plan" and part in ended:
-                        raise IllegalOrder("nothing can follow 'done' in a construction plan: done ends the turn",
-                                           suggestion="put 'construction: done' last")
+                        raise IllegalOrder(phrase("nothing can follow '{done}' in a construction plan: {done} ends the "
+                                                  "turn", done=order_text("done")),
+                                           suggestion=phrase("put '{line}' last",
+                                                             line=order_text("construction: done")))
                     if plans.ends_turn(order):
                         ended.add(part)
                 else:
@@ -103,7 +107,7 @@ class Constantinopolis:
         if errors:
             raise OrderErrors(errors)
         if not orders:
-            raise InvalidOrder("no orders found in the text", suggestion=self.help(state, player))
+            raise InvalidOrder(phrase("no orders found in the text"), suggestion=self.help(state, player))
         return orders
 
     @staticmethod
@@ -116,17 +120,20 @@ class Constantinopolis:
                 continue
             if not prompted:
                 standing = sorted(k.split("-")[0] for k in allowed - {"plan", "cancel"})
-                raise IllegalOrder(f"you have nothing to decide now (you may still give: {', '.join(standing)}, "
-                                   "or a plan for a decision to come)",
-                                   suggestion="wait for your turn, or send a plan for it, e.g. 'auction: stay' or "
-                                   "'construction: build Cura or Figulina'")
-            raise IllegalOrder(f"'{format_order(order)}' is not an order you can give now",
-                               suggestion="allowed now: " + ", ".join(sorted(set(k.split("-")[0] for k in allowed
-                                                                                  - STANDING_KINDS))))
+                raise IllegalOrder(phrase("you have nothing to decide now (you may still give: {orders}, or a plan for "
+                                          "a decision to come)", orders=listed(order_text(k) for k in standing)),
+                                   suggestion=phrase("wait for your turn, or send a plan for it, e.g. '{first}' or "
+                                                     "'{second}'", first=order_text("auction: stay"),
+                                                     second=order_text("construction: build Cura or Figulina")))
+            now = sorted(set(k.split("-")[0] for k in allowed - STANDING_KINDS))
+            raise IllegalOrder(phrase("'{order}' is not an order you can give now",
+                                      order=order_text(format_order(order))),
+                               suggestion=phrase("allowed now: {orders}", orders=listed(order_text(k) for k in now)))
         if len(alts) == 1 and not optional:
             return alts[0]
         if any(o.kind in ("cancel", "defend", "preempt-list", "preempt-ask") for o in alts):
-            raise InvalidOrder("standing orders and cancellations take no alternatives", suggestion="one per line")
+            raise InvalidOrder(phrase("standing orders and cancellations take no alternatives"),
+                               suggestion=phrase("one per line"))
         return Order("either", {"alts": [o.to_json() for o in alts], "optional": optional})
 
     def format(self, order: Order) -> str:
@@ -136,9 +143,9 @@ class Constantinopolis:
         """The orders for now, in turn; then the plan lines of the submission (a part given
         replaces that part as a whole), and the plans of whoever is asked next are read."""
         if player not in state["p"]:
-            raise IllegalOrder(f"{player!r} is not playing in this game")
+            raise IllegalOrder(phrase("{player!r} is not playing in this game", player=player))
         if state["phase"] == "over":
-            raise IllegalOrder("the game is over")
+            raise IllegalOrder(phrase("the game is over"))
         new = draft(state)
         events: list[Event] = []
         now = [o for o in orders if o.kind not in PLAN_KINDS]
@@ -146,14 +153,14 @@ class Constantinopolis:
         for i, order in enumerate(now, start=1):
             try:
                 if new["p"][player]["dropped"]:
-                    raise IllegalOrder("you have left the game")
+                    raise IllegalOrder(phrase("you have left the game"))
                 if order.kind == "either":
                     plans.apply_either(new, player, order, events)
                 else:
                     flow.apply_order(new, player, order, events)
             except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-                raise InvalidOrder(f"malformed order {order.kind!r}: {e.__class__.__name__}",
-                                   line=lines[i - 1]) from None
+                raise InvalidOrder(phrase("malformed order {order!r}: {error}", order=order.kind,
+                                          error=e.__class__.__name__), line=lines[i - 1]) from None
             except OrderError as e:
                 if e.line is None:
                     e.line = lines[i - 1]
@@ -164,13 +171,16 @@ class Constantinopolis:
             if construct and construct["pending"] and construct["pending"]["buyer"] == player and i < len(now):
                 # the Consul must answer first; the rest of this mail waits for him
                 writable(new, "construct")["queue"] = [x.to_json() for x in now[i:]]
-                events.append(Event("queue.wait", f"{len(now) - i} more orders wait for the Consul's answer.",
+                # the English says "orders" for one too
+                events.append(Event("queue.wait", plural_phrase(len(now) - i, "{n} more orders wait for the Consul's "
+                                                                "answer.", "{n} more orders wait for the Consul's "
+                                                                "answer."),
                                     {"orders": [format_order(x) for x in now[i:]]}, to=(player,)))
                 break
         planned = [o for o in orders if o.kind in PLAN_KINDS]
         if planned:
             if new["p"][player]["dropped"]:
-                raise IllegalOrder("you have left the game")
+                raise IllegalOrder(phrase("you have left the game"))
             plans.record(new, player, planned, events)
             flow.advance(new, events)
         return finished(new), events
@@ -195,29 +205,30 @@ class Constantinopolis:
     def plan_template(self, state: State, player: str) -> list[str]:
         return plans.template(state, player) if player in state["p"] else []
 
-    def help(self, state: State, player: str) -> str:
+    def help(self, state: State, player: str) -> Phrase:
         mine = [p for p in flow.prompts(state) if p.player == player]
         if not mine:
-            return "Nothing to decide now."
+            return phrase("Nothing to decide now.")
         prompt = mine[0]  # every order itself is listed by `menu`
-        return f"{prompt.text[:1].upper()}{prompt.text[1:]}. Orders: " + ", ".join(prompt.orders) + "."
+        return phrase("{question}. Orders: {orders}.", question=question(state, player),
+                      orders=listed(order_text(k) for k in prompt.orders))
 
     def drop(self, state: State, player: str) -> tuple[State, list[Event]]:
         """The Italian drop-out variant: the leaver's open decisions are answered for them now,
         and their pieces leave at the start of the next round (`end_of_round`)."""
         if not state["options"]["dropout"]:
-            raise IllegalOrder("players can leave only with the dropout option")
+            raise IllegalOrder(phrase("players can leave only with the dropout option"))
         if player not in state["p"] or state["p"][player]["dropped"]:
-            raise IllegalOrder(f"{player} is not in the game")
+            raise IllegalOrder(phrase("{player} is not in the game", player=player))
         if state["phase"] == "over":
-            raise IllegalOrder("the game is over")
+            raise IllegalOrder(phrase("the game is over"))
         left = [n for n in state["players"] if not state["p"][n]["dropped"]]
         if len(left) <= 2:
-            raise IllegalOrder("the game needs at least two players to go on")
+            raise IllegalOrder(phrase("the game needs at least two players to go on"))
         new = draft(state)
         writable_sheet(new, player)["dropped"] = True
-        events = [Event("dropout", f"{player} leaves the game; their pieces leave at the start of the next round.",
-                        {"player": player})]
+        events = [Event("dropout", phrase("{player} leaves the game; their pieces leave at the start of the next "
+                                          "round.", player=player), {"player": player})]
         _withdraw_from_phase(new, player, events)
         flow.advance(new, events)
         return finished(new), events

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.contract import Event, Order
+from referee.wording import OrderText, listed, order_text, phrase
 
 from .components import GOODS
 from .draft import writable, writable_sheet
-from .state import GameState, components_of, illegal, sheet_of
+from .state import GameState, components_of, goods_count, illegal, sheet_of
 from .views import before_loading
 
 KINDS = ("offer", "accept", "reject")
@@ -37,12 +38,12 @@ def check_holds(state: GameState, player: str, items: list[str]) -> None:
         what, n = parse_item(item)
         if what == "contract":
             if n not in sheet["hand"]:
-                raise illegal(f"{player} does not hold contract {n} in hand")
+                raise illegal(phrase("{player} does not hold contract {contract} in hand", player=player, contract=n))
         elif what == "gold":
             if sheet["gold"] < n:
-                raise illegal(f"{player} has not got {n} gold")
+                raise illegal(phrase("{player} has not got {gold} gold", player=player, gold=n))
         elif sheet["goods"][what] < n:
-            raise illegal(f"{player} has not got {n} {what}")
+            raise illegal(phrase("{player} has not got {goods}", player=player, goods=goods_count(n, what)))
 
 
 def check_order(state: GameState, player: str, order: Order, still_accepting: list[str]) -> None:
@@ -51,14 +52,14 @@ def check_order(state: GameState, player: str, order: Order, still_accepting: li
     args = order.args
     if order.kind == "offer":
         if not state["options"]["free_trade"]:
-            raise illegal("trading between players needs the free trade option")
+            raise illegal(phrase("trading between players needs the free trade option"))
         if args["to"] == player or args["to"] not in state["p"] or args["to"] not in still_accepting:
-            raise illegal(f"{args['to']} cannot take offers now")
+            raise illegal(phrase("{player} cannot take offers now", player=args["to"]))
         check_holds(state, player, args["give"])
         return
     offer = next((x for x in state["accept"]["offers"] if x["id"] == args["offer"]), None)
     if offer is None or offer["to"] != player:
-        raise illegal(f"there is no offer {args['offer']} to you")
+        raise illegal(phrase("there is no offer {offer} to you", offer=args["offer"]))
     if order.kind == "accept":
         check_holds(state, offer["from"], offer["give"])
         check_holds(state, player, offer["get"])
@@ -79,13 +80,13 @@ def check_promises_kept(state: GameState, player: str) -> None:
                 gold += n
             else:
                 goods[what] += n
-    lost = [f"contract {c}" for c in contracts if c not in sheet["hand"]]
+    lost = [phrase("contract {contract}", contract=c) for c in contracts if c not in sheet["hand"]]
     if gold > sheet["gold"]:
-        lost.append(f"{gold} gold")
-    lost += [f"{n} {g}" for g, n in goods.items() if n > sheet["goods"][g]]
+        lost.append(phrase("{gold} gold", gold=gold))
+    lost += [goods_count(n, g) for g, n in goods.items() if n > sheet["goods"][g]]
     if lost:
-        raise illegal(f"your open offers hold {', '.join(lost)} until they are answered",
-                      "send your whole set again without the offer to take it back")
+        raise illegal(phrase("your open offers hold {items} until they are answered", items=listed(lost)),
+                      phrase("send your whole set again without the offer to take it back"))
 
 
 def _move_items(state: GameState, giver: str, taker: str, items: list[str]) -> None:
@@ -112,8 +113,9 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         acceptance["next"] += 1
         acceptance["offers"].append({"id": number, "from": player, "to": args["to"], "give": list(args["give"]),
                                      "get": list(args["get"])})
-        events.append(Event("trade.offer", f"{player} offers {args['to']} ({number}): "
-                            f"{', '.join(args['give']) or 'nothing'} for {', '.join(args['get']) or 'nothing'}.",
+        events.append(Event("trade.offer", phrase("{player} offers {other} ({offer}): {give} for {get}.", player=player,
+                                                  other=args["to"], offer=number, give=_items(args["give"]),
+                                                  get=_items(args["get"])),
                             {"offer": number}, to=(player, args["to"])))
         return
     offer = next(x for x in acceptance["offers"] if x["id"] == args["offer"])
@@ -121,12 +123,18 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
     if order.kind == "accept":
         _move_items(state, offer["from"], player, offer["give"])
         _move_items(state, player, offer["from"], offer["get"])
-        events.append(Event("trade.done", f"{offer['from']} and {player} trade: "
-                            f"{', '.join(offer['give']) or 'nothing'} for {', '.join(offer['get']) or 'nothing'}.",
+        events.append(Event("trade.done", phrase("{player} and {other} trade: {give} for {get}.", player=offer["from"],
+                                                 other=player, give=_items(offer["give"]), get=_items(offer["get"])),
                             {"offer": offer["id"]}))
     else:
-        events.append(Event("trade.reject", f"{player} turns down offer {offer['id']}.", {"offer": offer["id"]},
+        events.append(Event("trade.reject", phrase("{player} turns down offer {offer}.", player=player,
+                                                   offer=offer["id"]), {"offer": offer["id"]},
                             to=(player, offer["from"])))
+
+
+def _items(items: list[str]) -> OrderText:
+    """An offer's items as an order writes them (`2 gold, 1 green, contract 17`, `nothing`)."""
+    return order_text(", ".join(items) or "nothing")
 
 
 def menu_orders(state: GameState, player: str, others: list[str], legal: Callable[[Order], bool]) -> list[Order]:

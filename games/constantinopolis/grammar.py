@@ -13,9 +13,12 @@ from typing import Any, Callable
 from referee.contract import InvalidOrder, Order, OrderError
 from referee.orderlines import OPTIONAL, fold, join_alternatives, parse_int, split_alternatives, split_optional
 from referee.orderlines import match_name as _match_name
+from referee.wording import listed, order_text, phrase, term
+from referee.wording import menu_order as order_syntax
 
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .plan_parts import CANCELLABLE
+from .state import order_hint
 
 _FOLDED: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 
@@ -103,7 +106,7 @@ def _goods_list(words: list[str]) -> list[str]:
             n = parse_int(tokens[i], "a goods count", minimum=0)
             i += 1
             if i >= len(tokens):
-                raise InvalidOrder("a goods count needs a goods type after it")
+                raise InvalidOrder(phrase("a goods count needs a goods type after it"))
         out += [good(tokens[i])] * n
         i += 1
     return sorted(out, key=GOODS.index)
@@ -118,7 +121,8 @@ def _items(text: str) -> list[str]:
     for part in text.split(","):
         words = part.split()
         if len(words) != 2:
-            raise InvalidOrder(f"a trade item is 'N gold', 'N <good>' or 'contract N', not {part.strip()!r}")
+            raise InvalidOrder(phrase("a trade item is {forms}, not {item!r}", item=part.strip(),
+                                      forms=order_syntax("'N gold', 'N <good>' or 'contract N'")))
         if fold(words[0]) == "contract":
             out.append(f"contract {parse_int(words[1], 'a contract number', minimum=1)}")
             continue
@@ -141,15 +145,17 @@ def _purchase(rest: str, components: dict[str, Any]) -> dict[str, Any]:
     if redemptor:
         words = words[:-2]
     if not words:
-        raise InvalidOrder("which building?", suggestion="build <name>, build public <fame>, build wall <ability>")
+        raise InvalidOrder(phrase("which building?"),
+                           suggestion=order_hint("build <name>, build public <fame>, build wall <ability>"))
     head = fold(words[0])
     if head == "public":
         if len(words) != 2:
-            raise InvalidOrder("build public <fame 3-6>")
+            raise InvalidOrder(order_hint("build public <fame 3-6>"))
         args["public"] = parse_int(words[1], "the fame value", minimum=1)
     elif head in ("wall", "moenia"):
         if len(words) != 2:
-            raise InvalidOrder("build wall <ability>", suggestion=f"abilities: {', '.join(WALL_ABILITIES)}")
+            raise InvalidOrder(order_hint("build wall <ability>"),
+                               suggestion=phrase("abilities: {walls}", walls=listed(term(w) for w in WALL_ABILITIES)))
         args["wall"] = match_name(words[1], WALL_NAMES, "wall segment")
     else:
         args["building"] = match_name(" ".join(words), building_names(components), "building")
@@ -162,7 +168,7 @@ def _preempt_entry(text: str, components: dict[str, Any]) -> str:
     words = text.split()
     if words and fold(words[0]) == "public":
         if len(words) != 2:
-            raise InvalidOrder("name public buildings as 'public <fame>'")
+            raise InvalidOrder(phrase("name public buildings as '{form}'", form=order_syntax("public <fame>")))
         return f"public {parse_int(words[1], 'the fame value', minimum=1)}"
     return match_name(text, building_names(components), "building")
 
@@ -175,7 +181,13 @@ def _number(word: str, what: str) -> int:
 
 def _need(keyword: str, words: list[str], n: int, form: str) -> None:
     if len(words) != n:
-        raise InvalidOrder(f"'{keyword}' is written '{form}'", suggestion=form)
+        raise _written(keyword, form, form)
+
+
+def _written(keyword: str, form: str, example: str) -> InvalidOrder:
+    """`'load' is written 'load <contract> on ship <n>'`, with an example as the suggestion."""
+    return InvalidOrder(phrase("'{keyword}' is written '{form}'", keyword=order_text(keyword), form=order_syntax(form)),
+                        suggestion=order_hint(example))
 
 
 # --------------------------------------------------------------------------- one parser a keyword
@@ -193,7 +205,7 @@ def _take(keyword: str, words: list[str], components: dict[str, Any], players: l
     """`take <office>`; `take free`: the office a player pushed out of his own may take
     without paying (the one his challenger left), whichever it turns out to be."""
     if not words:
-        raise InvalidOrder("take which office?", suggestion="take <office>")
+        raise InvalidOrder(phrase("take which office?"), suggestion=order_hint("take <office>"))
     if len(words) == 1 and fold(words[0]) == FREE_OFFICE:
         return Order("take", {"office": FREE_OFFICE})
     return Order("take", {"office": match_name(" ".join(words), OFFICE_NAMES, "office")})
@@ -212,8 +224,9 @@ def _bid(keyword: str, words: list[str], components: dict[str, Any], players: li
         return Order("bid", {"office": match_name(bare.group(1), OFFICE_NAMES, "office"),
                              "limit": parse_int(bare.group(2), "the limit", minimum=1)})
     if not found or not found.group(1):
-        raise InvalidOrder("a bid is written 'bid <office> <gold>', 'bid <office> <gold> up to <gold>' or "
-                           "'bid <office> up to <gold>'", suggestion="bid consul 3")
+        raise InvalidOrder(phrase("a bid is written {forms}", forms=order_syntax(
+            "'bid <office> <gold>', 'bid <office> <gold> up to <gold>' or 'bid <office> up to <gold>'")),
+            suggestion=order_hint("bid consul 3"))
     args: dict[str, Any] = {"office": match_name(found.group(1), OFFICE_NAMES, "office"),
                             "gold": parse_int(found.group(2), "the bid", minimum=1)}
     if found.group(3):
@@ -226,7 +239,7 @@ def _gold(keyword: str, words: list[str], components: dict[str, Any], players: l
     if len(words) == 3 and fold(words[0]) == "up" and fold(words[1]) == "to":
         words = words[2:]
     if len(words) != 1:
-        raise InvalidOrder(f"'{keyword}' is written '{keyword} <gold>'", suggestion=f"{keyword} 3")
+        raise _written(keyword, f"{keyword} <gold>", f"{keyword} 3")
     return Order(keyword, {"gold": parse_int(words[0], "the amount", minimum=0 if keyword == "defend" else 1)})
 
 
@@ -255,20 +268,21 @@ def _build(keyword: str, words: list[str], components: dict[str, Any], players: 
 
 def _use(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     if not words:
-        raise InvalidOrder("use which building?", suggestion="use <commercial building>")
+        raise InvalidOrder(phrase("use which building?"), suggestion=order_hint("use <commercial building>"))
     return Order("use", {"building": match_name(" ".join(words), building_names(components), "building")})
 
 
 def _exchange(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     if len(words) != 3 or fold(words[1]) != "for":
-        raise InvalidOrder("'exchange' is written 'exchange <good> for <good>'", suggestion="exchange green for red")
+        raise _written("exchange", "exchange <good> for <good>", "exchange green for red")
     return Order("exchange", {"give": good(words[0]), "get": good(words[2])})
 
 
 def _trade(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     goods = _goods_list(words)
     if len(goods) != 3:
-        raise InvalidOrder("the trade wall takes exactly three goods", suggestion="trade green green blue")
+        raise InvalidOrder(phrase("the trade wall takes exactly three goods"),
+                           suggestion=order_hint("trade green green blue"))
     return Order("trade", {"goods": goods})
 
 
@@ -285,20 +299,22 @@ def _preempt(keyword: str, words: list[str], components: dict[str, Any], players
         text = " ".join(words[1:])
         return Order("preempt-list", {"buildings": [_preempt_entry(x.strip(), components)
                                                     for x in text.split(",") if x.strip()]})
-    raise InvalidOrder("write 'preempt', 'preempt list <buildings>', 'preempt never' or 'preempt ask'",
-                       suggestion="preempt list Metallum, public 4")
+    raise InvalidOrder(phrase("write {forms}", forms=order_syntax(
+        "'preempt', 'preempt list <buildings>', 'preempt never' or 'preempt ask'")),
+        suggestion=order_hint("preempt list Metallum, public 4"))
 
 
 def _redraw(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     if not 1 <= len(words) <= 2:
-        raise InvalidOrder("redraw one or two contracts: 'redraw <n> [<n>]'", suggestion="redraw 12 40")
+        raise InvalidOrder(phrase("redraw one or two contracts: '{form}'", form=order_syntax("redraw <n> [<n>]")),
+                           suggestion=order_hint("redraw 12 40"))
     return Order("redraw", {"contracts": [_number(w, "a contract number") for w in words]})
 
 
 def _load(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     numbers = [w for w in words if fold(w) not in ("on", "ship", "onto")]
     if len(numbers) != 2:
-        raise InvalidOrder("'load' is written 'load <contract> on ship <n>'", suggestion="load 17 on ship 1")
+        raise _written("load", "load <contract> on ship <n>", "load 17 on ship 1")
     return Order("load", {"contract": _number(numbers[0], "the contract number"),
                           "ship": _number(numbers[1], "the ship number")})
 
@@ -311,7 +327,7 @@ def _contract(keyword: str, words: list[str], components: dict[str, Any], player
 
 def _ship(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     if not words:
-        raise InvalidOrder("which size?", suggestion="ship small, ship medium or ship large")
+        raise InvalidOrder(phrase("which size?"), suggestion=order_hint("ship small, ship medium or ship large"))
     return Order("ship", {"size": match_name(" ".join(words), SIZE_NAMES, "ship size")})
 
 
@@ -324,15 +340,15 @@ def _answer(keyword: str, words: list[str], components: dict[str, Any], players:
 def _offer(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     found = _OFFER.match(" ".join(words))
     if not found:
-        raise InvalidOrder("an offer is written 'offer <player> give <items> for <items>'",
-                           suggestion="offer anna give 2 gold for 1 green")
+        raise InvalidOrder(phrase("an offer is written '{form}'", form=order_syntax(
+            "offer <player> give <items> for <items>")), suggestion=order_hint("offer anna give 2 gold for 1 green"))
     who = match_name(found.group(1), {n: n for n in players}, "player")
     return Order("offer", {"to": who, "give": _items(found.group(2)), "get": _items(found.group(3))})
 
 
 def _keep(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     if not words:
-        raise InvalidOrder("keep which goods?", suggestion="keep green, or keep nothing")
+        raise InvalidOrder(phrase("keep which goods?"), suggestion=order_hint("keep green, or keep nothing"))
     return Order("keep", {"goods": _goods_list(words)})
 
 
@@ -349,7 +365,8 @@ _PARSERS: dict[str, Parser] = {
 def _cancel(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     """`cancel plan` (every part, and the defend limit), `cancel construction`, ..."""
     if len(words) != 1:
-        raise InvalidOrder("write 'cancel plan' or 'cancel <part>'", suggestion="cancel construction")
+        raise InvalidOrder(phrase("write {forms}", forms=order_syntax("'cancel plan' or 'cancel <part>'")),
+                           suggestion=order_hint("cancel construction"))
     return Order("cancel", {"part": match_name(words[0], CANCELLABLE, "plan part")})
 
 
@@ -381,7 +398,7 @@ def parse_line(line: str, components: dict[str, Any], players: list[str]) -> Ord
     keyword = match_name(words[0], KEYWORDS, "order")
     parser = _PARSERS.get(keyword)
     if parser is None:
-        raise InvalidOrder(f"unknown order {words[0]!r}")
+        raise InvalidOrder(phrase("unknown order {word!r}", word=words[0]))
     return parser(keyword, words[1:], components, players)
 
 

@@ -15,12 +15,13 @@ from itertools import combinations
 from typing import Callable, Iterable
 
 from referee.contract import MenuLine, Order, menu_family, passes
-from referee.orderlines import alternatives, spans
+from referee.orderlines import spans
+from referee.wording import Listing, either, listed, menu_order, order_text, phrase, term
 
 from . import accept, auction, construction, donations, end_of_round, flow
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .grammar import FREE_OFFICE, format_order
-from .state import GameState, PlayerSheet, components_of, market_card, sheet_of
+from .state import GameState, PlayerSheet, components_of, goods_count, in_a_row, market_card, sheet_of
 
 Judge = Callable[[Order], bool]
 
@@ -46,7 +47,7 @@ def _for_phase(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]
     if phase == "donate":
         judge = _judge(donations.check_order, state, player)
         return _singles(judge, [Order("pass")]) + _family(
-            "donate <good>", [(g, Order("donate", {"good": g})) for g in GOODS], judge)
+            "donate <good>", [(term(g), Order("donate", {"good": g})) for g in GOODS], judge)
     if phase == "store":
         return _store(state, player)
     return []
@@ -61,11 +62,16 @@ def _judge(check: Callable[..., None], state: GameState, player: str) -> Judge:
 
 
 def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
-    return [MenuLine(format_order(o), (o,)) for o in orders if judge(o)]
+    return [MenuLine(phrase("{order}", order=order_text(format_order(o))), (o,)) for o in orders if judge(o)]
 
 
 def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> list[MenuLine]:
     return menu_family(head, list(labelled), judge)
+
+
+def _line(head: str, choices: object, orders: tuple[Order, ...]) -> MenuLine:
+    """`head: choices`, the order syntax in the reader's order words."""
+    return MenuLine(phrase("{order}: {choices}", order=menu_order(head), choices=choices), orders)
 
 
 def _counted(head: str, kind: str, counts: dict[str, range], judge: Judge) -> list[MenuLine]:
@@ -74,9 +80,9 @@ def _counted(head: str, kind: str, counts: dict[str, range], judge: Judge) -> li
     for good in GOODS:
         ok = [n for n in counts.get(good, ()) if judge(Order(kind, {"good": good, "count": n}))]
         if ok:
-            parts.append(f"{spans(ok)} {good}")
+            parts.append(goods_count(spans(ok), good))
             orders += [Order(kind, {"good": good, "count": n}) for n in ok]
-    return [MenuLine(f"{head}: {', '.join(parts)}", tuple(orders))] if orders else []
+    return [_line(head, listed(parts), tuple(orders))] if orders else []
 
 
 def submultisets(goods: dict[str, int], least: int, most: int) -> list[list[str]]:
@@ -97,12 +103,13 @@ def submultisets(goods: dict[str, int], least: int, most: int) -> list[list[str]
     return sorted(out, key=len)
 
 
-def _stock(sheet: PlayerSheet) -> str:
-    return ", ".join(f"{sheet['goods'][g]} {g}" for g in GOODS if sheet["goods"][g])
+def _stock(sheet: PlayerSheet) -> Listing:
+    return listed(goods_count(sheet["goods"][g], g) for g in GOODS if sheet["goods"][g])
 
 
 def _defend_line() -> MenuLine:
-    return MenuLine("defend <gold>: the most you pay to keep your office in the auction", (Order("defend", {"gold": 0}),),
+    return MenuLine(phrase("{order}: the most you pay to keep your office in the auction",
+                           order=menu_order("defend <gold>")), (Order("defend", {"gold": 0}),),
                     lambda o: o.kind == "defend" and isinstance(o.args.get("gold"), int) and o.args["gold"] >= 0)
 
 
@@ -111,7 +118,7 @@ def _defend_line() -> MenuLine:
 
 def _pretorio(state: GameState, player: str) -> list[MenuLine]:
     judge = _judge(auction.check_order, state, player)
-    return _family("good <type>", [(g, Order("good", {"good": g})) for g in GOODS], judge)
+    return _family("good <type>", [(term(g), Order("good", {"good": g})) for g in GOODS], judge)
 
 
 def _auction(state: GameState, player: str) -> list[MenuLine]:
@@ -123,12 +130,14 @@ def _auction(state: GameState, player: str) -> list[MenuLine]:
         need = auction.min_raise(state)
         raises = [Order("raise", {"gold": n}) for n in range(need, gold + 1)]
         if raises and all(judge(o) for o in raises):
-            out.append(MenuLine(f"raise <gold>: {spans(range(need, gold + 1))}", tuple(raises)))
+            out.append(_line("raise <gold>", spans(range(need, gold + 1)), tuple(raises)))
         return out
     out = _singles(judge, [Order("stay")])
+    free = order_text(FREE_OFFICE)
     out += _family("take <office>", [(o, Order("take", {"office": o})) for o in OFFICES]
-                   + [(f"free (the {state['auction']['free']}, without paying)", Order("take", {"office": FREE_OFFICE}))
-                      if state["auction"]["free"] else ("free", Order("take", {"office": FREE_OFFICE}))], judge)
+                   + [(phrase("{free} (the {office}, without paying)", free=free, office=state["auction"]["free"]),
+                       Order("take", {"office": FREE_OFFICE}))
+                      if state["auction"]["free"] else (free, Order("take", {"office": FREE_OFFICE}))], judge)
     parts, bids = [], []
     for office in OFFICES:
         holder = state["offices"][office]
@@ -151,8 +160,9 @@ def _auction(state: GameState, player: str) -> list[MenuLine]:
             gold = args["gold"] if args.get("gold") is not None else least.get(args.get("office"))
             return (order.kind == "bid" and (args.get("office"), gold) in offered
                     and isinstance(args.get("limit"), int) and args["limit"] >= gold)
-        out.append(MenuLine(f"bid <office> <gold> [up to <gold>]: {', '.join(parts)}; 'up to' raises for you, "
-                            "without <gold> it opens with the least bid", orders, limited))
+        out.append(MenuLine(phrase("{order}: {bids}; '{up_to}' raises for you, without <gold> it opens with the least "
+                                   "bid", order=menu_order("bid <office> <gold> [up to <gold>]"), bids=listed(parts),
+                                   up_to=order_text("up to")), orders, limited))
     return out
 
 
@@ -169,7 +179,7 @@ def _builds(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
         fames = sorted({t["fame"] for t in components["public"]})
         out += _family(f"build public <fame>{tail}", [(str(f), Order("build", {"public": f, **extra})) for f in fames],
                        judge)
-        out += _family(f"build wall <segment>{tail}", [(w, Order("build", {"wall": w, **extra}))
+        out += _family(f"build wall <segment>{tail}", [(term(w), Order("build", {"wall": w, **extra}))
                                                        for w in WALL_ABILITIES], judge)
     return out
 
@@ -185,30 +195,40 @@ def _dealings(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
                                       if info["kind"] == "commercial"], judge)
     pairs = [(a, b) for a in GOODS for b in GOODS if judge(Order("exchange", {"give": a, "get": b}))]
     if pairs:
-        gives = sorted({a for a, _ in pairs}, key=GOODS.index)
-        gets = sorted({b for _, b in pairs}, key=GOODS.index)
-        if set(pairs) == {(a, b) for a in gives for b in gets if a != b}:
-            text = f"1 of {', '.join(gives)} for 1 of {', '.join(gets)}" + (
-                " (another type)" if set(gives) & set(gets) else "")
-        else:
-            text = "; ".join(f"{a} for {alternatives([b for x, b in pairs if x == a])}" for a in gives)
-        out.append(MenuLine(f"exchange <good> for <good> (exchange wall): {text}",
-                            tuple(Order("exchange", {"give": a, "get": b}) for a, b in pairs)))
+        out.append(_exchange_line(pairs))
     threes = [o for o in (Order("trade", {"goods": c}) for c in submultisets(sheet["goods"], 3, 3)) if judge(o)]
     if threes:
-        out.append(MenuLine(f"trade <three goods> (trade wall, 10 gold): any three of your {_stock(sheet)}",
-                            tuple(threes)))
+        out.append(MenuLine(phrase("{order} (trade wall, 10 gold): any three of your {goods}",
+                                   order=menu_order("trade <three goods>"), goods=_stock(sheet)), tuple(threes)))
     out += _counted("discard <count> <good>", "discard", {g: range(1, sheet["goods"][g] + 1) for g in GOODS}, judge)
     return out
+
+
+def _exchange_line(pairs: list[tuple[str, str]]) -> MenuLine:
+    """The exchange wall: `1 of green, blue for 1 of red, black`, or each good given with what
+    it may become."""
+    gives = sorted({a for a, _ in pairs}, key=GOODS.index)
+    gets = sorted({b for _, b in pairs}, key=GOODS.index)
+    order = menu_order("exchange <good> for <good>")
+    if set(pairs) == {(a, b) for a in gives for b in gets if a != b}:
+        values = {"order": order, "gives": listed(term(g) for g in gives), "gets": listed(term(g) for g in gets)}
+        text = phrase("{order} (exchange wall): 1 of {gives} for 1 of {gets} (another type)", **values) \
+            if set(gives) & set(gets) else phrase("{order} (exchange wall): 1 of {gives} for 1 of {gets}", **values)
+    else:
+        text = phrase("{order} (exchange wall): {choices}", order=order, choices=in_a_row([
+            phrase("{good} for {goods}", good=term(a), goods=either(term(b) for x, b in pairs if x == a))
+            for a in gives]))
+    return MenuLine(text, tuple(Order("exchange", {"give": a, "get": b}) for a, b in pairs))
 
 
 def _preempt_lines(state: GameState, judge: Judge) -> list[MenuLine]:
     listing = Order("preempt-list", {"buildings": []})
     if not judge(listing):
         return []
-    return [MenuLine("preempt list <buildings>: pre-empt these unasked; 'preempt never' for none", (listing,),
-                     lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list)),
-            MenuLine("preempt ask", (Order("preempt-ask"),))]
+    return [MenuLine(phrase("{order}: pre-empt these unasked; '{never}' for none",
+                            order=menu_order("preempt list <buildings>"), never=order_text("preempt never")),
+                     (listing,), lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list)),
+            MenuLine(phrase("{order}", order=order_text("preempt ask")), (Order("preempt-ask"),))]
 
 
 def _construct(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
@@ -238,8 +258,8 @@ def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
             numbers = o.args.get("contracts")
             return (o.kind == "redraw" and isinstance(numbers, list) and 1 <= len(numbers) <= 2
                     and len(set(numbers)) == len(numbers) and set(numbers) <= allowed)
-        out.append(MenuLine(f"redraw <contract> [<contract>]: one or two of {', '.join(map(str, sorted(allowed)))}",
-                            tuple(redraws), any_redraw))
+        out.append(MenuLine(phrase("{order}: one or two of {contracts}", order=menu_order(
+            "redraw <contract> [<contract>]"), contracts=listed(sorted(allowed))), tuple(redraws), any_redraw))
     ships = [s["id"] for s in sheet["ships"]]
     fits: dict[tuple[int, ...], list[int]] = {}
     for number in hand:
@@ -247,9 +267,9 @@ def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
         if takers:
             fits.setdefault(takers, []).append(number)
     if fits:
-        text = "; ".join(f"{', '.join(map(str, numbers))} on ship {alternatives([str(s) for s in takers])}"
-                         for takers, numbers in fits.items())
-        out.append(MenuLine(f"load <contract> on ship <n>: {text}", tuple(
+        text = in_a_row([phrase("{contracts} on ship {ships}", contracts=listed(numbers), ships=either(takers))
+                         for takers, numbers in fits.items()])
+        out.append(_line("load <contract> on ship <n>", text, tuple(
             Order("load", {"contract": c, "ship": s}) for takers, numbers in fits.items() for c in numbers
             for s in takers)))
     loaded = [c for s in sheet["ships"] for c in s["cargo"]]
@@ -257,7 +277,7 @@ def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
     out += _singles(judge, [Order("post")])
     out += _family("save <contract>", [(str(c), Order("save", {"contract": c})) for c in hand], judge)
     out += _family("free <contract>", [(str(c), Order("free", {"contract": c})) for c in sheet["saved"]], judge)
-    out += _family("ship <size>", [(s, Order("ship", {"size": s})) for s in SIZES], judge)
+    out += _family("ship <size>", [(term(s), Order("ship", {"size": s})) for s in SIZES], judge)
     out += _dealings(state, player, judge)
     if "offer" in kinds:
         out += _offers(state, player, judge)
@@ -276,10 +296,11 @@ def _offers(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
             held = [f"{sheet['gold']} gold"] if sheet["gold"] else []
             held += [f"{sheet['goods'][g]} {g}" for g in GOODS if sheet["goods"][g]]
             held += [f"contract {c}" for c in sheet["hand"]]
-            out.append(MenuLine(
-                f"offer <player> give <items> for <items>: to {alternatives(to)}; give any of what you hold "
-                f"({', '.join(held) or 'nothing'}) and not yet offered, for anything; items are 'N gold', "
-                "'N <good>', 'contract N' or 'nothing'", (sample,),
+            out.append(MenuLine(phrase(
+                "{order}: to {players}; give any of what you hold ({held}) and not yet offered, for anything; items "
+                "are {forms}", order=menu_order("offer <player> give <items> for <items>"), players=either(to),
+                held=order_text(", ".join(held) or "nothing"),
+                forms=menu_order("'N gold', 'N <good>', 'contract N' or 'nothing'")), (sample,),
                 lambda o: o.kind == "offer" and judge(o)))
     for kind in ("accept", "reject"):
         out += _family(f"{kind} <offer>", [(str(x["id"]), Order(kind, {"offer": x["id"]})) for x in acceptance["offers"]
@@ -297,5 +318,6 @@ def _store(state: GameState, player: str) -> list[MenuLine]:
     orders = tuple(o for o in (Order("keep", {"goods": c}) for c in submultisets(sheet["goods"], 0, limit)) if judge(o))
     if not orders:
         return []
-    return [MenuLine(f"keep <goods>: up to {limit} of your {_stock(sheet)} ('keep nothing' to keep none); "
-                     "the rest are discarded", orders)]
+    return [MenuLine(phrase("{order}: up to {limit} of your {goods} ('{nothing}' to keep none); the rest are discarded",
+                            order=menu_order("keep <goods>"), limit=limit, goods=_stock(sheet),
+                            nothing=order_text("keep nothing")), orders)]

@@ -1,7 +1,7 @@
 """The deciding phases: which module takes the orders of the open phase, and the questions
-every phase module answers (`prompts`, `check_order`, `apply_order`, `legal_orders`,
-`default_orders`). The phase driver (flow.py) and the plans (plans.py) both ask through here,
-so neither needs the other.
+every phase module answers (`prompts`, `question`, `check_order`, `apply_order`,
+`legal_orders`, `default_orders`). The phase driver (flow.py) and the plans (plans.py) both
+ask through here, so neither needs the other.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from referee.contract import Event, IllegalOrder, Order, Prompt
+from referee.wording import Phrase, phrase
 
 from . import accept, auction, construction, donations, end_of_round
 from .state import GameState
@@ -19,8 +20,8 @@ PHASE_NAMES = {"auction": ("Auction of public offices", "auction"),
                "donate": ("Donate goods", "donate"), "store": ("End of round: store goods", "store"),
                "over": ("Game over", "over")}
 
-# the module that takes the orders of each deciding phase: each has `prompts`, `apply_order`,
-# `legal_orders` and `default_orders`
+# the module that takes the orders of each deciding phase: each has `prompts`, `question`,
+# `check_order`, `apply_order`, `legal_orders` and `default_orders`
 PHASES: dict[str, ModuleType] = {"auction": auction, "pretorio": auction, "construct": construction,
                                  "accept": accept, "donate": donations, "store": end_of_round}
 
@@ -28,6 +29,11 @@ PHASES: dict[str, ModuleType] = {"auction": auction, "pretorio": auction, "const
 def prompts(state: GameState) -> list[Prompt]:
     phase = PHASES.get(state["phase"])
     return phase.prompts(state) if phase is not None else []
+
+
+def question(state: GameState, player: str) -> Phrase:
+    """What the open phase asks `player`, as the start of a sentence (HELP)."""
+    return PHASES[state["phase"]].question(state, player, sentence=True)
 
 
 def allowed_kinds(state: GameState, player: str) -> set[str]:
@@ -59,7 +65,7 @@ def check_order(state: GameState, player: str, order: Order) -> None:
         return
     phase = PHASES.get(state["phase"])
     if phase is None:
-        raise IllegalOrder("no orders are taken now")
+        raise IllegalOrder(phrase("no orders are taken now"))
     phase.check_order(state, player, order)
 
 
@@ -69,5 +75,5 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         return
     phase = PHASES.get(state["phase"])
     if phase is None:
-        raise IllegalOrder("no orders are taken now")
+        raise IllegalOrder(phrase("no orders are taken now"))
     phase.apply_order(state, player, order, events)

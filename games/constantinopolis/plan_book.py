@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from referee.contract import Event, Order
+from referee.wording import order_text, phrase
 
 from .draft import writable
 from .grammar import format_alternatives, format_order
-from .plan_parts import LAPSES, PARTS, SHIP, WHEN
+from .plan_parts import LAPSES, PARTS, SHIP, WHEN, WHEN_DEFEND
 from .state import GameState
 
 
@@ -77,8 +78,8 @@ def record(state: GameState, player: str, orders: Sequence[Order], events: list[
                     fresh.pop(gone, None)
             if part in ("plan", "defend") and player in state["defend"]:
                 writable(state, "defend").pop(player)
-            events.append(Event("plan.cancel", "Your whole plan is cancelled." if part == "plan" else
-                                f"Your plan for {WHEN.get(part, 'the auction (defend limit)')} is cancelled.",
+            events.append(Event("plan.cancel", phrase("Your whole plan is cancelled.") if part == "plan" else
+                                phrase("Your plan for {when} is cancelled.", when=WHEN.get(part, WHEN_DEFEND)),
                                 {"part": part}, to=(player,)))
             continue
         part = order.args["part"]
@@ -86,7 +87,8 @@ def record(state: GameState, player: str, orders: Sequence[Order], events: list[
                                            "optional": bool(order.args.get("optional"))})
     for part, lines in fresh.items():
         set_part(state, player, part, lines)
-        events.append(Event("plan.set", f"Your plan for {WHEN[part]}: {'; '.join(line_text(x) for x in lines)}.",
+        shown = order_text("; ".join(line_text(x) for x in lines))
+        events.append(Event("plan.set", phrase("Your plan for {when}: {orders}.", when=WHEN[part], orders=shown),
                             {"part": part}, to=(player,)))
     return set(fresh)
 
@@ -105,8 +107,9 @@ def lapse(state: GameState, part: str, events: list[Event], keep: Sequence[str] 
             continue
         left = "; ".join(line_text(line) for line in plans_of(state, player)[part])
         drop_part(state, player, part)
-        events.append(Event("plan.lapsed", f"Your plan for {WHEN[part]} lapses, {LAPSES[part]} (left unused: "
-                            f"{left}).", {"part": part}, to=(player,)))
+        events.append(Event("plan.lapsed", phrase("Your plan for {when} lapses, {why} (left unused: {orders}).",
+                                                  when=WHEN[part], why=LAPSES[part], orders=order_text(left)),
+                            {"part": part}, to=(player,)))
 
 
 def consul_plan_order(state: GameState, events: list[Event]) -> tuple[str, Order] | None:
@@ -119,8 +122,8 @@ def consul_plan_order(state: GameState, events: list[Event]) -> tuple[str, Order
         return None
     order = Order.from_json(mine["consul"][-1]["alts"][0])
     drop_part(state, consul, "consul")
-    events.append(Event("plan.used", f"Your plan plays '{format_order(order)}'.", {"order": format_order(order)},
-                        to=(consul,)))
+    events.append(Event("plan.used", phrase("Your plan plays '{order}'.", order=order_text(format_order(order))),
+                        {"order": format_order(order)}, to=(consul,)))
     return consul, order
 
 

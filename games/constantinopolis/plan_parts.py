@@ -5,6 +5,8 @@ when each lapses: shared by the grammar, the checks, the plan book and the plans
 
 from __future__ import annotations
 
+from referee.wording import Phrase, phrase
+
 from . import dealings
 
 PARTS: dict[str, tuple[str, ...]] = {
@@ -20,11 +22,18 @@ PART_NAMES = {"auction": "auction", "pretorio": "pretorio", "praefectus pretorio
               "buildings": "construction", "donate": "donate", "donation": "donate", "store": "store",
               "storage": "store", "end of round": "store"}
 CANCELLABLE = {**PART_NAMES, "plan": "plan", "all": "plan", "defend": "defend"}
-LAPSES = {"auction": "the auction is over", "pretorio": "nobody asked you for the Praefectus Pretorio's good",
-          "consul": "you are not the Consul with an unused ability this round",
-          "donate": "you have nothing to donate this round", "store": "you have nothing to choose to keep this round"}
-WHEN = {"auction": "the auction", "pretorio": "the Praefectus Pretorio's good", "consul": "the Consul's standing list",
-        "construction": "your next construction turn", "donate": "the donation", "store": "the goods you keep"}
+# why the plan for a part lapses, and what each part is for, in the notes a player reads about
+# their plan ("Your plan for the donation lapses, ...")
+LAPSES: dict[str, Phrase] = {
+    "auction": phrase("the auction is over"), "pretorio": phrase("nobody asked you for the Praefectus Pretorio's good"),
+    "consul": phrase("you are not the Consul with an unused ability this round"),
+    "donate": phrase("you have nothing to donate this round"),
+    "store": phrase("you have nothing to choose to keep this round")}
+WHEN: dict[str, Phrase] = {
+    "auction": phrase("the auction"), "pretorio": phrase("the Praefectus Pretorio's good"),
+    "consul": phrase("the Consul's standing list"), "construction": phrase("your next construction turn"),
+    "donate": phrase("the donation"), "store": phrase("the goods you keep")}
+WHEN_DEFEND = phrase("the auction (defend limit)")  # `cancel defend`
 # the prompt each part answers
 DECISIONS = {"auction.choose": "auction", "auction.good": "pretorio", "construct.turn": "construction",
              "donate": "donate", "store": "store"}

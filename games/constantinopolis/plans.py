@@ -37,6 +37,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from referee.contract import Event, IllegalOrder, InvalidOrder, Order, OrderError
+from referee.orderlines import OPTIONAL
+from referee.wording import Phrase, listed, menu_order, order_text, phrase
 
 from . import phases
 from .plan_book import (after_consul, consul_plan_order, drop_part, ends_turn, keep_ship_alternatives,  # noqa: F401
@@ -44,7 +46,7 @@ from .plan_book import (after_consul, consul_plan_order, drop_part, ends_turn, k
 from .plan_book import record as record_parts
 from .grammar import format_alternatives, format_order, parse_alternatives
 from .plan_parts import DECISIONS, PART_NAMES, PARTS, WHEN  # noqa: F401
-from .state import GameState
+from .state import GameState, in_a_row, order_hint
 
 
 
@@ -57,7 +59,8 @@ def parse_line(part: str, text: str, components: dict[str, Any], players: list[s
     words = text.split()
     if words and words[0].lower() == "cancel":
         if len(words) > 1:
-            raise InvalidOrder(f"write '{part}: cancel' or 'cancel {part}'")
+            raise InvalidOrder(phrase("write '{first}' or '{second}'", first=order_text(f"{part}: cancel"),
+                                      second=order_text(f"cancel {part}")))
         return Order("cancel", {"part": part})
     alts, optional = parse_alternatives(text, components, players)
     if len(alts) == 1 and alts[0].kind == "defend" and not optional:
@@ -65,11 +68,14 @@ def parse_line(part: str, text: str, components: dict[str, Any], players: list[s
     allowed = PARTS[part]
     for alt in alts:
         if alt.kind not in allowed:
-            raise InvalidOrder(f"'{format_order(alt)}' is not an order for a {part} plan",
-                               suggestion=f"a {part} plan takes {', '.join(_shown(allowed))}")
+            raise InvalidOrder(phrase("'{order}' is not an order for a {part} plan",
+                                      order=order_text(format_order(alt)), part=order_text(part)),
+                               suggestion=phrase("a {part} plan takes {orders}", part=order_text(part),
+                                                 orders=listed(order_text(k) for k in _shown(allowed))))
     if optional and part != "construction":
-        raise InvalidOrder(f"'if available' is for construction lines; end a {part} line with an alternative "
-                           "that always works instead", suggestion=_fallback(part))
+        raise InvalidOrder(phrase("'{optional}' is for construction lines; end a {part} line with an alternative "
+                                  "that always works instead", optional=order_text(OPTIONAL), part=order_text(part)),
+                           suggestion=_fallback(part))
     return Order("plan", {"part": part, "alts": [a.to_json() for a in alts], "optional": optional})
 
 
@@ -77,22 +83,23 @@ def _shown(kinds: Sequence[str]) -> list[str]:
     return sorted({k.split("-")[0] for k in kinds})
 
 
-def _fallback(part: str) -> str:
-    return {"auction": "... or stay", "pretorio": "good red or blue", "consul": "preempt never",
-            "donate": "donate black or pass", "store": "keep yellow or keep nothing"}.get(part, "")
+def _fallback(part: str) -> Phrase | None:
+    line = {"auction": "... or stay", "pretorio": "good red or blue", "consul": "preempt never",
+            "donate": "donate black or pass", "store": "keep yellow or keep nothing"}.get(part)
+    return order_hint(line) if line else None
 
 
 # --------------------------------------------------------------------------- alternatives
 
 
-def first_legal(state: GameState, player: str, alts: Sequence[Order]) -> tuple[int | None, list[str]]:
+def first_legal(state: GameState, player: str, alts: Sequence[Order]) -> tuple[int | None, list[Phrase]]:
     """The index of the first alternative legal now, and why the ones before it were not."""
     reasons = []
     for i, alt in enumerate(alts):
         try:
             phases.check_order(state, player, alt)
         except OrderError as exc:
-            reasons.append(f"'{format_order(alt)}': {exc.message}")
+            reasons.append(phrase("'{order}': {reason}", order=order_text(format_order(alt)), reason=exc.message))
             continue
         return i, reasons
     return None, reasons
@@ -106,10 +113,11 @@ def apply_either(state: GameState, player: str, order: Order, events: list[Event
     i, reasons = first_legal(state, player, alts)
     if i is None:
         if order.args.get("optional"):
-            events.append(Event("plan.skipped", f"Skipped '{format_order(order)}': " + "; ".join(reasons) + ".",
-                                {}, to=(player,)))
+            skipped = order_text(format_order(order))
+            events.append(Event("plan.skipped", phrase("Skipped '{order}': {reasons}.", order=skipped,
+                                                       reasons=in_a_row(reasons)), {}, to=(player,)))
             return
-        raise IllegalOrder("none of the alternatives is possible now: " + "; ".join(reasons))
+        raise IllegalOrder(phrase("none of the alternatives is possible now: {reasons}", reasons=in_a_row(reasons)))
     phases.apply_order(state, player, alts[i], events)
     if alts[i].kind == "ship" and state["phase"] == "accept":
         keep_ship_alternatives(state, player, [a.args["size"] for a in alts[i + 1:] if a.kind == "ship"])
@@ -160,8 +168,7 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
         lines = plans_of(state, player).get("construction") or []
         if not lines:
             drop_part(state, player, "construction")
-            events.append(Event("plan.used_up", "Your construction plan is used up; you are asked for the rest of "
-                                "your turn.", {"part": "construction"}, to=(player,)))
+            events.append(Event("plan.used_up", _USED_UP, {"part": "construction"}, to=(player,)))
             return False
         line, rest = lines[0], lines[1:]
         if line.get("waiting"):
@@ -171,11 +178,11 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
         if i is None:
             if line.get("optional"):
                 set_part(state, player, "construction", rest) if rest else drop_part(state, player, "construction")
-                events.append(Event("plan.skipped", f"Your construction plan skips '{line_text(line)}': "
-                                    + "; ".join(reasons) + ".", {"part": "construction"}, to=(player,)))
+                events.append(Event("plan.skipped", phrase("Your construction plan skips '{line}': {reasons}.",
+                                                           line=order_text(line_text(line)), reasons=in_a_row(reasons)),
+                                    {"part": "construction"}, to=(player,)))
                 if not rest:
-                    events.append(Event("plan.used_up", "Your construction plan is used up; you are asked for the "
-                                        "rest of your turn.", {"part": "construction"}, to=(player,)))
+                    events.append(Event("plan.used_up", _USED_UP, {"part": "construction"}, to=(player,)))
                     return False
                 continue
             drop_part(state, player, "construction")
@@ -200,39 +207,62 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
         return True
 
 
-def _play(state: GameState, player: str, order: Order, reasons: list[str], events: list[Event]) -> None:
+_USED_UP = phrase("Your construction plan is used up; you are asked for the rest of your turn.")
+
+
+def _play(state: GameState, player: str, order: Order, reasons: list[Phrase], events: list[Event]) -> None:
     """Carry out a plan's choice, exactly as the order sent live; its owner is told alone
     that the plan made it (and what was passed over)."""
-    passed = f" (passed over: {'; '.join(reasons)})" if reasons else ""
-    events.append(Event("plan.used", f"Your plan plays '{format_order(order)}'{passed}.",
-                        {"order": format_order(order)}, to=(player,)))
+    played = order_text(format_order(order))
+    said = phrase("Your plan plays '{order}' (passed over: {reasons}).", order=played, reasons=in_a_row(reasons)) \
+        if reasons else phrase("Your plan plays '{order}'.", order=played)
+    events.append(Event("plan.used", said, {"order": format_order(order)}, to=(player,)))
     phases.apply_order(state, player, order, events)
 
 
-def _failed(state: GameState, player: str, part: str, alts: Sequence[Order], reasons: list[str],
+def _failed(state: GameState, player: str, part: str, alts: Sequence[Order], reasons: list[Phrase],
             events: list[Event]) -> None:
-    shown = format_alternatives(list(alts), False)
-    events.append(Event("plan.failed", f"Your plan for {WHEN[part]} could not be used: none of '{shown}' is possible "
-                        f"now ({'; '.join(reasons)}). It is dropped and you are asked.",
-                        {"part": part, "reasons": reasons}, to=(player,)))
+    shown = order_text(format_alternatives(list(alts), False))
+    events.append(Event("plan.failed", phrase("Your plan for {when} could not be used: none of '{orders}' is possible "
+                                              "now ({reasons}). It is dropped and you are asked.", when=WHEN[part],
+                                              orders=shown, reasons=in_a_row(reasons)),
+                        {"part": part, "reasons": [str(r) for r in reasons]}, to=(player,)))
 
 
 # --------------------------------------------------------------------------- the report's template
 
 
-def template(state: GameState, player: str) -> list[str]:
+def _part_line(part: str, orders: str) -> Phrase:
+    """`auction: bid <office> ...`: a line of the plan template, the part's name and the orders
+    in the reader's words, the `<placeholders>` as they are."""
+    return phrase("{part}: {orders}", part=order_text(part), orders=menu_order(orders))
+
+
+# the lines of the plan template (they never change)
+_DONATE = _part_line("donate", "donate <good> or pass")
+_STORE = _part_line("store", "keep <goods> or keep nothing")
+_DEFEND = phrase("{order}", order=menu_order("defend <gold>"))
+_AUCTION = _part_line("auction", "bid <office> up to <gold> or take free or stay")
+_PRETORIO = _part_line("pretorio", "good <type> or <type>")
+_CONSUL = phrase("{part}: {orders} (or: {other})", part=order_text("consul"), orders=order_text("preempt never"),
+                 other=menu_order("preempt list <buildings>"))
+_CONSTRUCTION = [_part_line("construction", "build <building> or <building> if available"),
+                 _part_line("construction", "done")]
+
+
+def template(state: GameState, player: str) -> list[Phrase]:
     """Plan lines to fill in, for what comes after the decision open now: after the accept
     phase the rest of the round and the next auction and construction; in the auction, the
     construction turn. The Praefectus Pretorio's and the Consul's parts are offered only to
     the player holding that office now, so the report stays short; the orders guide lists
     every part."""
     phase = state["phase"]
-    rest_of_round = ["donate: donate <good> or pass", "store: keep <goods> or keep nothing"]
+    rest_of_round = [_DONATE, _STORE]
     holds = {office for office, holder in state["offices"].items() if holder == player}
-    next_round = ["defend <gold>", "auction: bid <office> up to <gold> or take free or stay"]
-    next_round += ["pretorio: good <type> or <type>"] if "pretorio" in holds else []
-    next_round += ["consul: preempt never (or: preempt list <buildings>)"] if "consul" in holds else []
-    next_round += ["construction: build <building> or <building> if available", "construction: done"]
+    next_round = [_DEFEND, _AUCTION]
+    next_round += [_PRETORIO] if "pretorio" in holds else []
+    next_round += [_CONSUL] if "consul" in holds else []
+    next_round += _CONSTRUCTION
     if phase == "accept":
         return rest_of_round + next_round
     if phase == "donate":

@@ -16,8 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import Event, OrderError
+from referee.wording import phrase
 
-from .buildings import buy_building, check_purchase, purchase_name
+from .buildings import buy_building, check_purchase, purchase_name, purchase_words
 from .state import GameState
 
 
@@ -51,8 +52,10 @@ def standing_list_preempts(state: GameState, consul: str, args: dict[str, Any], 
     try:
         check_purchase(state, consul, without_redemptor(args), preempt=True)
     except OrderError as e:
-        events.append(Event("preempt.unpaid", f"Your standing list names {name}, but you could not pre-empt it "
-                            f"({e.message}); it went to the buyer.", {"building": name}, to=(consul,)))
+        events.append(Event("preempt.unpaid", phrase("Your standing list names {building}, but you could not pre-empt "
+                                                     "it ({reason}); it went to the buyer.",
+                                                     building=purchase_words(args), reason=e.message),
+                            {"building": name}, to=(consul,)))
         return False
     return True
 
@@ -61,5 +64,5 @@ def consul_preempts(state: GameState, buyer: str, args: dict[str, Any], events: 
     """The Consul buys the building at full price; the buyer may buy another of that kind."""
     plain = without_redemptor(args)
     buy_building(state, state["offices"]["consul"], plain, events, preempt=True)
-    events.append(Event("preempt", f"{buyer} did not get {purchase_name(plain)} and may buy another building of "
-                        "that kind.", {"player": buyer}))
+    events.append(Event("preempt", phrase("{player} did not get {building} and may buy another building of that "
+                                          "kind.", player=buyer, building=purchase_words(plain)), {"player": buyer}))

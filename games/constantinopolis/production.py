@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import Event
+from referee.wording import listed, phrase, plural_phrase
 
 from .components import tables
 from .draft import writable_sheet
-from .state import GOOD_VALUE, GameState, PlayerSheet, components_of, counted, draw_contracts, gain_goods, sheet_of
+from .state import GOOD_VALUE, GameState, PlayerSheet, components_of, draw_contracts, gain_goods, goods_count, sheet_of
 
 
 def production_level(sheet: PlayerSheet, components: dict[str, Any]) -> int:
@@ -56,8 +57,9 @@ def produce(state: GameState, events: list[Event]) -> None:
                     got[good] = got.get(good, 0) + k
         for good, k in got.items():
             gain_goods(state, sheet, good, k)
-        text = ", ".join(f"{k} {good}" for good, k in sorted(got.items(), key=lambda x: GOOD_VALUE[x[0]]))
-        events.append(Event("produce", f"{name} produces {text}.", {"player": name, "goods": got}))
+        goods = listed(goods_count(k, good) for good, k in sorted(got.items(), key=lambda x: GOOD_VALUE[x[0]]))
+        events.append(Event("produce", phrase("{player} produces {goods}.", player=name, goods=goods),
+                            {"player": name, "goods": got}))
 
 
 def draw_count(state: GameState, name: str) -> int:
@@ -79,5 +81,7 @@ def draw_phase(state: GameState, events: list[Event]) -> None:
     for name in state["order"]:
         drawn = draw_contracts(state, draw_count(state, name))
         writable_sheet(state, name)["hand"].extend(drawn)
-        events.append(Event("draw", f"{name} draws {counted(len(drawn), 'contract')}: "
-                            f"{', '.join(map(str, drawn)) or 'none'}.", {"player": name, "drawn": drawn}))
+        said = plural_phrase(len(drawn), "{player} draws {n} contract: {contracts}.",
+                             "{player} draws {n} contracts: {contracts}.", player=name, contracts=listed(drawn)) \
+            if drawn else phrase("{player} draws 0 contracts: none.", player=name)
+        events.append(Event("draw", said, {"player": name, "drawn": drawn}))

@@ -9,6 +9,7 @@ to the most gold and then the most goods, and players still tied all win. Player
 from __future__ import annotations
 
 from referee.contract import Event, Result
+from referee.wording import phrase
 
 from .draft import writable_sheet
 from .ships import move_ships
@@ -16,9 +17,10 @@ from .state import GameState, components_of, goods_total, new_phase_key
 
 # The result's score keys in the rulebook's words, in reading order (reports, standings).
 SCORE_LABELS = {
-    "fame": "fame", "gold": "gold", "goods": "goods",
-    "ships_fame": "fame from ships", "walls_fame": "fame from walls", "gold_fame": "gold turned into fame",
-    "ships_gold": "gold from ships", "dropped": "left the game",
+    "fame": phrase("fame"), "gold": phrase("gold"), "goods": phrase("goods"),
+    "ships_fame": phrase("fame from ships"), "walls_fame": phrase("fame from walls"),
+    "gold_fame": phrase("gold turned into fame"), "ships_gold": phrase("gold from ships"),
+    "dropped": phrase("left the game"),
 }
 # Winning the Game: the most fame, then the most gold, then the most goods.
 TIE_BREAKS = ("fame", "gold", "goods")
@@ -37,8 +39,8 @@ def final_scoring(state: GameState, events: list[Event]) -> None:
         sheet["fame"] += gold_fame
         sheet["score"]["walls_fame"] = walls_fame
         sheet["score"]["gold_fame"] = gold_fame
-        events.append(Event("score", f"{name}: {walls_fame} fame for walls and {gold_fame} for gold; "
-                            f"{sheet['fame']} fame in all.",
+        events.append(Event("score", phrase("{player}: {walls} fame for walls and {gold} for gold; {fame} fame in all.",
+                                            player=name, walls=walls_fame, gold=gold_fame, fame=sheet["fame"]),
                             {"player": name, "fame": sheet["fame"], "gold": sheet["gold"]}))
     state["phase"] = "over"
     new_phase_key(state)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import Event
+from referee.wording import Phrase, listed, phrase, plural_phrase, term
 
 from .draft import writable, writable_sheet
-from .state import GameState, PlayerSheet, Ship, components_of, contract_card, counted
+from .state import GameState, PlayerSheet, Ship, components_of, contract_card
 
 DOCK_WALL_DISCOUNT = 3
 
@@ -49,8 +50,10 @@ def _arrive(state: GameState, name: str, sheet: PlayerSheet, ship: Ship, compone
     sheet["fame"] += fame
     sheet["score"]["ships_gold"] += gold if final else 0
     sheet["score"]["ships_fame"] += fame if final else 0
-    events.append(Event("ship.arrive", f"{name}'s {ship['size']} ship {ship['id']} arrives with "
-                        f"{counted(len(ship['cargo']), 'contract')}: {gold} gold and {fame} fame.",
+    events.append(Event("ship.arrive", plural_phrase(
+        len(ship["cargo"]), "{player}'s {size} ship {ship} arrives with {n} contract: {gold} gold and {fame} fame.",
+        "{player}'s {size} ship {ship} arrives with {n} contracts: {gold} gold and {fame} fame.", player=name,
+        size=term(ship["size"]), ship=ship["id"], gold=gold, fame=fame),
                         {"player": name, "ship": ship["id"], "gold": gold, "fame": fame,
                          "contracts": list(ship["cargo"])}))
     ship["cargo"] = []
@@ -108,10 +111,13 @@ def _give_ship_up(state: GameState, loser: str, taker: str, events: list[Event])
     writable(state, "ships")[bought["size"]] += 1
     if loser in state["accept"]["done"]:
         writable(state, "accept")["done"].remove(loser)
-    events.append(Event("ship.lost", f"{taker} comes earlier in turn order and takes the last {bought['size']} ship "
-                        "you bought; your gold is refunded, its contracts are back in your hand, and you may send new "
-                        "orders.", {"player": loser, "size": bought["size"]}, to=(loser,)))
-    events.append(Event("ship.priority", f"{taker} has priority over {loser} for the last {bought['size']} ship.",
+    size = term(bought["size"])
+    events.append(Event("ship.lost", phrase("{player} comes earlier in turn order and takes the last {size} ship you "
+                                            "bought; your gold is refunded, its contracts are back in your hand, and "
+                                            "you may send new orders.", player=taker, size=size),
+                        {"player": loser, "size": bought["size"]}, to=(loser,)))
+    events.append(Event("ship.priority", phrase("{player} has priority over {other} for the last {size} ship.",
+                                                player=taker, other=loser, size=size),
                         {"player": taker, "from": loser, "size": bought["size"]}))
 
 
@@ -130,7 +136,8 @@ def buy_ship(state: GameState, player: str, size: str, events: list[Event], ship
     sheet["ships"].append({"id": ship_id, "size": size, "at": 0, "cargo": []})
     sheet["r"]["ship"] = {"id": ship_id, "size": size}
     sheet["r"]["ship_paid"] = cost
-    events.append(Event("ship.buy", f"{player} buys a {size} ship (ship {ship_id}) for {cost} gold.",
+    events.append(Event("ship.buy", phrase("{player} buys a {size} ship (ship {ship}) for {gold} gold.", player=player,
+                                           size=term(size), ship=ship_id, gold=cost),
                         {"player": player, "size": size, "ship": ship_id}))
 
 
@@ -145,11 +152,22 @@ def set_sail(state: GameState, name: str, sheet: PlayerSheet, events: list[Event
             ship["at"] = voyage
             bonus = (1 + (1 if ship["size"] == "large" else 0)) if voyage == 2 else 0
             sheet["fame"] += bonus
-            what = "a long" if voyage == 2 else "a short"
-            extra = f" and gains {bonus} fame" if bonus else ""
             # the accepted contracts are shown to all before the ship leaves (rulebook, phase
             # 6); at sea they lie face down again (FAQ), so the view hides them from then on
-            events.append(Event("ship.sail", f"{name}'s {ship['size']} ship {ship['id']} leaves on {what} voyage with "
-                                f"{counted(len(ship['cargo']), 'contract')} ({', '.join(map(str, ship['cargo']))})"
-                                f"{extra}.", {"player": name, "ship": ship["id"], "voyage": voyage,
-                                              "contracts": list(ship["cargo"])}))
+            events.append(Event("ship.sail", _sails(name, ship, bonus) if voyage == 2 else _sails(name, ship),
+                                {"player": name, "ship": ship["id"], "voyage": voyage,
+                                 "contracts": list(ship["cargo"])}))
+
+
+def _sails(name: str, ship: Ship, bonus: int | None = None) -> Phrase:
+    """`ann's medium ship 2 leaves on a long voyage with 2 contracts (12, 40) and gains 1 fame.`: a
+    long voyage when it earns the `bonus`, else a short one."""
+    values = {"player": name, "size": term(ship["size"]), "ship": ship["id"], "contracts": listed(ship["cargo"])}
+    count = len(ship["cargo"])
+    if bonus is not None:
+        return plural_phrase(count, "{player}'s {size} ship {ship} leaves on a long voyage with {n} contract "
+                             "({contracts}) and gains {fame} fame.", "{player}'s {size} ship {ship} leaves on a long "
+                             "voyage with {n} contracts ({contracts}) and gains {fame} fame.", fame=bonus, **values)
+    return plural_phrase(count, "{player}'s {size} ship {ship} leaves on a short voyage with {n} contract "
+                         "({contracts}).", "{player}'s {size} ship {ship} leaves on a short voyage with {n} contracts "
+                         "({contracts}).", **values)

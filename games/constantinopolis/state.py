@@ -11,10 +11,12 @@ posts, offices...). How `apply` changes a state without touching the one it was 
 from __future__ import annotations
 
 import functools
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, Sequence, TypedDict
 
 from referee.contract import IllegalOrder, Order, Prompt
 from referee.rng import Rng
+from referee.wording import Phrase, listed, order_text, phrase, term
+from referee.wording import menu_order as order_syntax  # `menu_order` here makes a menu's Order
 
 from .components import GOODS, OFFICES, for_state
 from .draft import clone, writable  # noqa: F401  (clone: the tests that edit positions by hand take it from here)
@@ -197,7 +199,7 @@ def new_phase_key(state: GameState) -> None:
 
 
 @functools.lru_cache(maxsize=4096)
-def shared_prompt(player: str, decision: str, simultaneous: bool, orders: tuple[str, ...], text: str) -> Prompt:
+def shared_prompt(player: str, decision: str, simultaneous: bool, orders: tuple[str, ...], text: Phrase) -> Prompt:
     """A shared `Prompt` (it is immutable) for the prompts that repeat with the same words."""
     return Prompt(player, decision, simultaneous, orders, text)
 
@@ -220,13 +222,40 @@ def menu_order(kind: str, *args: tuple[str, Any]) -> Order:
 components_of = for_state  # the component set of a state (a plain alias: it is called very often)
 
 
-def illegal(message: str, suggestion: str | None = None) -> IllegalOrder:
+def illegal(message: Phrase, suggestion: Phrase | None = None) -> IllegalOrder:
     return IllegalOrder(message, suggestion=suggestion)
 
 
-def counted(n: int, word: str) -> str:
-    """`1 contract`, `3 contracts`: event texts read as sentences."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def sentence_start(name: str, sentence: bool = True) -> str:
+    """A player's name at the start of a sentence (HELP's): its first letter a capital."""
+    return name[:1].upper() + name[1:] if sentence else name
+
+
+def order_hint(text: str) -> Phrase:
+    """An order to send, or its syntax (`take <office>`), as an error's suggestion: in the
+    reader's order words, `<placeholders>` as they are."""
+    return phrase("{order}", order=order_syntax(text) if "<" in text else order_text(text))
+
+
+@functools.lru_cache(maxsize=1024)  # the same few counts of five goods, in events and menus all game long
+def goods_count(count: int | str, good: str) -> Phrase:
+    """`2 green`: a number (or numbers, `1-3`) of one type of goods, the type in the reader's words."""
+    return phrase("{count} {good}", count=count, good=term(good))
+
+
+def in_a_row(items: Sequence[Any]) -> Any:
+    """`a; b; c`: reasons or lines in a row, each said in the reader's words."""
+    if not items:
+        return listed(())
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = phrase("{first}; {rest}", first=item, rest=said)
+    return said
+
+
+def too_few(sheet: PlayerSheet, good: str) -> IllegalOrder:
+    """`you have only 2 green`: fewer goods of a type than an order needs."""
+    return illegal(phrase("you have only {goods}", goods=goods_count(sheet["goods"][good], good)))
 
 
 def sheet_of(state: GameState, name: str) -> PlayerSheet:
@@ -267,7 +296,8 @@ def gain_goods(state: GameState, sheet: PlayerSheet, good: str, n: int) -> None:
 def lose_goods(state: GameState, sheet: PlayerSheet, good: str, n: int) -> None:
     """`sheet` must come from `writable_sheet`."""
     if sheet["goods"][good] < n:
-        raise illegal(f"you have only {sheet['goods'][good]} {good}, not {n}")
+        raise illegal(phrase("you have only {goods}, not {count}", goods=goods_count(sheet["goods"][good], good),
+                             count=n))
     sheet["goods"][good] -= n
     writable(state, "flow")[good] -= n
 

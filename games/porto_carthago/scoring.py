@@ -6,15 +6,16 @@ Reference: §5.10, with A43 (a full tie is a shared win).
 from __future__ import annotations
 
 from referee.contract import Result
+from referee.wording import phrase
 
 from .intrigue import bonus_seats
 from .state import State
 
 # The result's score keys in the rulebook's words (§5.10), in reading order.
 SCORE_LABELS = {
-    "palace_seats": "palace seats", "trade_points": "trade points", "money": "talents",
-    "bought_seats": "seats bought", "intrigue_seats": "seats from the intrigue path",
-    "path_servants": "servants on the intrigue path",
+    "palace_seats": phrase("palace seats"), "trade_points": phrase("trade points"), "money": phrase("talents"),
+    "bought_seats": phrase("seats bought"), "intrigue_seats": phrase("seats from the intrigue path"),
+    "path_servants": phrase("servants on the intrigue path"),
 }
 # Most servants in the palace, then the most trade points, then the most money (A43: then shared).
 TIE_BREAKS = ("palace_seats", "trade_points", "money")

@@ -74,6 +74,7 @@ class InboundMail:
     quoted_blocks: tuple[Block, ...] = ()
     player: tuple[str, str] | None = None
     problems: tuple[str, ...] = field(default_factory=tuple)
+    languages: tuple[str, ...] = ()  # what Content-Language and Accept-Language name, in order: `de`, `it-ch` ...
 
 
 def _parse_headers(msg: Message, problems: list[str], content_types: list[str]) -> InboundMail:
@@ -91,6 +92,8 @@ def _parse_headers(msg: Message, problems: list[str], content_types: list[str]) 
         problems.append("Message-ID: missing or unusable")
     date = header_raw(msg, "Date")
     reason = automatic_reason(msg, content_types, sender)
+    languages = [tag.split(";")[0].strip().lower() for name in ("Content-Language", "Accept-Language")
+                 for tag in (header_text(msg, name) or "").split(",") if tag.split(";")[0].strip()]
     return InboundMail(
         message_id=message_id,
         sender=sender,
@@ -102,6 +105,7 @@ def _parse_headers(msg: Message, problems: list[str], content_types: list[str]) 
         date=sanitise_header(date) if date is not None else None,
         is_automatic=reason is not None,
         automatic_reason=reason,
+        languages=tuple(dict.fromkeys(tag[:20] for tag in languages[:8])),
     )
 
 

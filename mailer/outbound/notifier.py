@@ -302,15 +302,18 @@ class MailNotifier:
                 dropped.append(record["message_id"])
         return dropped
 
-    def signup_mail(self, tx: GameTransaction, to: str, subject: str, lines: Sequence[str], *, serial: str,
+    def signup_mail(self, tx: GameTransaction, to: str, subject: Message, lines: Sequence[Message], *, serial: str,
                     code: str | None = None, in_reply_to: str | None = None) -> None:
         """A mail about a sign-up to an address that holds no seat yet, queued with the
-        sign-up: with `code`, its reply address carries the one-time code that takes the seat.
-        `{referee}` and `{code}` in a line are filled in."""
+        sign-up, in the game's language: with `code`, its reply address carries the one-time
+        code that takes the seat. `{referee}` and `{code}` in a line are filled in."""
         host = self.settings.hostname
-        filled = [line.replace("{referee}", referee_address(host)).replace("{code}", code or "") for line in lines]
-        text = render("notice.txt", game_id=tx.game_id, title=tx.meta.get("title") or tx.game_id, lines=filled,
-                      reason="", brief=False, subject=subject)
+        lang = recipient_language(tx.meta, None)
+        filled = [say(line, lang).replace("{referee}", referee_address(host)).replace("{code}", code or "")
+                  for line in lines]
+        subject = say(subject, lang)
+        text = render("notice.txt", lang=lang, game_id=tx.game_id, title=tx.meta.get("title") or tx.game_id,
+                      lines=filled, reason="", brief=False, subject=subject)
         self._queue(tx, OutgoingMail(tx.game_id, "signup", to, subject, text,
                                      message_id(tx.game_id, "signup", serial, "x", host),
                                      reply_to=referee_address(host, code), in_reply_to=in_reply_to,

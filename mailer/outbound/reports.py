@@ -168,7 +168,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
                               plan=changed is None or PLAN_TEMPLATE in changed) if prompts else [],
         "deadline": deadline or translations(lang).gettext("none set"),
         "result": result.to_json() if result else None,
-        "standings": standings_context(game, result),
+        "standings": standings_context(game, result, lang),
         "notices": list(notices),
         "parts": [dict(p) for p in parts],
         "changed": changed,  # None: show everything

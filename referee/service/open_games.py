@@ -7,9 +7,11 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import BadRequest, ServiceError
-from ..i18n import LanguageError, language_code
+from ..i18n import LanguageError, language_code, language_or_default
 from ..rng import new_seed
-from ..signups import OPEN, SignupError, SignupLimits, forget_old, new_record, parse_seats, parse_start, start_rule_text
+from ..i18n.messages import msg
+from ..signups import (OPEN, SignupError, SignupLimits, forget_old, new_record, parse_seats, parse_start, start_rule,
+                       start_rule_text)
 from ..store import GAME_ID, GameNotFound, StoreError
 from .creating import Creating, NewGame
 
@@ -65,6 +67,7 @@ class OpenGames(Creating):
             out.append({"id": game_id, "game": meta["game"], "title": meta.get("title") or meta["game"],
                         "taken": len(meta["seats"]), "free": record["max"] - len(meta["seats"]),
                         "min": record["min"], "max": record["max"], "start": start_rule_text(record),
+                        "rule": start_rule(record), "lang": language_or_default(meta.get("language")),
                         "starts_when": record["starts_when"], "approve": record["approve"],
                         "preset": (meta.get("policy") or {}).get("preset"), "language": record["language"],
                         "players": list(meta["players"]), "commitment": meta["commitment"]})
@@ -97,7 +100,7 @@ class OpenGames(Creating):
     def _open_tx(self, game_id: str) -> Iterator[Any]:
         """The unit of work of an open game, refusing in words a player reads a game that does
         not exist or is not open (nothing is written then)."""
-        unknown = ServiceError(f"there is no game {game_id[:64]!r} here; LIST shows the open games")
+        unknown = ServiceError(msg("there is no game {game!r} here; LIST shows the open games", game=game_id[:64]))
         if not GAME_ID.match(game_id or "") or not self.store.exists(game_id):
             raise unknown
         try:
@@ -105,10 +108,11 @@ class OpenGames(Creating):
                 meta = tx.meta
                 if meta.get("status") != OPEN or not meta.get("signup"):
                     if meta.get("signup") and len(meta["seats"]) >= meta["signup"]["max"]:
-                        raise ServiceError(f"{game_id} is full: all {meta['signup']['max']} seats were taken and "
-                                           "the game has started; LIST shows the games open now")
-                    raise ServiceError(f"{game_id} has already started, so it takes no more players; "
-                                       "LIST shows the games open now")
+                        raise ServiceError(msg("{game} is full: all {max} seats were taken and the game has "
+                                               "started; LIST shows the games open now", game=game_id,
+                                               max=meta["signup"]["max"]))
+                    raise ServiceError(msg("{game} has already started, so it takes no more players; LIST shows "
+                                           "the games open now", game=game_id))
                 yield tx
         except GameNotFound:
             raise unknown from None

@@ -8,9 +8,11 @@ from typing import Any
 from ..history import effective_events
 from ..progress import phase_json
 from ..i18n import recipient_language
+from ..i18n.messages import msg
+from ..i18n.terms import localised_phase
 from ..schedule import deadline_info, deadline_text, seat_zone
 from ..errors import ServiceError
-from ..signups import OPEN, start_rule_text
+from ..signups import OPEN, start_rule, start_rule_text
 from ..standings import standings_context
 from ..store import StoreError
 from ..tokens import same_token
@@ -80,9 +82,10 @@ class Queries(ServiceCore):
             "seed": stored.meta["seed"] if stored.meta.get("seed_revealed") else None,
         }
 
-    def games_of(self, email: str) -> list[dict[str, Any]]:
+    def games_of(self, email: str, lang: str | None = None) -> list[dict[str, Any]]:
         """Every game not over in which `email` holds a seat: the phase, whether the player is
-        asked now and the deadline in their time zone (GAMES by mail)."""
+        asked now and the deadline in their time zone (GAMES by mail), with the seat's language;
+        phases and deadlines in `lang` (None: each seat's own)."""
         address = email.strip().lower()
         found = []
         for row in self.store.list():
@@ -96,19 +99,22 @@ class Queries(ServiceCore):
             for seat in meta["seats"]:
                 if seat["email"].lower() != address:
                     continue
+                language = recipient_language(meta, seat["name"])
+                said = lang or language
                 item = {"id": row["id"], "title": meta.get("title") or meta["game"], "player": seat["name"],
-                        "email": seat["email"], "token": seat["token"]}
+                        "email": seat["email"], "token": seat["token"], "language": language}
                 if meta.get("status") == OPEN:
                     record = meta["signup"]
                     item.update(status=OPEN, phase=None, asked=False, deadline="",
-                                waiting=f"{len(meta['seats'])} of {record['max']} seats taken; the game "
-                                        f"{start_rule_text(record)}")
+                                waiting=msg("{taken} of {max} seats taken; the game {rule}", taken=len(meta["seats"]),
+                                            max=record["max"], rule=start_rule(record)))
                 else:
                     game = self.game_of(meta)
                     asked = {p.player for p in game.prompts(stored.state)}
-                    item.update(status=meta.get("status"), phase=phase_json(game, stored.state),
+                    item.update(status=meta.get("status"),
+                                phase=localised_phase(game, said, phase_json(game, stored.state)),
                                 asked=seat["name"] in asked,
-                                deadline=deadline_text(meta, seat.get("timezone")) if asked else "",
+                                deadline=deadline_text(meta, seat.get("timezone"), said) if asked else "",
                                 waiting="")
                 found.append(item)
         return found

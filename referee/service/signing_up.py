@@ -12,10 +12,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..errors import ServiceError
-from ..signups import OPEN, forget_old, limit_problem, start_rule_text
+from ..i18n import language_or_default, recipient_language
+from ..i18n.messages import msg, say
+from ..rendering import paragraphs
+from ..signups import OPEN, forget_old, limit_problem, start_rule
 from ..store import StoreError
 from ..timekeeping import to_iso
-from ..tokens import new_token, normalise_email, same_token
+from ..tokens import longest_name, new_token, normalise_email, same_token, valid_name
 from .open_games import OpenGames
 from .starting import Starting
 
@@ -31,7 +34,7 @@ class SigningUp(OpenGames, Starting):
         try:
             address = normalise_email(email)
         except ValueError as exc:
-            raise ServiceError(str(exc)) from None
+            raise ServiceError(msg("{address!r} cannot be mailed: {why}", address=email[:80], why=str(exc))) from None
         wanted = (name or address.split("@")[0]).strip().lower()
         others = [meta["signup"] for gid, meta in self._open_metas() if gid != game_id]
         now = self.clock()
@@ -41,15 +44,15 @@ class SigningUp(OpenGames, Starting):
             if message_id and any(p.get("message_id") == message_id for p in record["pending"]):
                 return {"game": game_id, "name": wanted, "email": address, "duplicate": True}
             if any(s["email"].lower() == address.lower() for s in meta["seats"]):
-                raise ServiceError(f"this address already has a seat in {game_id}")
+                raise ServiceError(msg("this address already has a seat in {game}", game=game_id))
             if len(meta["seats"]) >= record["max"]:
-                raise ServiceError(f"{game_id} is full: all {record['max']} seats are taken")
-            problem = self.player_name_problem(game_id, wanted)
+                raise ServiceError(msg("{game} is full: all {max} seats are taken", game=game_id, max=record["max"]))
+            problem = _name_refusal(game_id, wanted, named=bool(name))
             if problem:
-                raise ServiceError(problem + ("" if name else " (no name was given, so the part of your address "
-                                                           "before the @ was tried; add a name after the game id)"))
+                raise ServiceError(problem)
             if any(s["name"] == wanted for s in meta["seats"]):
-                raise ServiceError(f"the name {wanted!r} is taken in {game_id}; choose another: JOIN {game_id} NAME")
+                raise ServiceError(msg("the name {name!r} is taken in {game}; choose another: JOIN {game} NAME",
+                                       name=wanted, game=game_id))
             mine = [p for p in record["pending"] if p["email"].lower() == address.lower()]
             problem = limit_problem(address.lower(), [dict(record, pending=[p for p in record["pending"]
                                                                             if p not in mine]), *others],
@@ -71,19 +74,21 @@ class SigningUp(OpenGames, Starting):
 
     @staticmethod
     def _join_answer(game_id: str, meta: Mapping[str, Any], record: Mapping[str, Any],
-                     name: str) -> tuple[str, list[str]]:
-        title = meta.get("title") or meta["game"]
-        head = [f"You asked to join {title}, game {game_id}, as {name}. "
-                f"{len(meta['seats'])} of {record['max']} seats are taken; the game {start_rule_text(record)}."]
+                     name: str) -> tuple[Any, list[Any]]:
+        """The subject and lines answering a JOIN, as messages in the game's language; `{referee}`
+        and `{code}` are filled in when the mail is made."""
+        head = [msg("You asked to join {title}, game {game}, as {name}. {taken} of {max} seats are taken; the game "
+                    "{rule}.", title=meta.get("title") or meta["game"], game=game_id, name=name,
+                    taken=len(meta["seats"]), max=record["max"], rule=start_rule(record))]
         if record["approve"]:
-            return f"[{game_id}] Sign-up received: the moderator decides", head + [
-                "", "In this game the moderator approves every player. You will hear from the referee when "
-                "they have decided; until then nothing more is needed from you."]
-        return f"[{game_id}] Confirm your sign-up as {name}", head + [
-            "", "To take the seat, reply to this mail (its reply address carries a one-time code), or send a "
-            "mail to {referee} whose first line is:", "", "    CONFIRM {code}", "",
-            "If you did not ask for this, ignore this mail: nobody is seated without the reply, and the "
-            "request lapses in two days."]
+            return msg("[{game}] Sign-up received: the moderator decides", game=game_id), head + [
+                "", msg("In this game the moderator approves every player. You will hear from the referee when they "
+                        "have decided; until then nothing more is needed from you.")]
+        return msg("[{game}] Confirm your sign-up as {name}", game=game_id, name=name), head + [
+            "", msg("To take the seat, reply to this mail (its reply address carries a one-time code), or send a mail "
+                    "to {{referee}} whose first line is:"), "", "    CONFIRM {code}", "",
+            msg("If you did not ask for this, ignore this mail: nobody is seated without the reply, and the request "
+                "lapses in two days.")]
 
     def confirm(self, code: str, *, in_reply_to: str | None = None) -> dict[str, Any]:
         """The reply to a confirmation mail: the seat is taken for the address the code was
@@ -95,7 +100,7 @@ class SigningUp(OpenGames, Starting):
             if any(same_token(code, p["code"]) for p in meta["signup"]["pending"]):
                 return self._seat_pending(game_id, lambda p: same_token(code, p["code"]), "reply",
                                           in_reply_to=in_reply_to)
-        raise ServiceError("no sign-up waits for this code: it was used, it lapsed, or the game has started")
+        raise ServiceError(msg("no sign-up waits for this code: it was used, it lapsed, or the game has started"))
 
     def _started_with_code(self, code: str) -> list[tuple[str, dict[str, Any]]]:
         """Games that started since a code was used (a confirmation processed twice)."""
@@ -115,7 +120,8 @@ class SigningUp(OpenGames, Starting):
         name = name.strip().lower()
         with self._open_tx(game_id) as tx:
             if not tx.meta["signup"]["approve"]:
-                raise ServiceError(f"{game_id} takes players who confirm by mail; there is nothing to approve")
+                raise ServiceError(msg("{game} takes players who confirm by mail; there is nothing to approve",
+                                       game=game_id))
         return self._seat_pending(game_id, lambda p: p["name"] == name, "moderator")
 
     def decline(self, game_id: str, name: str, reason: str = "") -> dict[str, Any]:
@@ -125,14 +131,16 @@ class SigningUp(OpenGames, Starting):
             record = dict(tx.meta["signup"])
             found = [p for p in record["pending"] if p["name"] == name]
             if not found:
-                raise ServiceError(f"no sign-up as {name!r} waits in {game_id}")
+                raise ServiceError(msg("no sign-up as {name!r} waits in {game}", name=name, game=game_id))
             record["pending"] = [p for p in record["pending"] if p["name"] != name]
             tx.set_meta(signup=record)
             tx.append({"type": "declined", "at": self._now(), "name": name, "email": found[0]["email"]})
             if self.notifier is not None:
-                self.notifier.signup_mail(tx, found[0]["email"], f"[{game_id}] Sign-up not accepted", [
-                    f"The moderator did not accept your sign-up as {name} for game {game_id}."
-                    + (f" Reason given: {reason}" if reason else "")], serial=f"declined-{found[0]['code']}")
+                said = msg("The moderator did not accept your sign-up as {name} for game {game}.", name=name,
+                           game=game_id)
+                self.notifier.signup_mail(tx, found[0]["email"], msg("[{game}] Sign-up not accepted", game=game_id), [
+                    msg("{said} Reason given: {reason}", said=said, reason=reason) if reason else said],
+                    serial=f"declined-{found[0]['code']}")
         self._flush_notices()
         return {"game": game_id, "name": name}
 
@@ -143,28 +151,31 @@ class SigningUp(OpenGames, Starting):
             record = dict(meta["signup"])
             found = [p for p in record["pending"] if which(p)]
             if not found:
-                raise ServiceError(f"no such sign-up waits in {game_id}")
+                raise ServiceError(msg("no such sign-up waits in {game}", game=game_id))
             entry = found[0]
             if len(meta["seats"]) >= record["max"]:
-                raise ServiceError(f"{game_id} is full: all {record['max']} seats were taken before this reply")
+                raise ServiceError(msg("{game} is full: all {max} seats were taken before this reply", game=game_id,
+                                       max=record["max"]))
             if any(s["name"] == entry["name"] for s in meta["seats"]):
-                raise ServiceError(f"the name {entry['name']!r} was taken in {game_id} meanwhile; "
-                                   f"send JOIN {game_id} with another name")
+                raise ServiceError(msg("the name {name!r} was taken in {game} meanwhile; send JOIN {game} with another "
+                                       "name", name=entry["name"], game=game_id))
             if any(s["email"].lower() == entry["email"].lower() for s in meta["seats"]):
-                raise ServiceError(f"this address already has a seat in {game_id}")
+                raise ServiceError(msg("this address already has a seat in {game}", game=game_id))
             seat = {"name": entry["name"], "email": entry["email"], "token": new_token(), "code": entry["code"]}
             record["pending"] = [p for p in record["pending"] if p is not entry]
             tx.set_meta(seats=[*meta["seats"], seat], players=[*meta["players"], seat["name"]], signup=record)
             tx.append({"type": "seated", "at": to_iso(now), "name": seat["name"], "email": seat["email"], "by": how})
             if not self._start_if_due(tx, now) and self.notifier is not None:
-                taken = len(meta["seats"]) + 1
-                self.notifier.to_player(tx, tx.meta, seat["name"], f"[{game_id}] You have a seat as {seat['name']}",
-                                        "\n".join([
-                    f"Your seat in game {game_id} is taken: you play as {seat['name']}. {taken} of "
-                    f"{record['max']} seats are taken; the game {start_rule_text(record)}.", "",
-                    "When it starts you get your first report. Until then you may reply to this mail with "
-                    "LEAVE to give the seat up (its reply address carries your secret token).", ""]),
-                    f"seated-{seat['code']}", in_reply_to, kind="signup")
+                lang = language_or_default(meta.get("language"))
+                text = paragraphs(
+                    say(msg("Your seat in game {game} is taken: you play as {name}. {taken} of {max} seats are "
+                            "taken; the game {rule}.", game=game_id, name=seat["name"],
+                            taken=len(meta["seats"]) + 1, max=record["max"], rule=start_rule(record)), lang),
+                    say(msg("When it starts you get your first report. Until then you may reply to this mail with "
+                            "LEAVE to give the seat up (its reply address carries your secret token)."), lang))
+                self.notifier.to_player(tx, tx.meta, seat["name"], say(msg("[{game}] You have a seat as {name}",
+                                                                           game=game_id, name=seat["name"]), lang),
+                                        text, f"seated-{seat['code']}", in_reply_to, kind="signup")
             started = tx.meta["status"] != OPEN
         self._flush_notices()
         return {"game": game_id, "name": seat["name"], "email": seat["email"], "started": started}
@@ -174,14 +185,16 @@ class SigningUp(OpenGames, Starting):
         with self.store.transaction(game_id) as tx:
             seat = self._checked_seat(tx, player, token)
             if tx.meta.get("status") != OPEN:
-                raise ServiceError(f"{game_id} has started; a seat can only be left before the start "
-                                   "(the moderator can drop a player)")
+                raise ServiceError(msg("{game} has started; a seat can only be left before the start (the moderator "
+                                       "can drop a player)", game=game_id))
             name = seat["name"]
             if self.notifier is not None:
-                self.notifier.to_player(tx, tx.meta, name, f"[{game_id}] You left the game",
-                                        f"You gave up your seat as {name} in game {game_id}. To play after all, "
-                                        f"send JOIN {game_id} again.\n", f"left-{seat.get('code') or seat['token']}",
-                                        None, kind="signup")
+                lang = recipient_language(tx.meta, name)
+                self.notifier.to_player(tx, tx.meta, name, say(msg("[{game}] You left the game", game=game_id), lang),
+                                        paragraphs(say(msg("You gave up your seat as {name} in game {game}. To play "
+                                                           "after all, send JOIN {game} again.", name=name,
+                                                           game=game_id), lang)),
+                                        f"left-{seat.get('code') or seat['token']}", None, kind="signup")
             tx.set_meta(seats=[s for s in tx.meta["seats"] if s["name"] != name],
                         players=[p for p in tx.meta["players"] if p != name])
             tx.append({"type": "left", "at": self._now(), "name": name})
@@ -195,11 +208,32 @@ class SigningUp(OpenGames, Starting):
         with self._open_tx(game_id) as tx:
             seat = next((s for s in tx.meta["seats"] if s["email"].lower() == email.strip().lower()), None)
             if seat is None:
-                raise ServiceError(f"this address holds no seat in {game_id} (a sign-up that is not confirmed "
-                                   "lapses by itself)")
+                raise ServiceError(msg("this address holds no seat in {game} (a sign-up that is not confirmed lapses "
+                                       "by itself)", game=game_id))
             if self.notifier is not None:
-                self.notifier.to_player(tx, tx.meta, seat["name"], f"[{game_id}] To leave, reply LEAVE",
-                                        f"Someone asked, from this address, to give up your seat as {seat['name']} "
-                                        f"in game {game_id}. To leave, reply to this mail with LEAVE as its first "
-                                        "line. To stay, do nothing.\n", serial, in_reply_to, kind="signup")
+                lang = recipient_language(tx.meta, seat["name"])
+                self.notifier.to_player(tx, tx.meta, seat["name"], say(msg("[{game}] To leave, reply LEAVE",
+                                                                           game=game_id), lang),
+                                        paragraphs(say(msg("Someone asked, from this address, to give up your seat as "
+                                                           "{name} in game {game}. To leave, reply to this mail with "
+                                                           "LEAVE as its first line. To stay, do nothing.",
+                                                           name=seat["name"], game=game_id), lang)),
+                                        serial, in_reply_to, kind="signup")
         self._flush_notices()
+
+
+def _name_refusal(game_id: str, name: str, *, named: bool) -> dict[str, Any] | None:
+    """Why a JOIN's name cannot be a player's name in the game, for the address to read; None
+    when it can. `named`: the name was given (else it was taken from the address)."""
+    most = longest_name(game_id)
+    if not valid_name(name):
+        said = msg("the name {name!r} cannot be a player's: use letters, digits, '_' and '-', starting with a letter "
+                   "or digit", name=name[:40])
+    elif len(name) > most:
+        said = msg("the name {name!r} is too long: a name in game {game} may have at most {most} characters",
+                   name=name[:40], game=game_id, most=most)
+    else:
+        return None
+    return said if named else msg("{said} (no name was given, so the part of your address before the @ was tried; "
+                                  "add a name after the game id)", said=said)
+

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from ..i18n import DEFAULT_LANGUAGE, format_number, translations
+
 SCHEMES = ("scaled", "linear", "win")
 DEFAULT_SCHEME = "scaled"
 
@@ -43,14 +45,17 @@ class Scheme:
             return 1.0 if place == 1 else 0.0
         return self.values[place - 1] if place <= len(self.values) else 0.0
 
-    def describe(self) -> str:
+    def describe(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        tr = translations(lang)
         if self.name == "scaled":
-            return "scaled: 12 x (table size - place) / (table size - 1); first 12, last 0"
+            return tr.gettext("scaled: 12 x (table size - place) / (table size - 1); first 12, last 0")
         if self.name == "linear":
-            return "linear: table size - place (at a table of four: 3, 2, 1, 0)"
+            return tr.gettext("linear: table size - place (at a table of four: 3, 2, 1, 0)")
         if self.name == "win":
-            return "win: 1 point for first place, 0 otherwise"
-        return f"points by place: {', '.join(show(v) for v in self.values)}; later places 0"
+            return tr.gettext("win: 1 point for first place, 0 otherwise")
+        sep = ", " if lang == DEFAULT_LANGUAGE else " / "  # 6,5 holds a comma in German and Italian
+        return tr.gettext("points by place: {values}; later places 0").format(
+            values=sep.join(show(v, lang) for v in self.values))
 
 
 def parse_scheme(text: str) -> Scheme:
@@ -70,10 +75,12 @@ def parse_scheme(text: str) -> Scheme:
     return Scheme(",".join(show(v) for v in values), values)
 
 
-def show(value: float) -> str:
-    """A number as people write it: 12, 6.5, 2.33."""
+def show(value: float, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A number as people write it: 12, 6.5, 2.33; in German and Italian 6,5."""
     rounded = round(value, 2)
-    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:g}"
+    if rounded == int(rounded):
+        return str(int(rounded))
+    return f"{rounded:g}" if lang == DEFAULT_LANGUAGE else format_number(rounded, lang)
 
 
 def places(seats: Sequence[str], ranking: Sequence[Sequence[str]]) -> dict[str, int]:

@@ -58,5 +58,9 @@ def test_a_mail_in_another_language_is_caught(tmp_path):
     assert mail_problems(mail("[g-1] Runde 2: Gebäude bauen", "no footer"), "de", "g-1") == [
         "report '[g-1] Runde 2: Gebäude bauen' lacks the Deutsch footer"]
     assert mail_problems(mail("[g-1] Turno 2: x", "no footer"), "de", "g-1")[0].startswith("subject")
+    # an engine's sentence that missed the catalogue
+    assert mail_problems(mail("[g-1] Befehle erhalten: angenommen", "ann: The auction is over; 4 gold on the "
+                              "office board goes back to the bank."), "de", "g-1") == [
+        "'[g-1] Befehle erhalten: angenommen' holds English: 'gold on the office board goes back to the bank.'"]
     assert Path  # the module's own check of whole mailboxes runs in the demo test above
     assert footer

@@ -9,12 +9,20 @@ import time
 from .mailworld import mail_world
 
 
+def _read(path: str) -> bytes:
+    """A /proc file, or nothing when its thread or process has just ended."""
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except (FileNotFoundError, ProcessLookupError):
+        return b""
+
+
 def _share_children(pid: int) -> list[int]:
     found = []
     for task in os.listdir(f"/proc/{pid}/task"):
-        for child in open(f"/proc/{pid}/task/{task}/children").read().split():
-            cmdline = open(f"/proc/{child}/cmdline", "rb").read()
-            if b"mailer.daemon.shares" in cmdline:
+        for child in _read(f"/proc/{pid}/task/{task}/children").split():
+            if b"mailer.daemon.shares" in _read(f"/proc/{int(child)}/cmdline"):
                 found.append(int(child))
     return found
 

@@ -110,8 +110,7 @@ def test_every_template_renders_in_every_language(games):  # noqa: F811
     # every top-level template is rendered above (partials and macros through them)
     partials = {"view-rows.txt", "view-rows.html"} | {n for n in environment().list_templates()
                                                      if re.match(r"[a-z-]+/(view|macros)\.", n)}
-    # the sign-up desk answers mail to the referee's own address, from people with no seat and
-    # so no language chosen yet: English, listed in docs/languages.md as not translated
+    # the sign-up desk's answers are rendered in tests/signups/test_desk_languages.py
     partials |= {n for n in environment().list_templates() if n.startswith("signup/")}
     assert set(environment().list_templates()) - partials <= set(by_lang["en"]), \
         sorted(set(environment().list_templates()) - partials - set(by_lang["en"]))

@@ -42,7 +42,8 @@ def world(tmp_path, monkeypatch):
     worker = svc.worker()
     counter = iter(range(10**6))
 
-    def mail(frm: str, body: str, to: str = f"referee@{HOST}", subject: str = "hello") -> str:
+    def mail(frm: str, body: str, to: str = f"referee@{HOST}", subject: str = "hello",
+             headers: dict[str, str] | None = None) -> str:
         """Spool one mail as the SMTP server does (Delivered-To on top), process the spool;
         the mail's Message-ID. The clock moves a second first, so the answers sort after
         everything sent before."""
@@ -52,6 +53,8 @@ def world(tmp_path, monkeypatch):
         mid = msg["Message-ID"] = f"<m{next(counter)}@players.test>"
         msg["Date"] = email.utils.format_datetime(clock.now)
         msg.set_content(body)
+        for name, value in (headers or {}).items():  # after the content: it clears Content-*
+            msg[name] = value
         svc.spool.add(f"Delivered-To: {to}\r\n".encode() + bytes(msg))
         worker.run_once(svc.spool)
         return mid

@@ -116,7 +116,7 @@ def test_refusals_unknown_started_full_name_taken_bad_name(world):
     world.mail("zoe@p.test", "JOIN r2 ann")
     assert "the name 'ann' is taken in r2" in last(world, "zoe@p.test").get_content()
     world.mail("zoe@p.test", "JOIN r2 -x")
-    assert "bad player name '-x'" in last(world, "zoe@p.test").get_content()
+    assert "the name '-x' cannot be a player's" in last(world, "zoe@p.test").get_content()
     world.mail("zoe@p.test", "JOIN r2 " + "z" * 60)
     assert "is too long" in last(world, "zoe@p.test").get_content()
     join(world, "ann", "r1")
@@ -159,7 +159,7 @@ def test_limits_on_pending_sign_ups_and_requests_per_hour(world):
     world.mail("eve@p.test", "JOIN r4")
     world.mail("eve@p.test", "JOIN r5")
     world.mail("eve@p.test", "JOIN r6")
-    assert "sent 5 JOIN requests in the last hour" in last(world, "eve@p.test").get_content()
+    assert "sent 5 JOIN requests in the last hour" in " ".join(last(world, "eve@p.test").get_content().split())
     world.clock.move(hours=1, minutes=1)
     world.mail("eve@p.test", "JOIN r6")
     assert last(world, "eve@p.test")["Subject"] == "[r6] Confirm your sign-up as eve"

@@ -4,6 +4,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from referee.i18n.messages import say
 from referee.signups import (FULL, SignupError, SignupLimits, limit_problem, new_record, parse_seats, parse_start,
                              seat_order, start_due)
 from referee.timekeeping import to_iso
@@ -36,10 +37,10 @@ def test_limits_count_pending_sign_ups_and_requests_of_the_hour_whatever_the_let
     limits = SignupLimits(pending_per_address=2, per_address_per_hour=3)
     record = new_record((2, 4), FULL, False, "")
     record["pending"] = [{"email": "Eve@P.test", "at": to_iso(NOW)}, {"email": "eve@p.test", "at": to_iso(NOW)}]
-    assert "2 sign-ups waiting" in limit_problem("EVE@p.test", [record], limits, NOW)
+    assert "2 sign-ups waiting" in say(limit_problem("EVE@p.test", [record], limits, NOW), "en")
     assert limit_problem("eve@p.test", [record], limits, NOW + timedelta(days=2)) is None  # lapsed
     record = dict(record, pending=[], requests=[{"email": "eve@p.test", "at": to_iso(NOW)}] * 3)
-    assert "3 JOIN requests in the last hour" in limit_problem("eve@p.test", [record], limits, NOW)
+    assert "3 JOIN requests in the last hour" in say(limit_problem("eve@p.test", [record], limits, NOW), "en")
     assert limit_problem("eve@p.test", [record], limits, NOW + timedelta(hours=1)) is None
 
 
