@@ -17,7 +17,7 @@ clock, no I/O. The templates are extracted for the catalogues under the keywords
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 
 class Term(str):
@@ -130,6 +130,16 @@ def both(items: Iterable[Any]) -> Listing:
 def listed(items: Iterable[Any]) -> Listing:
     """`a, b, c`: a list whose items each read in the reader's words."""
     return Listing(items)
+
+
+def in_a_row(items: Sequence[Any]) -> Any:
+    """`a; b; c`: reasons or orders in a row, each said in the reader's words."""
+    if not items:
+        return listed(())
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = phrase("{first}; {rest}", first=item, rest=said)
+    return said
 
 
 def value_json(value: Any) -> Any:

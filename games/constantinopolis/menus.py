@@ -16,12 +16,12 @@ from typing import Callable, Iterable
 
 from referee.contract import MenuLine, Order, menu_family, passes
 from referee.orderlines import spans
-from referee.wording import Listing, either, listed, menu_order, order_text, phrase, term
+from referee.wording import Listing, either, in_a_row, listed, menu_order, order_text, phrase, term
 
 from . import accept, auction, construction, donations, end_of_round, flow
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .grammar import FREE_OFFICE, format_order
-from .state import GameState, PlayerSheet, components_of, goods_count, in_a_row, market_card, sheet_of
+from .state import GameState, PlayerSheet, components_of, goods_count, market_card, sheet_of
 
 Judge = Callable[[Order], bool]
 

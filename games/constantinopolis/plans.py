@@ -38,7 +38,7 @@ from typing import Any, Sequence
 
 from referee.contract import Event, IllegalOrder, InvalidOrder, Order, OrderError
 from referee.orderlines import OPTIONAL
-from referee.wording import Phrase, listed, menu_order, order_text, phrase
+from referee.wording import Phrase, in_a_row, listed, menu_order, order_text, phrase
 
 from . import phases
 from .plan_book import (after_consul, consul_plan_order, drop_part, ends_turn, keep_ship_alternatives,  # noqa: F401
@@ -46,7 +46,7 @@ from .plan_book import (after_consul, consul_plan_order, drop_part, ends_turn, k
 from .plan_book import record as record_parts
 from .grammar import format_alternatives, format_order, parse_alternatives
 from .plan_parts import DECISIONS, PART_NAMES, PARTS, WHEN  # noqa: F401
-from .state import GameState, in_a_row, order_hint
+from .state import GameState, order_hint
 
 
 

@@ -11,11 +11,11 @@ posts, offices...). How `apply` changes a state without touching the one it was 
 from __future__ import annotations
 
 import functools
-from typing import Any, Literal, NotRequired, Sequence, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from referee.contract import IllegalOrder, Order, Prompt
 from referee.rng import Rng
-from referee.wording import Phrase, listed, order_text, phrase, term
+from referee.wording import Phrase, order_text, phrase, term
 from referee.wording import menu_order as order_syntax  # `menu_order` here makes a menu's Order
 
 from .components import GOODS, OFFICES, for_state
@@ -241,16 +241,6 @@ def order_hint(text: str) -> Phrase:
 def goods_count(count: int | str, good: str) -> Phrase:
     """`2 green`: a number (or numbers, `1-3`) of one type of goods, the type in the reader's words."""
     return phrase("{count} {good}", count=count, good=term(good))
-
-
-def in_a_row(items: Sequence[Any]) -> Any:
-    """`a; b; c`: reasons or lines in a row, each said in the reader's words."""
-    if not items:
-        return listed(())
-    said = items[-1]
-    for item in reversed(items[:-1]):
-        said = phrase("{first}; {rest}", first=item, rest=said)
-    return said
 
 
 def too_few(sheet: PlayerSheet, good: str) -> IllegalOrder:

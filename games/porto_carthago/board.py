@@ -8,11 +8,11 @@ German words are Speicher (dock warehouse), Lager (storage), Vorrat (supply), Ma
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from referee.contract import IllegalOrder, Order
 from referee.rng import Rng
-from referee.wording import Phrase, listed, phrase
+from referee.wording import Phrase, phrase
 
 from .state import State, copy_state  # noqa: F401  (copy_state: the report tests take it from here)
 
@@ -34,16 +34,6 @@ PRIVILEGE_TEXT: dict[str, Phrase] = {
     "P7": phrase("buy a palace seat ignoring the trade-point minimum"),
     "P8": phrase("let one ship of row 1 enter now"),
 }
-
-
-def one_after_another(items: Sequence[Any]) -> Any:
-    """`a; b; c`: reasons or orders in a row, each said in the reader's words."""
-    if not items:
-        return listed(())
-    said = items[-1]
-    for item in reversed(items[:-1]):
-        said = phrase("{first}; {rest}", first=item, rest=said)
-    return said
 
 
 _MENU_ORDERS: dict[tuple, Order] = {}

@@ -10,11 +10,11 @@ rules module it belongs to.
 from __future__ import annotations
 
 from referee.contract import Event, IllegalOrder, Order, OrderError
-from referee.wording import Phrase, listed, order_text, phrase
+from referee.wording import Phrase, in_a_row, listed, order_text, phrase
 
 from . import actions, arrival, grammar, plans, privileges
 from .action_menu import main_menu
-from .board import DOCKS, dock_index, dock_name, one_after_another
+from .board import DOCKS, dock_index, dock_name
 from .flow import MAIN_KINDS, Decision, advance, current_decision, describe
 from .palace import buy_final_seat, final_problem
 from .state import State
@@ -199,7 +199,7 @@ def run_queues(state: State, events: list[Event]) -> None:
             order, reasons = choose(state, decision, head)
             queue.pop(0)
             if order is None:
-                why = one_after_another(reasons)
+                why = in_a_row(reasons)
                 planned = order_text(grammar.format_order(head))
                 if decision.name == "arrival.lighthouse":
                     events.append(Event("queue", phrase("Preference {order} skipped: {reasons}.", order=planned,
@@ -248,7 +248,7 @@ def _standing(state: State, decision: Decision, part: str, events: list[Event]) 
     _, reasons = choose(state, decision, Order("either", {"alts": answers_json}))
     if part == "lighthouse":
         plans.set_part(state, player, part, None)
-    why = one_after_another(reasons)
+    why = in_a_row(reasons)
     text = phrase("Your plan for {when} has no answer that fits now ({reasons}); you are asked. The list is dropped.",
                   when=plans.WHEN[part], reasons=why) if part == "lighthouse" else \
         phrase("Your plan for {when} has no answer that fits now ({reasons}); you are asked.", when=plans.WHEN[part],

@@ -11,10 +11,10 @@ from typing import Any, Mapping, Sequence
 
 from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, PhaseInfo,
                               Prompt, Result, SetupError)
-from referee.wording import Phrase, listed, order_text, phrase, plural_phrase
+from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural_phrase
 
 from . import checks, components, grammar, menus, plans, scoring, views
-from .board import one_after_another, seat_of
+from .board import seat_of
 from .decisions import alternatives_of, carry_out, choose, menu_orders, run_queues, validate
 from .flow import MAIN_KINDS, advance, current_decision, describe
 from .setup import new_state
@@ -170,7 +170,7 @@ class PortoCarthago:
                 chosen, reasons = choose(new, decision, first)
                 if chosen is None:
                     raise IllegalOrder(phrase("none of the alternatives is possible now: {reasons}",
-                                              reasons=one_after_another(reasons)),
+                                              reasons=in_a_row(reasons)),
                                        line=first_line, text=grammar.format_order(first))
             else:
                 try:
