@@ -248,7 +248,7 @@ def _another_ship(state: GameState, loser: str, taker: str, ship_id: int, cargo:
         if was_done and not left:
             writable(state, "accept")["done"].append(loser)
         if left:
-            then = plural_phrase(len(left), "contracts {contracts} do not fit it and are back in your hand; you may "
+            then = plural_phrase(len(left), "contract {contracts} does not fit it and is back in your hand; you may "
                                  "send new orders", "contracts {contracts} do not fit it and are back in your hand; "
                                  "you may send new orders", contracts=listed(left))
         elif was_done:

@@ -79,16 +79,16 @@ def prompts(state: GameState) -> list[Prompt]:
 
 def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
     """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
-    sentence (HELP). The English says "goods" for one good too."""
+    sentence (HELP)."""
     return _keep_question(store_limit(state, sheet_of(state, player)), sentence)
 
 
 @functools.lru_cache(maxsize=16)  # one or five goods, asked until the player answers
 def _keep_question(limit: int, sentence: bool) -> Phrase:
     if sentence:
-        return plural_phrase(limit, "Keep up to {n} goods; the rest are discarded",
+        return plural_phrase(limit, "Keep up to {n} good; the rest are discarded",
                              "Keep up to {n} goods; the rest are discarded")
-    return plural_phrase(limit, "keep up to {n} goods; the rest are discarded",
+    return plural_phrase(limit, "keep up to {n} good; the rest are discarded",
                          "keep up to {n} goods; the rest are discarded")
 
 

@@ -171,8 +171,7 @@ class Constantinopolis:
             if construct and construct["pending"] and construct["pending"]["buyer"] == player and i < len(now):
                 # the Consul must answer first; the rest of this mail waits for him
                 writable(new, "construct")["queue"] = [x.to_json() for x in now[i:]]
-                # the English says "orders" for one too
-                events.append(Event("queue.wait", plural_phrase(len(now) - i, "{n} more orders wait for the Consul's "
+                events.append(Event("queue.wait", plural_phrase(len(now) - i, "{n} more order waits for the Consul's "
                                                                 "answer.", "{n} more orders wait for the Consul's "
                                                                 "answer."),
                                     {"orders": [format_order(x) for x in now[i:]]}, to=(player,)))

@@ -68,9 +68,9 @@ def parse_line(part: str, text: str, components: dict[str, Any], players: list[s
     allowed = PARTS[part]
     for alt in alts:
         if alt.kind not in allowed:
-            raise InvalidOrder(phrase("'{order}' is not an order for a {part} plan",
+            raise InvalidOrder(phrase("'{order}' is not an order for a plan's {part} line",
                                       order=order_text(format_order(alt)), part=order_text(part)),
-                               suggestion=phrase("a {part} plan takes {orders}", part=order_text(part),
+                               suggestion=phrase("a plan's {part} line takes {orders}", part=order_text(part),
                                                  orders=listed(order_text(k) for k in _shown(allowed))))
     if optional and part != "construction":
         raise InvalidOrder(phrase("'{optional}' is for construction lines; end a {part} line with an alternative "
