@@ -84,12 +84,12 @@ def wrap(text: str, indent: int = 2, hang: int = 4, width: int = 76) -> str:
     return _wrapped(str(text), indent, hang, width)
 
 
-@lru_cache(maxsize=8192)  # reports fill the same lines again and again: headings, rows, menu lines
 def paragraphs(*texts: str, width: int = 78) -> str:
     """Plain mail text of a few paragraphs, each filled to `width`, a blank line between."""
     return "\n\n".join(_wrapped(text, 0, 0, width) for text in texts) + "\n"
 
 
+@lru_cache(maxsize=8192)  # reports fill the same lines again and again: headings, rows, menu lines
 def _wrapped(text: str, indent: int, hang: int, width: int) -> str:
     text = _KEYWORD_AFTER_SPACE.sub(NBSP, re.sub(r"[ \t\n]+", " ", text).strip(" "))
     filled = textwrap.fill(text, width, initial_indent=" " * indent,
