@@ -48,7 +48,8 @@ class SenderProcess(Child):
 def main() -> None:
     settings = child_payload()
 
-    from .serve import Sender, yield_to_smtp
+    from .priority import yield_to_smtp
+    from .sender import Sender
     from .wiring import build
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)

@@ -124,7 +124,7 @@ def main() -> None:
     settings, index, count, games = child_payload()
     play_games(games)
 
-    from .serve import yield_to_smtp
+    from .priority import yield_to_smtp
     from .wiring import build
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
