@@ -209,8 +209,9 @@ class Constantinopolis:
         if not mine:
             return phrase("Nothing to decide now.")
         prompt = mine[0]  # every order itself is listed by `menu`
+        # as the orders are written: `preempt list`, not the kind `preempt-list`
         return phrase("{question}. Orders: {orders}.", question=question(state, player),
-                      orders=listed(order_text(k) for k in prompt.orders))
+                      orders=listed(order_text(k.replace("-", " ")) for k in prompt.orders))
 
     def drop(self, state: State, player: str) -> tuple[State, list[Event]]:
         """The Italian drop-out variant: the leaver's open decisions are answered for them now,
