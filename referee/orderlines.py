@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .contract import AmbiguousOrder, InvalidOrder, OrderError
 from .i18n import N_
+from .wording import order_text, phrase
 
 
 def _error(kind: type[OrderError], message: str, values: dict[str, Any], suggestion: str | None = None,
@@ -172,8 +173,8 @@ def split_alternatives(text: str, is_keyword: Callable[[str], bool]) -> list[str
     before it."""
     parts = [p.strip() for p in _OR.split(text.strip())]
     if any(not p for p in parts):
-        raise InvalidOrder("an alternative is missing around 'or'", suggestion="write 'A or B', e.g. "
-                           "'build Cura or Figulina'")
+        raise InvalidOrder(phrase("an alternative is missing around 'or'"), suggestion=phrase(
+            "write 'A or B', e.g. '{example}'", example=order_text("build Cura or Figulina")))
     out = [parts[0]]
     for part in parts[1:]:
         first = part.split()[0]
