@@ -55,3 +55,8 @@ def test_the_plan_template_is_offered_with_the_part_names_of_the_language():
     assert "auction: bid <office> up to <gold> or take free or stay" in english
     assert any(line.startswith("versteigerung: biete <office> bis <gold> oder ") for line in german)
     assert "bauphase: baue <building> oder <building> falls verfügbar" in german
+    # the office taken without paying, not the word for freeing a saved contract
+    assert "versteigerung: biete <office> bis <gold> oder nimm kostenlos oder bleibe" in german
+    italian = [say(line, "it", GAME) for line in GAME.plan_template(state, player)]
+    assert "asta: offri <office> fino a <gold> o prendi gratis o resta" in italian
+    assert to_english(GAME, "it", "asta: prendi gratis") == "auction: take free"
