@@ -68,17 +68,15 @@ def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
     mail = BytesParser(policy=policy.default).parsebytes(raw)
     subject = str(mail.get("Subject") or "")
     t = translations(lang)
+    body = mail.get_body(("plain",))
+    text = " ".join((body.get_content() if body is not None else "").split())  # lines as one, unwrapped
     problems = []
     if not any(p.match(subject) for p in _subjects(lang, game_id)):
         problems.append(f"subject {subject!r} is not one written in {NAMES[lang]}")
     if any(_pattern(t.gettext(s), game_id).match(subject) for s in REPORT_SUBJECTS):
-        body = mail.get_body(("plain",))
-        text = " ".join((body.get_content() if body is not None else "").split())
         if not _footer(t.gettext(REPORT_MARK), NAMES[lang]).search(text):
             problems.append(f"report {subject!r} lacks the {NAMES[lang]} footer")
     if lang != "en":
-        body = mail.get_body(("plain",))
-        text = " ".join((body.get_content() if body is not None else "").split())
         english = sorted(s for s in _english(lang) if s in text)
         if english:
             problems.append(f"{subject!r} holds English: {english[0]!r}")

@@ -12,7 +12,6 @@ outbox, each once per mail (its serial comes from the mail).
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
@@ -20,7 +19,7 @@ from mailer.inbound.addresses import referee_code
 from mailer.inbound.message import InboundMail
 from mailer.outbound.notifier import MailNotifier, reply_address
 from mailer.own_address import referee_address
-from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES, translations
+from referee.i18n import DEFAULT_LANGUAGE, LanguageError, language_code, translations
 from referee.rendering import paragraphs, render
 from referee.service import Referee, ServiceError
 
@@ -72,9 +71,10 @@ def stated_language(mail: InboundMail) -> str | None:
     """The first language Referee speaks that the mail's Content-Language or Accept-Language
     names (a mail program writes what its user reads), else None."""
     for tag in mail.languages:
-        code = tag.replace("-", "_").split("_", 1)[0]
-        if code in LANGUAGES:
-            return code
+        try:
+            return language_code(tag)
+        except LanguageError:
+            continue
     return None
 
 
@@ -95,7 +95,8 @@ class Desk:
         assert sender
         serial = f"desk.{_digest(mail.message_id, raw)}"
         name, args, word_lang = desk_command(mail)
-        lang = word_lang or stated_language(mail) or DEFAULT_LANGUAGE
+        asked_for = word_lang or stated_language(mail)  # None: no language of the mail's own
+        lang = asked_for or DEFAULT_LANGUAGE
         if code:
             return self._confirm(mail, code, serial, lang)
         if name == "CONFIRM" and len(args) == 1:
@@ -106,9 +107,9 @@ class Desk:
                 referee=referee_address(self.host), commands=self._commands(lang)), mail, serial)
             return DeskResult("command", "LIST")
         if name == "GAMES" and not args:
-            return self._games(mail, serial, word_lang or stated_language(mail))
+            return self._games(mail, serial, asked_for)
         if name in ("JOIN", "LEAVE") and args:
-            lang = word_lang or self._game_language(args[0]) or lang
+            lang = word_lang or self.referee.open_game_language(args[0].lower()) or lang
         if name == "JOIN" and 1 <= len(args) <= 2:
             return self._guarded(mail, serial, "JOIN", args[0], lang, lambda: self.referee.join(
                 args[0].lower(), sender, args[1] if len(args) > 1 else None, message_id=mail.message_id,
@@ -128,10 +129,6 @@ class Desk:
         if name == "HELP":
             return DeskResult("command", "HELP")
         return DeskResult("rejected", f"not a command: {name or mail.subject[:40]!r}")
-
-    def _game_language(self, game_id: str) -> str | None:
-        """The language of an open game, by its id as a JOIN or LEAVE names it."""
-        return next((g["lang"] for g in self.referee.open_games() if g["id"] == game_id.lower()), None)
 
     def _confirm(self, mail: InboundMail, code: str, serial: str, lang: str) -> DeskResult:
         return self._guarded(mail, serial, "CONFIRM", None, lang, lambda: self.referee.confirm(
@@ -158,10 +155,7 @@ class Desk:
         stored), in the language its seats are played in (the one most of them use) unless the
         mail asks for another; a forged From only sends that address its own list."""
         assert mail.sender
-        if lang is None:
-            spoken = Counter(g["language"] for g in self.referee.games_of(mail.sender))
-            lang = spoken.most_common(1)[0][0] if spoken else DEFAULT_LANGUAGE
-        games = self.referee.games_of(mail.sender, lang)
+        lang, games = self.referee.games_of(mail.sender, lang)
         for item in games:
             item["reply"] = reply_address(item["id"], {"name": item["player"], "token": item.pop("token")}, self.host)
         to = next((g["email"] for g in games), mail.sender)

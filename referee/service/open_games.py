@@ -67,11 +67,22 @@ class OpenGames(Creating):
             out.append({"id": game_id, "game": meta["game"], "title": meta.get("title") or meta["game"],
                         "taken": len(meta["seats"]), "free": record["max"] - len(meta["seats"]),
                         "min": record["min"], "max": record["max"], "start": start_rule_text(record),
-                        "rule": start_rule(record), "lang": language_or_default(meta.get("language")),
+                        "rule": start_rule(record),
                         "starts_when": record["starts_when"], "approve": record["approve"],
                         "preset": (meta.get("policy") or {}).get("preset"), "language": record["language"],
                         "players": list(meta["players"]), "commitment": meta["commitment"]})
         return out
+
+    def open_game_language(self, game_id: str) -> str | None:
+        """The language an open game is played in (what JOIN and LEAVE are answered in); None
+        for an id that names no open game here."""
+        if not GAME_ID.match(game_id or ""):
+            return None
+        try:
+            meta = self.store.load(game_id).meta
+        except StoreError:
+            return None
+        return language_or_default(meta.get("language")) if meta.get("status") == OPEN else None
 
     def _open_metas(self) -> list[tuple[str, dict[str, Any]]]:
         found = []

@@ -3,11 +3,12 @@ player's STATUS or HELP answered by mail."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ..history import effective_events
 from ..progress import phase_json
-from ..i18n import recipient_language
+from ..i18n import DEFAULT_LANGUAGE, recipient_language
 from ..i18n.messages import msg
 from ..i18n.terms import localised_phase
 from ..schedule import deadline_info, deadline_text, seat_zone
@@ -82,12 +83,12 @@ class Queries(ServiceCore):
             "seed": stored.meta["seed"] if stored.meta.get("seed_revealed") else None,
         }
 
-    def games_of(self, email: str, lang: str | None = None) -> list[dict[str, Any]]:
+    def games_of(self, email: str, lang: str | None = None) -> tuple[str, list[dict[str, Any]]]:
         """Every game not over in which `email` holds a seat: the phase, whether the player is
-        asked now and the deadline in their time zone (GAMES by mail), with the seat's language;
-        phases and deadlines in `lang` (None: each seat's own)."""
+        asked now and the deadline in their time zone (GAMES by mail); and the language all of
+        it is told in: `lang`, else the one most of the address's seats are played in."""
         address = email.strip().lower()
-        found = []
+        seats = []
         for row in self.store.list():
             if row.get("status") in ("finished", "broken"):
                 continue
@@ -95,29 +96,29 @@ class Queries(ServiceCore):
                 stored = self.store.load(row["id"])
             except StoreError:
                 continue
+            seats += [(row["id"], stored, seat) for seat in stored.meta["seats"] if seat["email"].lower() == address]
+        spoken = Counter(recipient_language(stored.meta, seat["name"]) for _, stored, seat in seats)
+        lang = lang or (spoken.most_common(1)[0][0] if spoken else DEFAULT_LANGUAGE)
+        found = []
+        for game_id, stored, seat in seats:
             meta = stored.meta
-            for seat in meta["seats"]:
-                if seat["email"].lower() != address:
-                    continue
-                language = recipient_language(meta, seat["name"])
-                said = lang or language
-                item = {"id": row["id"], "title": meta.get("title") or meta["game"], "player": seat["name"],
-                        "email": seat["email"], "token": seat["token"], "language": language}
-                if meta.get("status") == OPEN:
-                    record = meta["signup"]
-                    item.update(status=OPEN, phase=None, asked=False, deadline="",
-                                waiting=msg("{taken} of {max} seats taken; the game {rule}", taken=len(meta["seats"]),
-                                            max=record["max"], rule=start_rule(record)))
-                else:
-                    game = self.game_of(meta)
-                    asked = {p.player for p in game.prompts(stored.state)}
-                    item.update(status=meta.get("status"),
-                                phase=localised_phase(game, said, phase_json(game, stored.state)),
-                                asked=seat["name"] in asked,
-                                deadline=deadline_text(meta, seat.get("timezone"), said) if asked else "",
-                                waiting="")
-                found.append(item)
-        return found
+            item = {"id": game_id, "title": meta.get("title") or meta["game"], "player": seat["name"],
+                    "email": seat["email"], "token": seat["token"]}
+            if meta.get("status") == OPEN:
+                record = meta["signup"]
+                item.update(status=OPEN, phase=None, asked=False, deadline="",
+                            waiting=msg("{taken} of {max} seats taken; the game {rule}", taken=len(meta["seats"]),
+                                        max=record["max"], rule=start_rule(record)))
+            else:
+                game = self.game_of(meta)
+                asked = {p.player for p in game.prompts(stored.state)}
+                item.update(status=meta.get("status"),
+                            phase=localised_phase(game, lang, phase_json(game, stored.state)),
+                            asked=seat["name"] in asked,
+                            deadline=deadline_text(meta, seat.get("timezone"), lang) if asked else "",
+                            waiting="")
+            found.append(item)
+        return lang, found
 
     def deadline_for(self, game_id: str, player: str | None = None) -> str:
         """The open deadline as a person reads it (in the player's time zone, if one is given)."""
