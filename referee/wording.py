@@ -117,6 +117,12 @@ def menu_order(text: str) -> MenuOrder:
     return MenuOrder(text)
 
 
+def order_phrase(text: str) -> Phrase:
+    """An order, or its syntax (`take <office>`), as a phrase of its own (a menu line, an
+    error's suggestion): in the reader's order words, `<placeholders>` as they are."""
+    return phrase("{order}", order=menu_order(text) if "<" in text else order_text(text))
+
+
 def either(items: Iterable[Any]) -> Listing:
     """`a, b or c`."""
     return Listing(items, "or")

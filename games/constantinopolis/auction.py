@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 
 from referee.contract import Event, Order, Prompt
-from referee.wording import Phrase, listed, order_text, phrase, term
+from referee.wording import Phrase, listed, order_phrase, order_text, phrase, term
 
 from . import plan_book
 from .components import GOODS, OFFICES
@@ -23,7 +23,7 @@ from .draft import writable, writable_sheet
 from .grammar import FREE_OFFICE
 from .production import producible
 from .state import (GOOD_VALUE, GameState, components_of, gain_goods, illegal, menu_order, new_phase_key, office_of,
-                    order_hint, sentence_start, shared_prompt, sheet_of, turn_order)
+                    sentence_start, shared_prompt, sheet_of, turn_order)
 
 
 def start(state: GameState) -> None:
@@ -255,7 +255,7 @@ def check_order(state: GameState, player: str, order: Order) -> None:
 
 def _check_pretorio_good(state: GameState, player: str, order: Order) -> None:
     if order.kind != "good" or state["pretorio"] != player:
-        raise illegal(phrase("only the Praefectus Pretorio chooses a good now"), order_hint("good <type>"))
+        raise illegal(phrase("only the Praefectus Pretorio chooses a good now"), order_phrase("good <type>"))
     types = producible(sheet_of(state, player), components_of(state))
     if order.args["good"] not in types:
         raise illegal(phrase("you cannot produce {good}", good=term(order.args["good"])),
@@ -272,7 +272,7 @@ def _check_duel_answer(state: GameState, player: str, order: Order) -> None:
         raise illegal(phrase("answer the bid with {orders}", orders=order_text("raise or pass")))
     need = min_raise(state)
     if order.args["gold"] < need:
-        raise illegal(phrase("a raise must be at least {gold}", gold=need), order_hint(f"raise {need}"))
+        raise illegal(phrase("a raise must be at least {gold}", gold=need), order_phrase(f"raise {need}"))
     if order.args["gold"] > state["p"][player]["gold"]:
         raise illegal(phrase("you have only {gold} gold", gold=state["p"][player]["gold"]))
 
@@ -289,26 +289,26 @@ def _check_choice(state: GameState, player: str, order: Order) -> None:
         office = taken_office(state, args["office"])
         if state["offices"][office] is not None:
             raise illegal(phrase("{office} is not vacant", office=office_name(state, office)),
-                          order_hint(f"bid {office} {min_bid(state, office)}"))
+                          order_phrase(f"bid {office} {min_bid(state, office)}"))
     elif kind == "bid":
         holder = state["offices"][args["office"]]
         name = office_name(state, args["office"])
         if holder is None:
-            raise illegal(phrase("{office} is vacant", office=name), order_hint(f"take {args['office']}"))
+            raise illegal(phrase("{office} is vacant", office=name), order_phrase(f"take {args['office']}"))
         if holder == player:
-            raise illegal(phrase("you already hold that office"), order_hint("stay"))
+            raise illegal(phrase("you already hold that office"), order_phrase("stay"))
         need = min_bid(state, args["office"])
         gold = opening_bid(state, args)
         if gold < need:
             raise illegal(phrase("a bid on {office} must be at least {gold}", office=name, gold=need),
-                          order_hint(f"bid {args['office']} {need}"))
+                          order_phrase(f"bid {args['office']} {need}"))
         if gold > state["p"][player]["gold"]:
             raise illegal(phrase("you have only {gold} gold", gold=state["p"][player]["gold"]))
         if "limit" in args and args["limit"] < gold:
             raise illegal(phrase("the '{words}' limit is below the bid", words=order_text("up to")))
     else:
         raise illegal(phrase("'{order}' is not an auction order", order=order_text(kind)),
-                      order_hint("stay, take <office>, bid <office> <gold>"))
+                      order_phrase("stay, take <office>, bid <office> <gold>"))
 
 
 def set_defend(state: GameState, player: str, gold: int, events: list[Event]) -> None:
@@ -329,7 +329,7 @@ def taken_office(state: GameState, office: str) -> str:
     free = state["auction"]["free"] if state["auction"] is not None else None
     if free is None:
         raise illegal(phrase("no office is yours to take for free now (only after losing yours to a challenger who "
-                             "held one)"), order_hint("take <office>"))
+                             "held one)"), order_phrase("take <office>"))
     return free
 
 

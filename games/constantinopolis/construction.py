@@ -12,7 +12,7 @@ import functools
 from typing import Any
 
 from referee.contract import Event, Order, OrderError, Prompt
-from referee.wording import Phrase, order_text, phrase
+from referee.wording import Phrase, order_phrase, order_text, phrase
 
 from . import dealings, plan_book
 from .buildings import REDEMPTOR_DISCOUNT, buy_building, check_purchase, has_licence, purchase_name, purchase_words
@@ -21,7 +21,7 @@ from .draft import writable
 from .grammar import format_order
 from .preemption import consul_preempts, consul_to_ask, standing_list_preempts, without_redemptor
 from .production import able_to_produce
-from .state import (GameState, components_of, illegal, menu_order, new_phase_key, order_hint, sentence_start,
+from .state import (GameState, components_of, illegal, menu_order, new_phase_key, sentence_start,
                     shared_prompt, sheet_of)
 
 
@@ -138,7 +138,7 @@ def check_order(state: GameState, player: str, order: Order) -> None:
             try:
                 check_purchase(state, player, without_redemptor(construct["pending"]["args"]), preempt=True)
             except OrderError as e:
-                raise illegal(e.message, order_hint("allow")) from None
+                raise illegal(e.message, order_phrase("allow")) from None
         return
     if state["order"][construct["turn"]] != player:
         raise illegal(phrase("it is not your turn to build"))
@@ -151,7 +151,7 @@ def check_order(state: GameState, player: str, order: Order) -> None:
         dealings.check_order(state, player, order)
         return
     raise illegal(phrase("'{order}' is not a construction order", order=order_text(order.kind)),
-                  order_hint("build, buy, sell, use, exchange, trade or done"))
+                  order_phrase("build, buy, sell, use, exchange, trade or done"))
 
 
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:

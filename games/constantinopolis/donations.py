@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import Event, Order, Prompt
-from referee.wording import Phrase, phrase, term
+from referee.wording import Phrase, order_phrase, phrase, term
 
 from . import plan_book
 from .draft import writable, writable_sheet
 from .production import able_to_produce
-from .state import (GameState, goods_count, illegal, lose_goods, market_card, menu_order, new_phase_key, order_hint,
+from .state import (GameState, goods_count, illegal, lose_goods, market_card, menu_order, new_phase_key,
                     shared_prompt, sheet_of)
 
 
@@ -55,7 +55,7 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     if order.kind == "pass":
         return
     if order.kind != "donate":
-        raise illegal(order_hint("donate <good> or pass"))
+        raise illegal(order_phrase("donate <good> or pass"))
     good = order.args["good"]
     entry = next((d for d in market_card(state)["donations"] if d["good"] == good), None)
     if entry is None:

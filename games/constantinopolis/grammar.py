@@ -13,12 +13,11 @@ from typing import Any, Callable
 from referee.contract import InvalidOrder, Order, OrderError
 from referee.orderlines import OPTIONAL, fold, join_alternatives, parse_int, split_alternatives, split_optional
 from referee.orderlines import match_name as _match_name
-from referee.wording import listed, order_text, phrase, term
+from referee.wording import listed, order_phrase, order_text, phrase, term
 from referee.wording import menu_order as order_syntax
 
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .plan_parts import CANCELLABLE
-from .state import order_hint
 
 _FOLDED: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 
@@ -146,15 +145,15 @@ def _purchase(rest: str, components: dict[str, Any]) -> dict[str, Any]:
         words = words[:-2]
     if not words:
         raise InvalidOrder(phrase("which building?"),
-                           suggestion=order_hint("build <name>, build public <fame>, build wall <ability>"))
+                           suggestion=order_phrase("build <name>, build public <fame>, build wall <ability>"))
     head = fold(words[0])
     if head == "public":
         if len(words) != 2:
-            raise InvalidOrder(order_hint("build public <fame 3-6>"))
+            raise InvalidOrder(order_phrase("build public <fame 3-6>"))
         args["public"] = parse_int(words[1], "the fame value", minimum=1)
     elif head in ("wall", "moenia"):
         if len(words) != 2:
-            raise InvalidOrder(order_hint("build wall <ability>"),
+            raise InvalidOrder(order_phrase("build wall <ability>"),
                                suggestion=phrase("abilities: {walls}", walls=listed(term(w) for w in WALL_ABILITIES)))
         args["wall"] = match_name(words[1], WALL_NAMES, "wall segment")
     else:
@@ -187,7 +186,7 @@ def _need(keyword: str, words: list[str], n: int, form: str) -> None:
 def _written(keyword: str, form: str, example: str) -> InvalidOrder:
     """`'load' is written 'load <contract> on ship <n>'`, with an example as the suggestion."""
     return InvalidOrder(phrase("'{keyword}' is written '{form}'", keyword=order_text(keyword), form=order_syntax(form)),
-                        suggestion=order_hint(example))
+                        suggestion=order_phrase(example))
 
 
 # --------------------------------------------------------------------------- one parser a keyword
@@ -205,7 +204,7 @@ def _take(keyword: str, words: list[str], components: dict[str, Any], players: l
     """`take <office>`; `take free`: the office a player pushed out of his own may take
     without paying (the one his challenger left), whichever it turns out to be."""
     if not words:
-        raise InvalidOrder(phrase("take which office?"), suggestion=order_hint("take <office>"))
+        raise InvalidOrder(phrase("take which office?"), suggestion=order_phrase("take <office>"))
     if len(words) == 1 and fold(words[0]) == FREE_OFFICE:
         return Order("take", {"office": FREE_OFFICE})
     return Order("take", {"office": match_name(" ".join(words), OFFICE_NAMES, "office")})
@@ -226,7 +225,7 @@ def _bid(keyword: str, words: list[str], components: dict[str, Any], players: li
     if not found or not found.group(1):
         raise InvalidOrder(phrase("a bid is written {forms}", forms=order_syntax(
             "'bid <office> <gold>', 'bid <office> <gold> up to <gold>' or 'bid <office> up to <gold>'")),
-            suggestion=order_hint("bid consul 3"))
+            suggestion=order_phrase("bid consul 3"))
     args: dict[str, Any] = {"office": match_name(found.group(1), OFFICE_NAMES, "office"),
                             "gold": parse_int(found.group(2), "the bid", minimum=1)}
     if found.group(3):
@@ -268,7 +267,7 @@ def _build(keyword: str, words: list[str], components: dict[str, Any], players: 
 
 def _use(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     if not words:
-        raise InvalidOrder(phrase("use which building?"), suggestion=order_hint("use <commercial building>"))
+        raise InvalidOrder(phrase("use which building?"), suggestion=order_phrase("use <commercial building>"))
     return Order("use", {"building": match_name(" ".join(words), building_names(components), "building")})
 
 
@@ -282,7 +281,7 @@ def _trade(keyword: str, words: list[str], components: dict[str, Any], players: 
     goods = _goods_list(words)
     if len(goods) != 3:
         raise InvalidOrder(phrase("the trade wall takes exactly three goods"),
-                           suggestion=order_hint("trade green green blue"))
+                           suggestion=order_phrase("trade green green blue"))
     return Order("trade", {"goods": goods})
 
 
@@ -301,13 +300,13 @@ def _preempt(keyword: str, words: list[str], components: dict[str, Any], players
                                                     for x in text.split(",") if x.strip()]})
     raise InvalidOrder(phrase("write {forms}", forms=order_syntax(
         "'preempt', 'preempt list <buildings>', 'preempt never' or 'preempt ask'")),
-        suggestion=order_hint("preempt list Metallum, public 4"))
+        suggestion=order_phrase("preempt list Metallum, public 4"))
 
 
 def _redraw(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     if not 1 <= len(words) <= 2:
         raise InvalidOrder(phrase("redraw one or two contracts: '{form}'", form=order_syntax("redraw <n> [<n>]")),
-                           suggestion=order_hint("redraw 12 40"))
+                           suggestion=order_phrase("redraw 12 40"))
     return Order("redraw", {"contracts": [_number(w, "a contract number") for w in words]})
 
 
@@ -327,7 +326,7 @@ def _contract(keyword: str, words: list[str], components: dict[str, Any], player
 
 def _ship(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     if not words:
-        raise InvalidOrder(phrase("which size?"), suggestion=order_hint("ship small, ship medium or ship large"))
+        raise InvalidOrder(phrase("which size?"), suggestion=order_phrase("ship small, ship medium or ship large"))
     return Order("ship", {"size": match_name(" ".join(words), SIZE_NAMES, "ship size")})
 
 
@@ -341,14 +340,14 @@ def _offer(keyword: str, words: list[str], components: dict[str, Any], players: 
     found = _OFFER.match(" ".join(words))
     if not found:
         raise InvalidOrder(phrase("an offer is written '{form}'", form=order_syntax(
-            "offer <player> give <items> for <items>")), suggestion=order_hint("offer anna give 2 gold for 1 green"))
+            "offer <player> give <items> for <items>")), suggestion=order_phrase("offer anna give 2 gold for 1 green"))
     who = match_name(found.group(1), {n: n for n in players}, "player")
     return Order("offer", {"to": who, "give": _items(found.group(2)), "get": _items(found.group(3))})
 
 
 def _keep(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
     if not words:
-        raise InvalidOrder(phrase("keep which goods?"), suggestion=order_hint("keep green, or keep nothing"))
+        raise InvalidOrder(phrase("keep which goods?"), suggestion=order_phrase("keep green, or keep nothing"))
     return Order("keep", {"goods": _goods_list(words)})
 
 
@@ -366,7 +365,7 @@ def _cancel(keyword: str, words: list[str], components: dict[str, Any], players:
     """`cancel plan` (every part, and the defend limit), `cancel construction`, ..."""
     if len(words) != 1:
         raise InvalidOrder(phrase("write {forms}", forms=order_syntax("'cancel plan' or 'cancel <part>'")),
-                           suggestion=order_hint("cancel construction"))
+                           suggestion=order_phrase("cancel construction"))
     return Order("cancel", {"part": match_name(words[0], CANCELLABLE, "plan part")})
 
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 
 from referee.contract import MenuLine, Order, menu_family, passes
 from referee.orderlines import spans
-from referee.wording import Listing, either, in_a_row, listed, menu_order, order_text, phrase, term
+from referee.wording import Listing, either, in_a_row, listed, menu_order, order_phrase, order_text, phrase, term
 
 from . import accept, auction, construction, donations, end_of_round, flow
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
@@ -62,7 +62,7 @@ def _judge(check: Callable[..., None], state: GameState, player: str) -> Judge:
 
 
 def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
-    return [MenuLine(phrase("{order}", order=order_text(format_order(o))), (o,)) for o in orders if judge(o)]
+    return [MenuLine(order_phrase(format_order(o)), (o,)) for o in orders if judge(o)]
 
 
 def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> list[MenuLine]:
@@ -228,7 +228,7 @@ def _preempt_lines(state: GameState, judge: Judge) -> list[MenuLine]:
     return [MenuLine(phrase("{order}: pre-empt these unasked; '{never}' for none",
                             order=menu_order("preempt list <buildings>"), never=order_text("preempt never")),
                      (listing,), lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list)),
-            MenuLine(phrase("{order}", order=order_text("preempt ask")), (Order("preempt-ask"),))]
+            MenuLine(order_phrase("preempt ask"), (Order("preempt-ask"),))]
 
 
 def _construct(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:

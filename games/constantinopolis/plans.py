@@ -38,7 +38,7 @@ from typing import Any, Sequence
 
 from referee.contract import Event, IllegalOrder, InvalidOrder, Order, OrderError
 from referee.orderlines import OPTIONAL
-from referee.wording import Phrase, in_a_row, listed, menu_order, order_text, phrase
+from referee.wording import Phrase, in_a_row, listed, menu_order, order_phrase, order_text, phrase
 
 from . import phases
 from .plan_book import (after_consul, consul_plan_order, drop_part, ends_turn, keep_ship_alternatives,  # noqa: F401
@@ -46,7 +46,7 @@ from .plan_book import (after_consul, consul_plan_order, drop_part, ends_turn, k
 from .plan_book import record as record_parts
 from .grammar import format_alternatives, format_order, parse_alternatives
 from .plan_parts import DECISIONS, PART_NAMES, PARTS, WHEN  # noqa: F401
-from .state import GameState, order_hint
+from .state import GameState
 
 
 
@@ -86,7 +86,7 @@ def _shown(kinds: Sequence[str]) -> list[str]:
 def _fallback(part: str) -> Phrase | None:
     line = {"auction": "... or stay", "pretorio": "good red or blue", "consul": "preempt never",
             "donate": "donate black or pass", "store": "keep yellow or keep nothing"}.get(part)
-    return order_hint(line) if line else None
+    return order_phrase(line) if line else None
 
 
 # --------------------------------------------------------------------------- alternatives
@@ -241,7 +241,7 @@ def _part_line(part: str, orders: str) -> Phrase:
 # the lines of the plan template (they never change)
 _DONATE = _part_line("donate", "donate <good> or pass")
 _STORE = _part_line("store", "keep <goods> or keep nothing")
-_DEFEND = phrase("{order}", order=menu_order("defend <gold>"))
+_DEFEND = order_phrase("defend <gold>")
 _AUCTION = _part_line("auction", "bid <office> up to <gold> or take free or stay")
 _PRETORIO = _part_line("pretorio", "good <type> or <type>")
 _CONSUL = phrase("{part}: {orders} (or: {other})", part=order_text("consul"), orders=order_text("preempt never"),

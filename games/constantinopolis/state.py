@@ -15,8 +15,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from referee.contract import IllegalOrder, Order, Prompt
 from referee.rng import Rng
-from referee.wording import Phrase, order_text, phrase, term
-from referee.wording import menu_order as order_syntax  # `menu_order` here makes a menu's Order
+from referee.wording import Phrase, phrase, term
 
 from .components import GOODS, OFFICES, for_state
 from .draft import clone, writable  # noqa: F401  (clone: the tests that edit positions by hand take it from here)
@@ -229,12 +228,6 @@ def illegal(message: Phrase, suggestion: Phrase | None = None) -> IllegalOrder:
 def sentence_start(name: str, sentence: bool = True) -> str:
     """A player's name at the start of a sentence (HELP's): its first letter a capital."""
     return name[:1].upper() + name[1:] if sentence else name
-
-
-def order_hint(text: str) -> Phrase:
-    """An order to send, or its syntax (`take <office>`), as an error's suggestion: in the
-    reader's order words, `<placeholders>` as they are."""
-    return phrase("{order}", order=order_syntax(text) if "<" in text else order_text(text))
 
 
 @functools.lru_cache(maxsize=1024)  # the same few counts of five goods, in events and menus all game long

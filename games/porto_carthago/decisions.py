@@ -10,7 +10,7 @@ rules module it belongs to.
 from __future__ import annotations
 
 from referee.contract import Event, IllegalOrder, Order, OrderError
-from referee.wording import Phrase, in_a_row, listed, order_text, phrase
+from referee.wording import Phrase, in_a_row, listed, order_phrase, order_text, phrase
 
 from . import actions, arrival, grammar, plans, privileges
 from .action_menu import main_menu
@@ -51,7 +51,7 @@ def menu_orders(state: State, decision: Decision) -> list[Order]:
     return []
 
 
-_PASS = phrase("{order}", order=order_text("PASS"))  # the suggestion when a purchase cannot be made
+_PASS = order_phrase("PASS")  # the suggestion when a purchase cannot be made
 
 
 def validate(state: State, decision: Decision, order: Order) -> None:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, NamedTuple
 
 from referee.contract import MenuLine, Order, OrderError, passes
 from referee.orderlines import alternatives, spans
-from referee.wording import Phrase, either, listed, menu_order, order_text, phrase
+from referee.wording import Phrase, either, listed, menu_order, order_phrase, order_text, phrase
 
 from .board import ANY_GOOD, MOVE_SERVANTS, PALACE_SEAT, PEEK, SHIP_ENTERS, dock_name, own_docks, ship_card
 from .flow import MAIN_KINDS, Decision
@@ -83,7 +83,7 @@ def _line(offer: Offer) -> MenuLine:
 
 
 def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
-    return [MenuLine(phrase("{order}", order=order_text(format_order(o))), (o,)) for o in orders if judge(o)]
+    return [MenuLine(order_phrase(format_order(o)), (o,)) for o in orders if judge(o)]
 
 
 def _offered(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> Offer | None:
