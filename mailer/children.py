@@ -52,6 +52,10 @@ class Child:
             raise ChildError(line or f"{self.module} exited before it was ready")
 
     @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
+    @property
     def stdout(self) -> BinaryIO | None:
         return self.proc.stdout if self.proc is not None else None  # type: ignore[return-value]
 

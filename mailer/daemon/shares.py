@@ -91,6 +91,7 @@ class WorkerShares:
             log.error("the mail worker of share %d of %d did not start: %s", index, self.count, exc)
             self._failed[index] = time.monotonic()
             return
+        log.info("the mail worker of share %d of %d is ready (process %d)", index, self.count, child.pid)
         stream = child.stdout
         while stream is not None:
             try:
