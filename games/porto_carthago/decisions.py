@@ -9,6 +9,8 @@ rules module it belongs to.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from referee.contract import Event, IllegalOrder, Order, OrderError
 from referee.wording import Phrase, in_a_row, listed, order_phrase, order_text, phrase
 
@@ -85,10 +87,32 @@ def validate(state: State, decision: Decision, order: Order) -> None:
         if order.args.get("good") not in state["market"]:
             raise IllegalOrder(phrase("there is no {good} in the market", good=order.args.get("good")),
                                suggestion=phrase("the market holds {goods}", goods=" ".join(state["market"])))
+    elif name in _DOCK_ROUNDS and decision.item is None and order.kind == "occupy":
+        if not _occupies_as_offered(state, name, order):
+            _not_possible(state, decision, order)
     elif order not in menu_orders(state, decision):
-        options = [grammar.format_order(m) for m in menu_orders(state, decision)[:6]]
-        raise IllegalOrder(phrase("{order} is not possible now", order=order_text(grammar.format_order(order))),
-                           suggestion=phrase("try {orders}", orders=order_text(" or ".join(options))))
+        _not_possible(state, decision, order)
+
+
+_DOCK_ROUNDS = ("setup.optional_dock", "setup.compulsory_dock")
+
+
+def _occupies_as_offered(state: State, name: str, order: Order) -> bool:
+    """Whether an OCCUPY is one `menu_orders` offers in a dock round (a free dock and, in the
+    compulsory round, one of the market's goods while it has any), without building the menu:
+    the report's menu judges every dock and good, which made the round quadratic."""
+    args = order.args
+    if args.get("dock") not in [dock_name(state, i) for i in range(DOCKS) if state["dock_o"][i] is None]:
+        return False
+    if name == "setup.optional_dock" or not state["market"]:
+        return set(args) == {"dock"}
+    return set(args) == {"dock", "good"} and args["good"] in state["market"]
+
+
+def _not_possible(state: State, decision: Decision, order: Order) -> NoReturn:
+    options = [grammar.format_order(m) for m in menu_orders(state, decision)[:6]]
+    raise IllegalOrder(phrase("{order} is not possible now", order=order_text(grammar.format_order(order))),
+                       suggestion=phrase("try {orders}", orders=order_text(" or ".join(options))))
 
 
 def carry_out(state: State, decision: Decision, order: Order, events: list[Event]) -> None:
