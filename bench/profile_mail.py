@@ -8,7 +8,7 @@ profiler sees the work). Mail reaches the spool the way it does under a sustaine
 orders, as in the daemon while mail keeps arriving; `--run 12` puts a game's whole share in
 one pass (the spool filled beforehand). The sender is not run.
 
-Run: `.venv/bin/python bench/profile_mail.py [--queued] [--games 50] [--run 2] [--send] [--top 40]`.
+Run: `.venv/bin/python bench/profile_mail.py [--queued] [--games 50] [--run 2] [--send] [--top 40] [--dump FILE]`.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ def main() -> None:
     parser.add_argument("--run", type=int, default=2, help="mails per game in the spool before each pass")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--no-profile", action="store_true", help="only the rate, without the profiler")
+    parser.add_argument("--dump", metavar="FILE", help="also write the profile to FILE, for pstats")
     parser.add_argument("--send", action="store_true", help="deliver the queued mail after each pass, unprofiled")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="profile-mail-") as tmp:
@@ -66,6 +67,8 @@ def main() -> None:
         if args.no_profile:
             return
         stats = pstats.Stats(profile)
+        if args.dump:
+            stats.dump_stats(args.dump)
         stats.sort_stats("cumulative").print_stats(args.top)
         stats.sort_stats("tottime").print_stats(args.top)
 
