@@ -11,3 +11,9 @@ def race_registered(monkeypatch):
     real = registry.games()
     monkeypatch.setattr(registry, "games", lambda: {**real, "race": RACE})
     return RACE
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked `long` first: with `-n auto` the others fill the remaining workers
+    meanwhile, instead of one worker running a long test alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

@@ -27,6 +27,8 @@ import sys
 import time
 from collections import Counter
 
+import pytest
+
 from referee import registry
 from referee.gamelog import replay_log, write_log
 from referee.history import rebuild, state_hash
@@ -91,6 +93,7 @@ def play_on(data, gid: str, steps: int = 40) -> None:
     assert result.ok, result.message
 
 
+@pytest.mark.long
 def test_sigkill_at_random_moments_loses_nothing_and_resends_only_the_mail_in_flight(tmp_path, test_games):
     rng = random.Random("kills")
     cuts: list[int] = []  # deliveries recorded when each kill had landed

@@ -12,6 +12,8 @@ from __future__ import annotations
 import time
 from collections import Counter
 
+import pytest
+
 from .mailworld import GAMES, mail_world
 
 
@@ -19,6 +21,7 @@ def orders(svc) -> int:
     return sum(1 for gid, *_ in GAMES for e in svc.store.load(gid).events if e["type"] == "order")
 
 
+@pytest.mark.long
 def test_a_relay_outage_delays_mail_but_delivers_each_exactly_once(tmp_path, test_games):
     with mail_world(tmp_path, "outage", env={"REFEREE_TEST_RETRY_SECONDS": "0.3"}) as world:
         sink, svc = world.sink, world.svc

@@ -10,6 +10,7 @@ import email
 import json
 from email import policy
 
+import pytest
 from click.testing import CliRunner
 
 from commands.main import cli
@@ -20,6 +21,7 @@ from .bymail import TournamentByMail
 PLAYERS = ["ann", "bob", "cid", "dee", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea"]
 
 
+@pytest.mark.long
 def test_twelve_players_three_rounds_by_mail_then_archived_and_verified(tmp_path):
     data = tmp_path / "data"
     run = TournamentByMail(data, PLAYERS)
