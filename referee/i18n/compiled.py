@@ -1,14 +1,19 @@
-"""Constant messages of the templates translated once, when a template is compiled.
+"""Messages of the templates translated once, when a template is compiled.
 
-Every environment speaks one language (referee/rendering.py), so a message without values,
-`_("The table")`, reads the same in every mail that environment renders. Jinja still looks it
-up at each rendering, through three calls of its own, and a report has a couple of hundred of
-them: a tenth of the time a report takes. This extension reads the template's tokens before
-they are compiled and puts the translation in place of such a call: a string, marked safe in a
-template that escapes HTML (as Jinja's newstyle gettext marks a translation), `%%` read as
-`%` (as newstyle gettext formats every message). Messages with values, `{% trans %}` blocks and
-plurals stay calls. Since the translation is now part of the compiled template, the compiled
-templates kept on disk are kept per language and per catalogue (`cache_folder`).
+Every environment speaks one language (referee/rendering.py), so a message reads the same in
+every mail that environment renders, up to the values put into it. Jinja still looks it up at
+each rendering, through three calls of its own, and a report has a couple of hundred of them:
+a tenth of the time a report takes. This extension reads the template's tokens before they are
+compiled and puts the translation in place of the call, exactly as Jinja's newstyle gettext
+would give it: marked safe in a template that escapes HTML, then `%`-formatted with the values,
+which escapes them there.
+
+- `_("The table")` becomes the translated string (`%%` read as `%`);
+- `_("Decade %(decade)s", decade=d)` becomes `("Dekade %(decade)s" % dict(decade=d))`.
+
+`{% trans %}` blocks and plurals stay calls. Since the translation is now part of the compiled
+template, the compiled templates kept on disk are kept per language, per catalogue and per
+version of this rewriting (`cache_key`).
 """
 
 from __future__ import annotations
@@ -21,49 +26,72 @@ from jinja2.lexer import Token, TokenStream
 
 from . import _compiled, translations
 
-_CALL = ("name", "lparen", "string", "rparen")
+VERSION = 2  # of the rewriting below: compiled templates kept on disk are kept per version
 
 
 class ConstantMessages(Extension):
-    """Translates `_("...")` when the template is compiled, in the environment's language
-    (`environment.globals["lang"]`, set before any template is loaded)."""
+    """Translates `_("...")` and `_("...", name=value, ...)` when the template is compiled, in
+    the environment's language (`environment.globals["lang"]`, set before any template is
+    loaded)."""
 
     def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
         env = self.environment
         lang = env.globals.get("lang", "en")
         escaped = bool(env.autoescape(stream.name) if callable(env.autoescape) else env.autoescape)
-        window: list[Token] = []
-        previous = None
-        for token in stream:
-            window.append(token)
-            if len(window) < 4:
+        tokens = list(stream)
+        i = 0
+        while i < len(tokens):
+            end = _message_call(tokens, i)
+            if end is None:
+                yield tokens[i]
+                i += 1
                 continue
-            if self._is_call(window, previous):
-                yield from self._constant(window, lang, escaped)
-                window, previous = [], window[-1]
-                continue
-            previous = window.pop(0)
-            yield previous
-        yield from window
+            yield from _translated(tokens[i:end + 1], lang, escaped)
+            i = end + 1
 
-    @staticmethod
-    def _is_call(window: list[Token], previous: Token | None) -> bool:
-        return (tuple(t.type for t in window) == _CALL and window[0].value == "_"
-                and (previous is None or previous.type != "dot"))  # `x._(...)` is someone else's method
 
-    @staticmethod
-    def _constant(window: list[Token], lang: str, escaped: bool) -> list[Token]:
-        line = window[0].lineno
+def _message_call(tokens: list[Token], i: int) -> int | None:
+    """Where `_("...")` or `_("...", name=value, ...)` starting at `i` ends (its closing
+    parenthesis), or None when no such call starts there."""
+    kinds = [t.type for t in tokens[i:i + 6]]
+    if kinds[:3] != ["name", "lparen", "string"] or tokens[i].value != "_":
+        return None
+    if i > 0 and tokens[i - 1].type == "dot":  # `x._(...)` is someone else's method
+        return None
+    if kinds[3:4] == ["rparen"]:
+        return i + 3
+    if kinds[3:6] != ["comma", "name", "assign"]:
+        return None
+    depth = 0
+    for j in range(i + 1, len(tokens)):
+        depth += {"lparen": 1, "rparen": -1}.get(tokens[j].type, 0)
+        if depth == 0:
+            return j
+    return None
+
+
+def _translated(call: list[Token], lang: str, escaped: bool) -> list[Token]:
+    """The tokens of the translation in place of the message's call."""
+    line = call[0].lineno
+    found = translations(lang).gettext(call[2].value)
+    if call[3].type == "rparen":
         try:
-            text = translations(lang).gettext(window[2].value) % {}
+            found = found % {}
         except (TypeError, ValueError):  # a message with a lone %: leave it to the call
-            return window
+            return call
         if not escaped:
-            return [Token(line, "string", text)]
-        return [Token(line, "lparen", "("), Token(line, "string", text), Token(line, "pipe", "|"),
-                Token(line, "name", "safe"), Token(line, "rparen", ")")]
+            return [Token(line, "string", found)]
+    text = [Token(line, "string", found)]
+    if escaped:
+        text = [Token(line, "lparen", "("), *text, Token(line, "pipe", "|"), Token(line, "name", "safe"),
+                Token(line, "rparen", ")")]
+    if call[3].type == "rparen":
+        return text
+    values = call[4:-1]  # name=value, ... : the arguments of dict(...)
+    return [Token(line, "lparen", "("), *text, Token(line, "mod", "%"), Token(line, "name", "dict"),
+            Token(line, "lparen", "("), *values, Token(line, "rparen", ")"), Token(line, "rparen", ")")]
 
 
 def cache_key(lang: str) -> str:
     """What a compiled template depends on besides its source: the language and its catalogue."""
-    return f"{lang}-{hashlib.sha256(_compiled(lang) or b'').hexdigest()[:12]}"
+    return f"{lang}-{hashlib.sha256(_compiled(lang) or b'').hexdigest()[:12]}-v{VERSION}"

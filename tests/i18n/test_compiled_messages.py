@@ -1,6 +1,7 @@
-"""Constant messages translated when a template is compiled (referee/i18n/compiled.py) read
-exactly as Jinja's own gettext would write them at each rendering: reports of both games in
-every language, text and HTML, the same with the extension and without it."""
+"""Messages translated when a template is compiled (referee/i18n/compiled.py), constant or
+with values, read exactly as Jinja's own gettext would write them at each rendering: reports
+of both games in every language, text and HTML, the same with the extension and without it,
+values escaped in HTML as gettext escapes them."""
 
 from __future__ import annotations
 
@@ -45,3 +46,22 @@ def test_a_constant_message_is_a_string_in_the_compiled_template():
     env = rendering.environment("de")
     source = env.compile(env.loader.get_source(env, "report.txt")[0], "report.txt", raw=True)
     assert "Seit deiner letzten Mail:" in source  # no gettext call left for it
+
+
+def test_a_message_with_values_is_the_translation_formatted_in_place():
+    env = rendering.environment("de")
+    source = env.compile(env.loader.get_source(env, "porto-carthago/view.html")[0], "porto-carthago/view.html",
+                         raw=True)
+    assert "Markup('Intrigepfad: %(path)s.') %" in source  # translated once, formatted at each rendering
+
+
+@pytest.mark.parametrize("escaped", [True, False])
+def test_values_are_escaped_as_gettext_escapes_them(escaped):
+    text = '{{ _("Unchanged, not shown: %(parts)s.", parts=x | join(", ")) }}|{{ _("Talents") }}|{{ _("100%% sure") }}'
+    outputs = []
+    for fast in (True, False):
+        env = rendering.environment("de") if fast else _plain("de")
+        env = env.overlay(autoescape=escaped)
+        outputs.append(env.from_string(text).render(x=["<a>", "b&c"]))
+    assert outputs[0] == outputs[1]
+    assert outputs[0].startswith("Unverändert, nicht gezeigt: " + ("&lt;a&gt;, b&amp;c." if escaped else "<a>, b&c."))
