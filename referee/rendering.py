@@ -21,7 +21,7 @@ from . import registry
 from .contract import Game, State, menu_lines
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, format_number, language_or_default, translations
 from .fragments import CachedParts
-from .i18n.compiled import ConstantMessages, cache_key
+from .i18n.compiled import CompiledMessages, cache_key
 from .i18n.messages import say
 from .i18n.terms import localise_menu, term
 from .wording import Phrase
@@ -145,10 +145,10 @@ def _environment(lang: str) -> Environment:
         undefined=StrictUndefined,
         autoescape=select_autoescape(["html", "htm", "xml"], default_for_string=False),
         keep_trailing_newline=True,
-        extensions=["jinja2.ext.do", "jinja2.ext.i18n", ConstantMessages, CachedParts],
+        extensions=["jinja2.ext.do", "jinja2.ext.i18n", CompiledMessages, CachedParts],
         bytecode_cache=_bytecode_cache(lang),
     )
-    env.globals["lang"] = lang  # before any template is compiled: ConstantMessages reads it
+    env.globals["lang"] = lang  # before any template is compiled: CompiledMessages reads it
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak,
                        number=lambda value: format_number(value, lang),

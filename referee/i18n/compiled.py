@@ -29,7 +29,7 @@ from . import _compiled, translations
 VERSION = 2  # of the rewriting below: compiled templates kept on disk are kept per version
 
 
-class ConstantMessages(Extension):
+class CompiledMessages(Extension):
     """Translates `_("...")` and `_("...", name=value, ...)` when the template is compiled, in
     the environment's language (`environment.globals["lang"]`, set before any template is
     loaded)."""
