@@ -87,6 +87,20 @@ class Sink:
         with self._lock:
             return len(self.deliveries)
 
+    def quiet_count(self, quiet: float = 0.3, most: float = 5.0) -> int:
+        """The count once no mail has come for `quiet` seconds (at most `most`): after a kill,
+        what the relay was still reading from the dead daemon is recorded first, which takes a
+        while on a busy machine."""
+        until = time.monotonic() + most
+        count = self.count()
+        while time.monotonic() < until:
+            time.sleep(quiet)
+            now = self.count()
+            if now == count:
+                break
+            count = now
+        return count
+
     def snapshot(self) -> list[Delivery]:
         with self._lock:
             return list(self.deliveries)

@@ -8,8 +8,11 @@ some land while the daemon starts, most while it works. Afterwards:
 
 - every mail the SMTP server took was answered, and every order acknowledged as accepted is in
   its game's log;
-- every mail any outbox holds was delivered, and a mail delivered twice is the one in flight
-  at a kill (at most one per kill: the relay took it, the kill came before it was marked);
+- every mail any outbox holds was delivered, and a mail delivered twice was in flight at a
+  kill: the relay took it among the last mails before the kill, the kill came before it was
+  marked, and the copy came after the kill; at most one such mail per connection the sender
+  may have open (one while the relay keeps up; more open when mail waits for a connection, as
+  it does on a busy machine);
 - the mail the games queued is exactly the mail the same history queues without any crash;
 - every game file loads, its state is what its log gives, every game plays on (a short one to
   its end) and its record replays.
@@ -30,6 +33,7 @@ from collections import Counter
 import pytest
 
 from referee import registry
+from referee.config import Settings
 from referee.gamelog import replay_log, write_log
 from referee.history import rebuild, state_hash
 from referee.playthrough import BotStuck, bot_submission
@@ -40,6 +44,7 @@ from ..service.conftest import FakeClock, each_mail
 from .mailworld import GAMES, ROOT, build, mail_world, settings
 
 KILLS = int(os.environ.get("REFEREE_KILLS", "50"))
+CONNECTIONS = Settings.relay_connections  # mails the sender may have handed to the relay at once
 
 
 def adjudicate(data, gid: str) -> None:
@@ -111,8 +116,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_resends_only_the_mail_in_fl
                     adjudicate(world.data, gid)
                 players.stuck.clear()
             daemon.kill()
-            time.sleep(0.05)  # a mail the relay was reading when the daemon died is recorded
-            cuts.append(sink.count())
+            cuts.append(sink.quiet_count())  # a mail the relay was reading when the daemon died is recorded
             daemon.start()
         daemon.wait_ready()
         world.wind_down()
@@ -146,10 +150,11 @@ def test_sigkill_at_random_moments_loses_nothing_and_resends_only_the_mail_in_fl
             first[mid] = index
             continue
         previous = max(i for i in range(index) if ids[i] == mid)
-        kill = next((k for k, cut in enumerate(cuts) if cut == previous + 1), None)
-        assert kill is not None, f"{mid} was delivered again although no kill came right after its delivery"
+        kill = next((k for k, cut in enumerate(cuts) if cut > previous), None)  # the first kill after it
+        assert kill is not None and cuts[kill] <= index, f"{mid} was delivered again without a kill in between"
+        assert previous >= cuts[kill] - CONNECTIONS, f"{mid} was not in flight at kill {kill}, yet delivered again"
         explained[kill] += 1
-        assert explained[kill] == 1, f"kill {kill} is blamed for two second copies"
+        assert explained[kill] <= CONNECTIONS, f"kill {kill} is blamed for more second copies than connections"
 
     checked = time.monotonic()
     # the same history without any crash queues exactly the same mail
