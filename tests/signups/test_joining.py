@@ -40,7 +40,7 @@ def test_list_by_mail_and_cli_show_seats_start_rule_preset_and_language(world):
     assert "deadlines: casual; language: Deutsch" in text
     assert "r2: Race to the Target, 0 of 3 seats taken" in text and "the moderator approves each player" in text
     assert "starts at Mon 9 Mar 2026 18:00 UTC with at least 2 players" in text
-    assert "g1" not in text
+    assert "g1: " not in text
     rows = {g["id"]: g for g in world.ref.open_games()}
     assert set(rows) == {"r1", "r2"} and rows["r1"]["taken"] == 1 and rows["r1"]["free"] == 3
 
