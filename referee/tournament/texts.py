@@ -96,9 +96,11 @@ def _context(t: Tournament, standings: Standings, lang: str = DEFAULT_LANGUAGE) 
             "scoring": parse_scheme(t.scoring).describe(lang), "score_name": label}
 
 
-def standings_text(t: Tournament, standings: Standings) -> str:
-    """The standings as the organiser's command line shows them (English)."""
-    return render("tournament/standings.txt", **_context(t, standings))
+def standings_text(t: Tournament, standings: Standings, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The standings as the organiser's command line shows them (in English, as the command
+    line speaks), or in `lang`."""
+    lang = language_or_default(lang)
+    return render("tournament/standings.txt", lang=lang, **_context(t, standings, lang))
 
 
 def standings_mail(t: Tournament, standings: Standings, rnd: Round, player: str) -> tuple[str, str]:

@@ -99,7 +99,7 @@ def _tournament_mail(lang: str, games) -> dict[str, str]:  # noqa: F811
     t, table = org.standings("cup")
     assert made and t.complete
     subject, mail = standings_mail(t, table, t.rounds[-1], "ann")
-    return {"tournament/mail.txt": mail, "tournament/standings.txt": standings_text(t, table),
+    return {"tournament/mail.txt": mail, "tournament/standings.txt": standings_text(t, table, lang),
             "tournament/results.html": results_page(t, table), "subject": subject}
 
 
