@@ -49,7 +49,9 @@ class FullDiskDaemon(Daemon):
     copy of `stage`."""
 
     def __init__(self, disk: Path, stage: Path, relay_port: int) -> None:
-        super().__init__(disk, relay_port)
+        # one mail worker, in the daemon's own process: the test holds the worker with SIGSTOP
+        # to that process, which would leave the worker processes of other shares running
+        super().__init__(disk, relay_port, env={"REFEREE_WORKER_PROCESSES": "1"})
         self.disk, self.stage = disk, stage
 
     def start(self) -> None:
