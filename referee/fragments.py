@@ -6,9 +6,9 @@ A layout marks such a part: `{% cached key, ... %}...{% endcached %}`, the keys 
 part depends on (the short hashes of the view's parts that a report computes anyway,
 `sections`, and the reader's name when the part highlights the reader's own pieces). A part
 keyed by the view's hashes alone is shared by every reader whose view of it is the same: a
-reader's view holds only what that reader may see, and equal hashes mean equal content. The rendered part is kept under the keys, the
-template's name and the tag's line, in its language's environment (each language has one),
-and used again when the same keys come back. A key that is not defined (a view rendered
+reader's view holds only what that reader may see, and equal hashes mean equal content. The
+rendered part is kept under the keys, the template's name and the tag's line, in its
+language's environment (each language has one), and used again when the same keys come back. A key that is not defined (a view rendered
 outside a report) leaves the part uncached.
 """
 

@@ -29,16 +29,14 @@ def menu_orders(state: State, decision: Decision) -> list[Order]:
     seat = decision.seat
     name = decision.name
     if name == "setup.optional_dock":
-        return [Order("occupy", {"dock": dock_name(state, i)}) for i in range(DOCKS) if state["dock_o"][i] is None] + \
-            [Order("pass")]
+        return [Order("occupy", {"dock": dock}) for dock in _free_docks(state)] + [Order("pass")]
     if name == "setup.compulsory_dock":
         goods = list(dict.fromkeys(state["market"]))
         out = []
-        for i in range(DOCKS):
-            if state["dock_o"][i] is None:
-                out.extend(Order("occupy", {"dock": dock_name(state, i), "good": g}) for g in goods)
-                if not goods:
-                    out.append(Order("occupy", {"dock": dock_name(state, i)}))
+        for dock in _free_docks(state):
+            out.extend(Order("occupy", {"dock": dock, "good": g}) for g in goods)
+            if not goods:
+                out.append(Order("occupy", {"dock": dock}))
         return out
     if name == "arrival.lighthouse":
         return [Order(kind, {"ship": ship, "at": at}) if kind == "dock" else Order(kind, {"ship": ship})
@@ -51,6 +49,11 @@ def menu_orders(state: State, decision: Decision) -> list[Order]:
     if name == "end.final_seat":
         return [Order("palace")] * (final_problem(state, seat) is None) + [Order("pass")]
     return []
+
+
+def _free_docks(state: State) -> list[str]:
+    """The names of the docks nobody occupies, in board order."""
+    return [dock_name(state, i) for i in range(DOCKS) if state["dock_o"][i] is None]
 
 
 _PASS = order_phrase("PASS")  # the suggestion when a purchase cannot be made
@@ -102,7 +105,7 @@ def _occupies_as_offered(state: State, name: str, order: Order) -> bool:
     compulsory round, one of the market's goods while it has any), without building the menu:
     the report's menu judges every dock and good, which made the round quadratic."""
     args = order.args
-    if args.get("dock") not in [dock_name(state, i) for i in range(DOCKS) if state["dock_o"][i] is None]:
+    if args.get("dock") not in _free_docks(state):
         return False
     if name == "setup.optional_dock" or not state["market"]:
         return set(args) == {"dock"}

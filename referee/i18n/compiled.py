@@ -74,18 +74,17 @@ def _translated(call: list[Token], lang: str, escaped: bool) -> list[Token]:
     """The tokens of the translation in place of the message's call."""
     line = call[0].lineno
     found = translations(lang).gettext(call[2].value)
-    if call[3].type == "rparen":
+    constant = call[3].type == "rparen"
+    if constant:
         try:
             found = found % {}
         except (TypeError, ValueError):  # a message with a lone %: leave it to the call
             return call
-        if not escaped:
-            return [Token(line, "string", found)]
     text = [Token(line, "string", found)]
     if escaped:
         text = [Token(line, "lparen", "("), *text, Token(line, "pipe", "|"), Token(line, "name", "safe"),
                 Token(line, "rparen", ")")]
-    if call[3].type == "rparen":
+    if constant:
         return text
     values = call[4:-1]  # name=value, ... : the arguments of dict(...)
     return [Token(line, "lparen", "("), *text, Token(line, "mod", "%"), Token(line, "name", "dict"),

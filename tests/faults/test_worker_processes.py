@@ -28,21 +28,22 @@ def _share_children(pid: int) -> list[int]:
     return found
 
 
-def _ready(daemon) -> list[int]:
-    """The share processes the daemon's log calls ready: one killed while it still starts up
-    counts as one that would not start, which is tried again only after RESTART_SECONDS."""
+def _ready_children(daemon) -> list[int]:
+    """The share processes running now that the daemon's log calls ready: one killed while it
+    still starts up counts as one that would not start, tried again only after RESTART_SECONDS."""
     text = daemon.log.read_text(errors="replace") if daemon.log.exists() else ""
-    return [int(pid) for pid in re.findall(r"mail worker of share \d+ of \d+ is ready \(process (\d+)\)", text)]
+    ready = {int(pid) for pid in re.findall(r"mail worker of share \d+ of \d+ is ready \(process (\d+)\)", text)}
+    return sorted(ready & set(_share_children(daemon.proc.pid)))
 
 
 def test_the_daemon_runs_the_other_shares_as_processes_and_starts_one_again_when_it_dies(tmp_path, test_games):
     with mail_world(tmp_path, "shares", env={"REFEREE_WORKER_PROCESSES": "3"}) as world:
         daemon = world.daemon
         deadline = time.monotonic() + 30
-        while len(set(_share_children(daemon.proc.pid)) & set(_ready(daemon))) < 2:
+        while len(ready := _ready_children(daemon)) < 2:
             assert time.monotonic() < deadline, "the worker processes did not start"
             time.sleep(0.1)
-        victim = sorted(set(_share_children(daemon.proc.pid)) & set(_ready(daemon)))[0]
+        victim = ready[0]
         time.sleep(1.0)  # mail flows meanwhile
         os.kill(victim, signal.SIGKILL)
         deadline = time.monotonic() + 30
