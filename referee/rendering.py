@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, \
     select_autoescape
+from jinja2.runtime import Context
 
 from . import registry
 from .contract import Game, State, menu_lines
@@ -127,6 +128,48 @@ def environment(lang: str = DEFAULT_LANGUAGE) -> Environment:
     return _environment(language_or_default(lang))
 
 
+_BUILTIN = type(len)  # builtin functions and the methods of built-in types: `name.split`, `rows.append`
+
+
+class _ReportContext(Context):
+    """Jinja calls everything a template calls through `Context.call`, which first looks for a
+    marker asking for the context (`pass_context`) on the callable and on its `__call__`. A
+    built-in function or method (`rows.append`, `view.docks.items`) cannot carry the marker,
+    and neither can `dict`: they are called at once, which is most of a report's calls."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's own names)
+        if type(__obj) is not _BUILTIN and __obj is not dict:
+            return super().call(__obj, *args, **kwargs)
+        kwargs.pop("_block_vars", None)
+        kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(
+                "value was undefined because a callable raised a StopIteration exception")
+
+
+_DICT_NAMES = frozenset(dir(dict))
+
+
+class _ReportEnvironment(Environment):
+    """Jinja reads `a.b` as the attribute `b` first and the item second. A view is plain
+    dicts, so for each field a report shows that meant an AttributeError raised and caught
+    (about a twentieth of a report's time). A plain dict has no attributes but dict's own, so
+    for any other name only the item can answer: it is looked up at once, with the result
+    Jinja would give."""
+
+    context_class = _ReportContext
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_NAMES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=None)
 def _environment(lang: str) -> Environment:
     """StrictUndefined turns a misspelt variable into an error instead of an empty report;
@@ -139,7 +182,7 @@ def _environment(lang: str) -> Environment:
     environment, so a shared one could not write each recipient in their own language (the
     worker renders for several games at once, in threads). `{% trans %}` and `_()` use
     newstyle gettext, so a placeholder is filled after translation and escaped in HTML."""
-    env = Environment(
+    env = _ReportEnvironment(
         loader=FileSystemLoader(str(template_dir())),
         auto_reload=False,
         undefined=StrictUndefined,

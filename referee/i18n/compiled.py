@@ -9,7 +9,7 @@ would give it: marked safe in a template that escapes HTML, then `%`-formatted w
 which escapes them there.
 
 - `_("The table")` becomes the translated string (`%%` read as `%`);
-- `_("Decade %(decade)s", decade=d)` becomes `("Dekade %(decade)s" % dict(decade=d))`.
+- `_("Decade %(decade)s", decade=d)` becomes `("Dekade %(decade)s" % {"decade": d})`.
 
 `{% trans %}` blocks and plurals stay calls. Since the translation is now part of the compiled
 template, the compiled templates kept on disk are kept per language, per catalogue and per
@@ -26,7 +26,7 @@ from jinja2.lexer import Token, TokenStream
 
 from . import _compiled, translations
 
-VERSION = 2  # of the rewriting below: compiled templates kept on disk are kept per version
+VERSION = 3  # of the rewriting below: compiled templates kept on disk are kept per version
 
 
 class CompiledMessages(Extension):
@@ -86,9 +86,33 @@ def _translated(call: list[Token], lang: str, escaped: bool) -> list[Token]:
                 Token(line, "rparen", ")")]
     if constant:
         return text
-    values = call[4:-1]  # name=value, ... : the arguments of dict(...)
-    return [Token(line, "lparen", "("), *text, Token(line, "mod", "%"), Token(line, "name", "dict"),
-            Token(line, "lparen", "("), *values, Token(line, "rparen", ")"), Token(line, "rparen", ")")]
+    values = _as_dict(call[4:-1], line)  # name=value, ...
+    if values is None:
+        return call
+    return [Token(line, "lparen", "("), *text, Token(line, "mod", "%"), *values, Token(line, "rparen", ")")]
+
+
+_OPENING, _CLOSING = {"lparen", "lbracket", "lbrace"}, {"rparen", "rbracket", "rbrace"}
+
+
+def _as_dict(arguments: list[Token], line: int) -> list[Token] | None:
+    """`name=value, ...` as the tokens of a dict literal, `{"name": value, ...}` (a literal is
+    built in place; `dict(...)` would be one more call through Jinja's context per message);
+    None when an argument is not `name=value`."""
+    out, depth, at_name, i = [Token(line, "lbrace", "{")], 0, True, 0
+    while i < len(arguments):
+        token = arguments[i]
+        if at_name:
+            if token.type != "name" or i + 1 >= len(arguments) or arguments[i + 1].type != "assign":
+                return None
+            out += [Token(line, "string", token.value), Token(line, "colon", ":")]
+            at_name, i = False, i + 2
+            continue
+        depth += (token.type in _OPENING) - (token.type in _CLOSING)
+        at_name = depth == 0 and token.type == "comma"
+        out.append(token)
+        i += 1
+    return [*out, Token(line, "rbrace", "}")]
 
 
 def cache_key(lang: str) -> str:
