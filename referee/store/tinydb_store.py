@@ -28,6 +28,7 @@ from tinydb import TinyDB, where
 from ..locking import LockTimeout, exclusive
 from ..storage import AtomicJSONStorage, CorruptFile, WriteStats, encode, write_atomically
 from ..wakeups import WakeIndex
+from .from_meta import FROM_META, from_meta, missing_field, with_meta
 from .interface import (GAME_ID, GameExists, GameFileBroken, GameNotFound, GameTransaction, StoreBusy, StoredGame,
                         check_game_id)
 
@@ -77,10 +78,24 @@ class _TinyTransaction:
 
     @property
     def state(self) -> dict[str, Any]:
-        return self._single("current").get("state", {})
+        doc = self._singles.get("current")
+        if doc is None:
+            found = self._db.table("current").get(doc_id=1)
+            doc = self._singles["current"] = {"state": self._whole(found)} if found is not None else {}
+        return doc.get("state", {})
 
     def set_state(self, state: Mapping[str, Any]) -> None:
-        self._put_single("current", {"state": dict(state)})
+        self._put_single("current", self._stored(state))
+        self._singles["current"] = {"state": dict(state)}
+
+    def _stored(self, state: Mapping[str, Any], **fields: Any) -> dict[str, Any]:
+        """A state as written, in a document with `fields`: see `from_meta`."""
+        stored, shared = from_meta(state, self.meta)
+        return {**fields, "state": stored, **({FROM_META: shared} if shared else {})}
+
+    def _whole(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """The state a stored document holds, with what it takes from the meta put back."""
+        return with_meta(doc.get("state", {}), doc.get(FROM_META), self.meta)
 
     def events(self, since: int = 0) -> list[dict[str, Any]]:
         table = self._db.table("events")
@@ -110,13 +125,18 @@ class _TinyTransaction:
         cache of the log (a rollback rebuilds from the log), and keeping every one would make
         each write of a long game rewrite a whole state per phase already played."""
         snaps = self._db.table("snapshots")
-        snaps.insert({"key": key, "seq": len(self._db.table("events")), "state": dict(state)})
+        snaps.insert(self._stored(state, key=key, seq=len(self._db.table("events"))))
         ids = sorted(doc.doc_id for doc in snaps.all())
         if len(ids) > SNAPSHOTS_KEPT:
             snaps.remove(doc_ids=ids[:-SNAPSHOTS_KEPT])
 
     def snapshots(self) -> list[dict[str, Any]]:
-        return [dict(doc) for doc in self._db.table("snapshots").all()]
+        out = []
+        for doc in self._db.table("snapshots").all():
+            snapshot = {k: v for k, v in doc.items() if k != FROM_META}
+            snapshot["state"] = self._whole(doc)
+            out.append(snapshot)
+        return out
 
     def records(self, table: str) -> list[dict[str, Any]]:
         return [dict(doc, id=doc.doc_id) for doc in self._db.table(table).all()]
@@ -206,10 +226,12 @@ class TinyDBStore:
         meta = (data.get("meta") or {}).get("1")
         if not isinstance(meta, dict):
             raise self._broken(path, "has no meta document (the game's players and settings)")
-        if self.check is not None:
-            problem = self.check(meta, ((data.get("current") or {}).get("1") or {}).get("state"))
-            if problem:
-                raise self._broken(path, f"is damaged: {problem}")
+        current = (data.get("current") or {}).get("1") or {}
+        problem = missing_field(current.get(FROM_META), meta)
+        if problem is None and self.check is not None:
+            problem = self.check(meta, current.get("state"))
+        if problem:
+            raise self._broken(path, f"is damaged: {problem}")
 
     def _broken(self, path: str, what: str) -> GameFileBroken:
         name = f"{self.label}{os.path.relpath(path, self.root)}"
