@@ -44,16 +44,23 @@ def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: st
     tx.set_meta(mailbag=bags)
 
 
-def sections(view: Mapping[str, Any]) -> dict[str, str]:
+def sections(view: Mapping[str, Any], known: Mapping[str, str] | None = None) -> dict[str, str]:
     """A short hash of each part of a view, so the next mail can tell what changed on the
     table since this one: each top-level key, and each item of one that holds a table (a
     mapping, or a list of mappings) as `key/item` (`players/ann`, `docks/C1-I`, `slots/0`),
     and each field of such an item that is a mapping itself (`players/ann/goods`), so a
-    layout can show only the rows, or the parts of a row, that changed."""
+    layout can show only the rows, or the parts of a row, that changed.
+
+    `known`: the sections of an earlier view (the reader's last mail). A top-level part whose
+    hash is the same holds the same items, so their hashes are taken from there instead of
+    being computed again."""
     out: dict[str, str] = {}
+    earlier = _by_part(known) if known else {}
     for key, value in view.items():
         out[key] = digest(value)
-        if isinstance(value, Mapping):
+        if key in earlier and known[key] == out[key]:  # type: ignore[index]
+            out.update(earlier[key])
+        elif isinstance(value, Mapping):
             for item, sub in value.items():
                 out[f"{key}/{item}"] = digest(sub)
                 if isinstance(sub, Mapping):
@@ -62,6 +69,17 @@ def sections(view: Mapping[str, Any]) -> dict[str, str]:
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
             for i, sub in enumerate(value):
                 out[f"{key}/{i}"] = digest(sub)
+    return out
+
+
+def _by_part(known: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    """Earlier sections by their top-level part: `{"docks": {"docks/C1-I": …, …}, "round": {}}`."""
+    out: dict[str, dict[str, str]] = {}
+    for name, value in known.items():
+        top, slash, _ = name.partition("/")
+        group = out.setdefault(top, {})
+        if slash:
+            group[name] = value
     return out
 
 

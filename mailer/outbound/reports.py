@@ -150,7 +150,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     choice = choice or Notify()
     template = plan_template(game, state, player) if prompts else []
     # kept by the notifier as what this mail showed: the view's parts and the plan template
-    parts_now = {**sections(view), PLAN_TEMPLATE: _template_mark(template, phase.round, seen)}
+    parts_now = {**sections(view, seen), PLAN_TEMPLATE: _template_mark(template, phase.round, seen)}
     changed = changed_sections(parts_now, seen or {})
     return {
         "game_id": game_id,
