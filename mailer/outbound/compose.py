@@ -94,8 +94,8 @@ def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, str]], str]:
     """Headers and encoded body of one text part: 7bit when the text is short-lined ASCII
     (readable as it is), quoted-printable otherwise."""
     lines = text.encode("utf-8").splitlines()
-    if all(len(line) <= MAX_LINE and line.isascii() for line in lines):
-        encoding, body = "7bit", "\r\n".join(line.decode("ascii") for line in lines)
+    if text.isascii() and max(map(len, lines), default=0) <= MAX_LINE:
+        encoding, body = "7bit", b"\r\n".join(lines).decode("ascii")
     else:
         encoding = "quoted-printable"
         body = binascii.b2a_qp(b"\n".join(lines), istext=True).decode("ascii").replace("\n", "\r\n")
