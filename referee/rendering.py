@@ -68,6 +68,8 @@ def columns(rows: Sequence[Sequence[Any]], indent: int = 2, gap: int = 2, width:
         parts = [c.rjust(sizes[i]) if right[i] else c.ljust(sizes[i]) for i, c in enumerate(row[:-1])]
         if right[-1]:
             last = [row[-1].rjust(sizes[-1])]
+        elif len(row[-1]) <= sizes[-1] and row[-1].isprintable() and row[-1] == row[-1].strip():
+            last = [row[-1]]  # what textwrap would give: it fits, and has no whitespace to change
         else:
             last = textwrap.wrap(row[-1], sizes[-1], break_long_words=False) or [""]
         lines.append((" " * indent + (" " * gap).join(parts + [last[0]])).rstrip())

@@ -3,6 +3,9 @@ and `referee show --as` printing the same text as the report."""
 
 from __future__ import annotations
 
+import random
+import textwrap
+
 from click.testing import CliRunner
 
 from commands.main import cli
@@ -53,6 +56,33 @@ def test_columns_align_text_left_and_figures_right():
         " bobby     ?  longer",
     ]
     assert columns([]) == ""
+
+
+def test_a_last_cell_that_fits_is_written_as_textwrap_would_write_it():
+    """`columns` skips textwrap for a last cell that fits and has no whitespace to change."""
+    rng = random.Random(7)
+    alphabet = "abcXYZ  -,./()äé\t"
+    for _ in range(3000):
+        cells = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24))) for _ in range(3)]
+        rows = [["head", "last"], *[["x" * rng.randint(1, 30), cell] for cell in cells]]
+        width = rng.randint(20, 60)
+        with_textwrap = _columns_through_textwrap(rows, width)
+        assert columns(rows, width=width) == with_textwrap, (rows, width)
+
+
+def _columns_through_textwrap(rows, width):
+    """`columns` as it was, wrapping every last cell with textwrap."""
+    cells = [[str(c) for c in row] for row in rows]
+    sizes = [max(len(row[i]) for row in cells) for i in range(2)]
+    head = 2 + sizes[0] + 2
+    if head + sizes[1] > width:
+        sizes[1] = max(width - head, 12)
+    lines = []
+    for row in cells:
+        last = textwrap.wrap(row[1], sizes[1], break_long_words=False) or [""]
+        lines.append(("  " + row[0].ljust(sizes[0]) + "  " + last[0]).rstrip())
+        lines += [" " * head + more for more in last[1:]]
+    return "\n".join(lines)
 
 
 def test_wrap_keeps_marked_groups_together_and_indents_continuations():
