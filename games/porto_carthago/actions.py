@@ -35,6 +35,9 @@ def slot_info(state: State, slot: int) -> dict[str, Any]:
     return state["comp"]["action_slots"][slot - 1]
 
 
+ARISTOCRAT_MOVES = range(1, 6)  # how many servants the aristocrat may move (A27)
+
+
 def aristocrat_moves(to_lighthouse: int, to_temple: int) -> int:
     """Servants the aristocrat moves for these net changes of lighthouse and temple (A27)."""
     return (abs(to_lighthouse) + abs(to_temple) + abs(to_lighthouse + to_temple)) // 2
@@ -91,7 +94,7 @@ def _check_aristocrat(state: State, seat: int, args: dict[str, Any], left: int) 
     """Up to five servants moved among supply, lighthouse and temple, each once (A27)."""
     to_lighthouse, to_temple = args.get("lighthouse", 0), args.get("temple", 0)
     moves = aristocrat_moves(to_lighthouse, to_temple)
-    if not 1 <= moves <= 5:
+    if moves not in ARISTOCRAT_MOVES:
         raise IllegalOrder(phrase("the aristocrat moves 1 to 5 servants, this needs {moves}", moves=moves),
                            suggestion=phrase("use SIDE n to take only the side action"))
     if state["light"][seat] + to_lighthouse < 0 or state["temple"][seat] + to_temple < 0 \

@@ -16,6 +16,7 @@ from referee.contract import MenuLine, Order, OrderError, passes
 from referee.orderlines import alternatives, spans
 from referee.wording import Phrase, either, listed, menu_order, order_phrase, order_text, phrase
 
+from .actions import ARISTOCRAT_MOVES, aristocrat_moves
 from .board import ANY_GOOD, MOVE_SERVANTS, PALACE_SEAT, PEEK, SHIP_ENTERS, dock_name, own_docks, ship_card
 from .flow import MAIN_KINDS, Decision
 from .grammar import format_order, parse_line
@@ -213,6 +214,8 @@ def _aristocrat(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLi
     light, temple, supply = state["light"][seat], state["temple"][seat], state["supply"][seat]
     orders = []
     for to_lighthouse, to_temple in product(range(-light, 6), range(-temple, 6)):
+        if aristocrat_moves(to_lighthouse, to_temple) not in ARISTOCRAT_MOVES:
+            continue  # refused whatever the position: not worth a validation
         args = {"slot": slot, **({"lighthouse": to_lighthouse} if to_lighthouse else {}),
                 **({"temple": to_temple} if to_temple else {})}
         order = Order("aristocrat", args)
