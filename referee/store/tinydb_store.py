@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from tinydb import TinyDB, where
+from tinydb import TinyDB
 
 from ..locking import LockTimeout, exclusive
 from ..storage import AtomicJSONStorage, CorruptFile, WriteStats, encode, write_atomically
@@ -98,10 +98,13 @@ class _TinyTransaction:
         return with_meta(doc.get("state", {}), doc.get(FROM_META), self.meta)
 
     def events(self, since: int = 0) -> list[dict[str, Any]]:
-        table = self._db.table("events")
+        """The events after seq `since`, in order. Read from the stored documents directly:
+        a unit of work asks several times for the few events of the last turns, and TinyDB's
+        search made a document object of every event of the game each time."""
+        raw = (self._db.storage.read() or {}).get("events") or {}
         if since <= 0:
-            return [dict(doc) for doc in table.all()]
-        return sorted((dict(doc) for doc in table.search(where("seq") > since)), key=lambda e: e["seq"])
+            return [dict(doc) for doc in raw.values()]
+        return sorted((dict(doc) for doc in raw.values() if doc.get("seq", 0) > since), key=lambda e: e["seq"])
 
     def append(self, event: Mapping[str, Any]) -> int:
         table = self._db.table("events")
