@@ -29,6 +29,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 from .timekeeping import TimeError, UTC, format_duration, get_zone, parse_duration, zone_name
@@ -113,6 +114,7 @@ class Rule:
         return f"{self.hour:02d}:{self.minute:02d} {self.zone}{floor}"
 
 
+@lru_cache(maxsize=256)  # read at every phase that opens; a Rule cannot change
 def parse_rule(text: str) -> Rule:
     raw = " ".join(text.split())
     if raw.lower() == "none":
