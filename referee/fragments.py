@@ -1,15 +1,16 @@
 """Parts of a report rendered once and used again while what they show has not changed.
 
 The HTML part of every report shows the whole table, and most of the table is the same from
-one mail to the next (the ships at sea, the privileges, the palace, the buildings for sale).
-A layout marks such a part: `{% cached key, ... %}...{% endcached %}`, the keys being what the
+one mail to the next (the ships at sea, the privileges, the palace, the buildings for sale);
+the text part shows the parts that changed since the reader's last mail, often the same ones
+another reader was shown a moment before. A layout marks such a part: `{% cached key, ... %}...{% endcached %}`, the keys being what the
 part depends on (the short hashes of the view's parts that a report computes anyway,
 `sections`, and the reader's name when the part highlights the reader's own pieces). A part
 keyed by the view's hashes alone is shared by every reader whose view of it is the same: a
 reader's view holds only what that reader may see, and equal hashes mean equal content. The
 rendered part is kept under the keys, the template's name and the tag's line, in its
-language's environment (each language has one), and used again when the same keys come back. A key that is not defined (a view rendered
-outside a report) leaves the part uncached.
+language's environment (each language has one), and used again when the same keys come back.
+A key that is not defined (a view rendered outside a report) leaves the part uncached.
 """
 
 from __future__ import annotations
