@@ -124,6 +124,21 @@ def test_index_is_written_only_when_its_row_changes(store):
     assert store.list()[0]["status"] == "finished"
 
 
+def test_a_game_file_the_index_does_not_name_is_listed_after_a_rebuild(store, caplog):
+    """A process stopped between writing a new game's file and its row in the index (the
+    daemon making the system outbox's file, say) leaves a game the catalogue misses."""
+    store.create("a", META, {})
+    store.create("b", META, {})
+    index = json.loads(store.index_path.read_text())
+    index["games"] = {k: row for k, row in index["games"].items() if row["id"] != "b"}
+    store.index_path.write_text(json.dumps(index))
+    assert [row["id"] for row in store.list()] == ["a", "b"]
+    assert "index.json does not list game 'b'" in caplog.text
+    assert {row["id"] for row in json.loads(store.index_path.read_text())["games"].values()} == {"a", "b"}
+    store.index_path.unlink()  # stopped before the first row of a new store was written
+    assert [row["id"] for row in store.list()] == ["a", "b"]
+
+
 def test_the_file_on_disk_is_plain_json(store):
     store.create("g", META, {"round": 1})
     data = json.loads(store.path("g").read_text(encoding="utf-8"))

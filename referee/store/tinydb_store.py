@@ -388,18 +388,36 @@ class TinyDBStore:
             tx.snapshot(key, state)
 
     def list(self) -> list[dict[str, Any]]:
-        """The catalogue of games; a broken index is rebuilt from the game files first."""
-        if not self.index_path.exists():
-            return []
+        """The catalogue of games. A broken index is rebuilt from the game files first, and so
+        is one that lacks a game file: a game's file is written before its row, so a process
+        stopped between the two leaves a game the catalogue does not name (and that the
+        clock's tick, which goes by the catalogue, would never visit)."""
         for attempt in (1, 2):
             try:
-                with self._open(self._index, must_exist=False) as (db, _):
-                    rows = [dict(doc) for doc in db.table("games").all()]
+                rows = self._index_rows()
                 if all(isinstance(row.get("id"), str) for row in rows):
-                    return sorted(rows, key=lambda r: r["id"])
-                why = f"{self.label}index.json has a row without a game id"
+                    unlisted = self._game_files() - {row["id"] for row in rows}
+                    if not unlisted or attempt == 2:  # a game made meanwhile writes its own row
+                        return sorted(rows, key=lambda r: r["id"])
+                    why = f"{self.label}index.json does not list game {sorted(unlisted)[0]!r}"
+                else:
+                    why = f"{self.label}index.json has a row without a game id"
             except GameFileBroken as exc:
                 why = str(exc)
             if attempt == 1:
                 self.rebuild_index(why)
         raise GameFileBroken(f"{self.label}index.json cannot be rebuilt: {why}")
+
+    def _index_rows(self) -> list[dict[str, Any]]:
+        if not self.index_path.exists():
+            return []
+        with self._open(self._index, must_exist=False) as (db, _):
+            return [dict(doc) for doc in db.table("games").all()]
+
+    def _game_files(self) -> set[str]:
+        """The ids of the game files present (lock and temporary files aside)."""
+        try:
+            names = os.listdir(self._games)
+        except FileNotFoundError:
+            return set()
+        return {name[:-5] for name in names if name.endswith(".json") and GAME_ID.match(name[:-5])}
