@@ -58,7 +58,7 @@ def sections(view: Mapping[str, Any], known: Mapping[str, str] | None = None) ->
     earlier = _by_part(known) if known else {}
     for key, value in view.items():
         out[key] = digest(value)
-        if key in earlier and known[key] == out[key]:  # type: ignore[index]
+        if key in earlier and known.get(key) == out[key]:  # type: ignore[union-attr]
             out.update(earlier[key])
         elif isinstance(value, Mapping):
             for item, sub in value.items():

@@ -30,3 +30,4 @@ def test_a_changed_part_is_hashed_again_and_unknown_parts_are_hashed():
     assert sections(now, known) == sections(now)
     assert sections(now, known)["docks/A"] != known["docks/A"]
     assert sections(now, {"docks": "stale", "docks/A": "stale"}) == sections(now)
+    assert sections(now, {"docks/A": "no top-level hash beside it"}) == sections(now)
