@@ -53,18 +53,24 @@ class _TinyTransaction:
     # a dozen times; the document is looked up once and kept, and every write goes through
     # `_put_single`, which keeps the kept copy in step.
 
-    def _single(self, table: str) -> dict[str, Any]:
+    def _single(self, table: str, read: Callable[[Mapping[str, Any]], dict[str, Any]] = dict) -> dict[str, Any]:
+        """The table's document, as `read` makes it of the stored one the first time."""
         doc = self._singles.get(table)
         if doc is None:
             found = self._db.table(table).get(doc_id=1)
-            doc = self._singles[table] = dict(found) if found is not None else {}
+            doc = self._singles[table] = read(found) if found is not None else {}
         return dict(doc)
 
-    def _put_single(self, table: str, value: Mapping[str, Any]) -> None:
+    def _put_single(self, table: str, value: Mapping[str, Any], kept: Mapping[str, Any] | None = None) -> None:
+        """Write the table's document; `kept` is what readers get, when not `value` itself."""
         tbl = self._db.table(table)
         tbl.truncate()
         tbl.insert(dict(value))
-        self._singles[table] = dict(value)
+        self._singles[table] = dict(value if kept is None else kept)
+
+    def _raw_table(self, table: str) -> dict[str, Any]:
+        """A table's stored documents by id, as read: no TinyDB document objects made."""
+        return (self._db.storage.read() or {}).get(table) or {}
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -78,15 +84,10 @@ class _TinyTransaction:
 
     @property
     def state(self) -> dict[str, Any]:
-        doc = self._singles.get("current")
-        if doc is None:
-            found = self._db.table("current").get(doc_id=1)
-            doc = self._singles["current"] = {"state": self._whole(found)} if found is not None else {}
-        return doc.get("state", {})
+        return self._single("current", lambda doc: {"state": self._whole(doc)}).get("state", {})
 
     def set_state(self, state: Mapping[str, Any]) -> None:
-        self._put_single("current", self._stored(state))
-        self._singles["current"] = {"state": dict(state)}
+        self._put_single("current", self._stored(state), kept={"state": dict(state)})
 
     def _stored(self, state: Mapping[str, Any], **fields: Any) -> dict[str, Any]:
         """A state as written, in a document with `fields`: see `from_meta`."""
@@ -101,7 +102,7 @@ class _TinyTransaction:
         """The events after seq `since`, in order. Read from the stored documents directly:
         a unit of work asks several times for the few events of the last turns, and TinyDB's
         search made a document object of every event of the game each time."""
-        raw = (self._db.storage.read() or {}).get("events") or {}
+        raw = self._raw_table("events")
         if since <= 0:
             return [dict(doc) for doc in raw.values()]
         return sorted((dict(doc) for doc in raw.values() if doc.get("seq", 0) > since), key=lambda e: e["seq"])
@@ -148,7 +149,7 @@ class _TinyTransaction:
         """The first record whose `field` equals `value`; only that one is copied, so a
         lookup in a long table costs a scan, not a copy of the table. The scan reads the
         stored documents directly: a TinyDB query object per lookup cost more than the scan."""
-        for doc_id, doc in ((self._db.storage.read() or {}).get(table) or {}).items():
+        for doc_id, doc in self._raw_table(table).items():
             if field in doc and doc[field] == value:
                 return dict(doc, id=int(doc_id))
         return None
@@ -288,11 +289,8 @@ class TinyDBStore:
     def scan(self) -> Iterator[tuple[str, dict[str, Any] | None, str | None]]:
         """Every game file with its meta, or with what makes it unusable instead. Reads each
         file once, without its lock: game files are only ever replaced whole."""
-        names = sorted(os.listdir(self._games)) if os.path.isdir(self._games) else []
-        for name in names:
-            game_id = name.removesuffix(".json")
-            if not name.endswith(".json") or not GAME_ID.match(game_id):
-                continue  # lock files, temporary files
+        for game_id in sorted(self._game_files()):
+            name = f"{game_id}.json"
             storage = AtomicJSONStorage(f"{self._games}/{name}")
             try:
                 self._checked(storage.path, storage, True)
