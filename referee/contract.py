@@ -411,6 +411,16 @@ def plan_template(game: Game, state: State, player: str) -> list[str]:
     return list(hook(state, player)) if hook is not None else []
 
 
+def decision_reads(game: Game, state: State, player: str) -> list[str]:
+    """The parts of `player`'s view (its top-level keys) that the decision open for them
+    reads, such as the market for a donation: a report that asks for that decision shows
+    them whole even when nothing in them changed since the player's last mail, which may be
+    days old or deleted. An engine opts in by defining ``reads(state, player) -> list[str]``;
+    none when the player is not asked."""
+    hook = getattr(game, "reads", None)
+    return list(hook(state, player)) if hook is not None else []
+
+
 def order_keywords(game: Game) -> Mapping[str, str] | None:
     """Every spelling of a game's order keywords (aliases too) to the keyword, when the game
     lists them (optional attribute ``keywords``). Mail reading sets aside a line of prose around

@@ -23,7 +23,7 @@ from .phases import question
 from .production import producible
 from .setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, new_game
 from .state import components_of, sheet_of
-from .views import view as _view
+from .views import DECISION_READS, view as _view
 
 PLAN_KINDS = ("plan", "cancel")  # orders that set plans, not answers to the decision open now
 STANDING_KINDS = frozenset(("plan", "cancel", "defend"))  # may be given at any time
@@ -196,6 +196,11 @@ class Constantinopolis:
 
     def view(self, state: State, player: str | None) -> dict[str, JSON]:
         return _view(state, player)
+
+    def reads(self, state: State, player: str) -> list[str]:
+        """The parts of the view the decision open for `player` reads (their own position is
+        always shown whole): see `views.DECISION_READS`."""
+        return [part for p in flow.prompts(state) if p.player == player for part in DECISION_READS.get(p.decision, ())]
 
     def standing_plan(self, state: State, player: str) -> list[str]:
         """The player's defend limit, standing list and plan parts (their report alone)."""

@@ -52,6 +52,21 @@ def catalogue(components: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# The parts of the view (its top-level keys) each decision reads, shown whole in the mail
+# that asks for it even when they did not change: the office board for the auction, what is
+# for sale and at what price for construction, the market for trade and donations.
+DECISION_READS: dict[str, tuple[str, ...]] = {
+    "auction.choose": ("offices",),
+    "auction.duel": ("offices",),
+    "auction.good": ("market",),
+    "construct.turn": ("supply", "market", "walls", "public_buildings"),
+    "construct.preempt": ("supply",),
+    "accept.contracts": ("market", "ships"),
+    "donate": ("market",),
+    "store": (),
+}
+
+
 def view(state: GameState, player: str | None) -> dict[str, Any]:
     """The position as `player` may see it; None is the moderator, who sees everything."""
     if player is None:

@@ -200,6 +200,10 @@ class PortoCarthago:
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
 
+    def reads(self, state: State, player: str) -> list[str]:
+        """The parts of the view the decision open for `player` reads: `views.DECISION_READS`."""
+        return views.reads(state, player)
+
     def standing_plan(self, state: State, player: str) -> list[str]:
         """The player's queued turns and standing answers (their report alone)."""
         return plans.standing_lines(state, player) if player in state["players"] else []

@@ -17,6 +17,32 @@ from .scoring import seats_bought
 from .state import State
 
 
+# The parts of the view (its top-level keys) each decision reads, shown whole in the mail
+# that asks for it even when they did not change: every dock where a dock is chosen or a
+# ship docks, the action slots and the market for an action, the palace wherever a seat
+# can be bought.
+DECISION_READS: dict[str, tuple[str, ...]] = {
+    "setup.optional_dock": ("docks", "market"),
+    "setup.compulsory_dock": ("docks", "market"),
+    "arrival.lighthouse": ("docks", "row1"),
+    "action.main": ("slots", "market", "palace"),
+    "action.after": ("slots", "palace"),
+    "intrigue.reward": ("intrigue_path",),
+    "privilege.immediate": ("privileges",),
+    "privilege.arrange": (),
+    "market.refill_buy": ("market",),
+    "end.final_seat": ("palace",),
+}
+
+
+def reads(state: State, player: str) -> list[str]:
+    """The view's parts the decision open for `player` reads; none when they are not asked."""
+    decision = current_decision(state)
+    if decision is None or state["players"][decision.seat] != player:
+        return []
+    return list(DECISION_READS.get(decision.name, ()))
+
+
 def view(state: State, player: str | None) -> dict[str, Any]:
     """The position as `player` may see it; None is the moderator, who sees everything."""
     seat = state["players"].index(player) if player in state["players"] else None

@@ -91,6 +91,17 @@ def changed_sections(now: Mapping[str, str], seen: Mapping[str, str]) -> list[st
     return sorted(k for k, h in now.items() if seen.get(k) != h)
 
 
+def with_whole(changed: list[str] | None, now: Mapping[str, str], parts: Sequence[str]) -> list[str] | None:
+    """`changed` (from `changed_sections`) with `parts` counted as changed, each whole (the part
+    and every item and field of it), so that a layout shows them as if they were new: what a
+    decision reads is shown in the mail that asks for it, changed or not."""
+    if changed is None or not parts:
+        return changed
+    wanted = set(parts)
+    extra = {k for k in now if k.partition("/")[0] in wanted}
+    return sorted(set(changed) | extra)
+
+
 _SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 

@@ -17,7 +17,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.contract import Event, Game, State, plan_template, standing_plan
+from referee.contract import Event, Game, State, decision_reads, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
 from referee.i18n.messages import say
 from referee.wording import Phrase
@@ -26,7 +26,7 @@ from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
 from referee.standings import standings_context
 
-from .folding import changed_sections, digest, sections
+from .folding import changed_sections, digest, sections, with_whole
 
 MENU_LINES = 12
 
@@ -139,8 +139,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     then what is asked, then `notices` (what the referee or the moderator did that the events
     do not show: an undo and its reason, default orders played at a deadline) and the events
     since their last mail. `seen` is what the view looked like in that mail: the text shows
-    only the parts of the table that changed since (None: all of it); the HTML part shows it
-    all. `players`: the game's player names, so that one player's moves in a row read as one
+    the parts of the table that changed since (None: all of it) and, whole, every part the
+    decision asked for reads (`decision_reads`); the HTML part shows it all. `players`: the game's player names, so that one player's moves in a row read as one
     line."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
@@ -152,6 +152,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     # kept by the notifier as what this mail showed: the view's parts and the plan template
     parts_now = {**sections(view, seen), PLAN_TEMPLATE: _template_mark(template, phase.round, seen)}
     changed = changed_sections(parts_now, seen or {})
+    # what the decision reads is shown whole, changed or not: the last mail may be days old
+    shown = with_whole(changed, parts_now, decision_reads(game, state, player) if prompts else [])
     return {
         "game_id": game_id,
         "title": game.title,
@@ -171,7 +173,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "standings": standings_context(game, result, lang),
         "notices": list(notices),
         "parts": [dict(p) for p in parts],
-        "changed": changed,  # None: show everything
+        "changed": shown,  # None: show everything
         "sections": parts_now,
         "footer": choice.short(zone, lang),
         "setting": choice.command(),
