@@ -94,11 +94,15 @@ def changed_sections(now: Mapping[str, str], seen: Mapping[str, str]) -> list[st
 def with_whole(changed: list[str] | None, now: Mapping[str, str], parts: Sequence[str]) -> list[str] | None:
     """`changed` (from `changed_sections`) with `parts` counted as changed, each whole (the part
     and every item and field of it), so that a layout shows them as if they were new: what a
-    decision reads is shown in the mail that asks for it, changed or not."""
+    decision reads is shown in the mail that asks for it, changed or not. A part may name an
+    item of a top-level part (`market/current_card`): that item whole, and its top-level part
+    as changed, so that the layout shows the part with that item in it."""
     if changed is None or not parts:
         return changed
-    wanted = set(parts)
-    extra = {k for k in now if k.partition("/")[0] in wanted}
+    extra: set[str] = set()
+    for part in parts:
+        extra.add(part.partition("/")[0])
+        extra.update(k for k in now if k == part or k.startswith(part + "/"))
     return sorted(set(changed) | extra)
 
 
@@ -171,11 +175,15 @@ def player_news(records: Sequence[Mapping[str, Any]], player: str, after: int) -
 
 
 def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
-           send: Callable[[GameTransaction, Mapping[str, Any], dict[str, Any], list[Event], list[str], str], None]
-           ) -> list[tuple[str, str]]:
+           send: Callable[[GameTransaction, Mapping[str, Any], dict[str, Any], list[Event], list[str], str], None],
+           answer: Callable[[GameTransaction, Mapping[str, Any], dict[str, Any], list[dict[str, Any]]], None]
+           | None = None) -> list[tuple[str, str]]:
     """Decide, for every player, whether their mail goes now; `send(tx, seat, bag, events,
-    notices, reason)` composes and queues it. Writes the mailbags, the players' event
-    cursors and the notices left. The players mailed, in seat order, with the reason."""
+    notices, reason)` composes and queues it. A player whose order mail was received in this
+    unit of work and whose mail is not due gets the receipt at once all the same, alone:
+    `answer(tx, seat, bag, receipts)`; the rest waits. Writes the mailbags, the players'
+    event cursors and the notices left. The players mailed, in seat order, with the reason
+    ("received" for a receipt alone)."""
     meta = tx.meta
     phase = game.phase(state)
     prompts = game.prompts(state)
@@ -208,6 +216,12 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
                        urgent=False, count=bag["count"] + 1)
             reported[name] = last_seq
         else:
+            received = [p for p in bag["parts"] if p["kind"] == "receipt" and p.get("fresh")]
+            if received and answer is not None:  # the first thing a player wants: "received"
+                answer(tx, seat, bag, received)
+                mailed.append((name, "received"))
+                bag["parts"] = [p for p in bag["parts"] if not (p["kind"] == "receipt" and p.get("fresh"))]
+                bag["count"] += 1
             for part in bag["parts"]:
                 part["fresh"] = False
             if (news or (asked.get(name) and asked[name] != bag["ask"])) and not bag["since"]:
