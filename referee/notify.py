@@ -26,6 +26,7 @@ digest wakes the game.
         "waiting": phase key the player is asked in and was not yet mailed about (digest),
         "seen":   {section: hash} of the view at the last mail (the text shows what changed),
         "urgent": the next mail goes at once, whatever the choice (the moderator took the game back),
+        "planner": the player has sent a plan: their reports leave the plan template to HELP,
         "count":  mails sent this way (names each mail's Message-ID),
     }
 """
@@ -137,6 +138,7 @@ def bag_of(meta: Mapping[str, Any], player: str) -> dict[str, Any]:
         bag.setdefault(key, None)
     bag.setdefault("ended", False)
     bag.setdefault("urgent", False)
+    bag.setdefault("planner", False)
     bag.setdefault("seen", {})
     bag.setdefault("count", 0)
     bag["parts"] = [dict(p) for p in bag["parts"]]

@@ -65,6 +65,8 @@ class PlayerMail:
     lines: list[int] = field(default_factory=list)
     widest: int = 0
     unanswered_asks: int = 0  # mails asking for orders that no reply of the bot answered
+    orders_sent: int = 0  # mails the bot sent
+    unanswered_orders: int = 0  # mails of the bot that no mail of the referee answers (In-Reply-To, References)
     rounds: set[int] = field(default_factory=set)
     round_of: list[int | None] = field(default_factory=list)  # the round each mail names, if any
 
@@ -111,6 +113,14 @@ class MailStats:
     @property
     def unanswered_asks(self) -> int:
         return sum(p.unanswered_asks for p in self.players)
+
+    @property
+    def orders_sent(self) -> int:
+        return sum(p.orders_sent for p in self.players)
+
+    @property
+    def unanswered_orders(self) -> int:
+        return sum(p.unanswered_orders for p in self.players)
 
     def summary(self) -> str:
         parts = ", ".join(f"{self.per_player_per_round(k):.1f} {k}" for k in KINDS if self.count(k))
@@ -166,9 +176,14 @@ def _mails(folder: Path) -> list[email.message.EmailMessage]:
 def read_player(name: str, box: Path) -> PlayerMail:
     """Classify every mail in `box` (a demo player's Maildir; the bot's replies in .Sent)."""
     out = PlayerMail(name)
-    answered = {str(m["In-Reply-To"]) for m in _mails(box / ".Sent")} if (box / ".Sent").exists() else set()
+    sent = _mails(box / ".Sent") if (box / ".Sent").exists() else []
+    answered = {str(m["In-Reply-To"]) for m in sent}
+    received = _mails(box)
+    referred = {ref for m in received for ref in f"{m['In-Reply-To'] or ''} {m['References'] or ''}".split()}
+    out.orders_sent = len(sent)
+    out.unanswered_orders = sum(str(m["Message-ID"]) not in referred for m in sent)
     last_round: int | None = None
-    for mail in _mails(box):
+    for mail in received:
         subject = str(mail["Subject"] or "")
         text = _text(mail)
         head = "\n".join(text.splitlines()[:2])

@@ -63,10 +63,12 @@ class Constantinopolis:
 
     phase_kinds = ("auction", "construct", "accept", "donate", "store")
     # what a summary of a long stretch of events leaves out: how an outcome came about (bids,
-    # the contracts not taken), turns ended, and what the table shows anyway
+    # the contracts not taken), turns ended, and what the table shows anyway (the goods
+    # produced, the contracts drawn and loaded, the ships that sailed: every player's goods,
+    # hand and ships are in it; an arrival says what a voyage earned)
     minor_events = frozenset({"accept.done", "construct.done", "discard", "store", "auction.bid", "auction.raise",
                               "auction.pass", "auction.end", "round", "market.reshuffle", "plan.lapsed", "queue.wait",
-                              "build.ask", "preempt.ask"})
+                              "build.ask", "preempt.ask", "produce", "draw", "load", "unload", "ship.sail"})
     score_labels = scoring.SCORE_LABELS
     tie_breaks = scoring.TIE_BREAKS
 

@@ -9,7 +9,7 @@ from typing import Any
 from referee.contract import Order
 from referee.wording import order_text
 
-from .board import PRIVILEGE_TEXT, docks, goods_price, storage_spaces
+from .board import PALACE_SEAT, PRIVILEGE_TEXT, docks, goods_price, ship_card, storage_spaces
 from .flow import current_decision, describe
 from .grammar import format_order
 from .plans import standing_lines
@@ -25,7 +25,7 @@ DECISION_READS: dict[str, tuple[str, ...]] = {
     "setup.optional_dock": ("docks", "market"),
     "setup.compulsory_dock": ("docks", "market"),
     "arrival.lighthouse": ("docks", "row1"),
-    "action.main": ("slots", "market", "palace"),
+    "action.main": ("slots", "market"),  # and the palace to a holder of the seat privilege
     "action.after": ("slots", "palace"),
     "intrigue.reward": ("intrigue_path",),
     "privilege.immediate": ("privileges",),
@@ -40,7 +40,11 @@ def reads(state: State, player: str) -> list[str]:
     decision = current_decision(state)
     if decision is None or state["players"][decision.seat] != player:
         return []
-    return list(DECISION_READS.get(decision.name, ()))
+    parts = list(DECISION_READS.get(decision.name, ()))
+    if decision.name == "action.main" and any(ship_card(state, card)["privilege"] == PALACE_SEAT
+                                              for card in state["held"][decision.seat]):
+        parts.append("palace")  # the privilege buys a seat on this turn
+    return parts
 
 
 def view(state: State, player: str | None) -> dict[str, Any]:

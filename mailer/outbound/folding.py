@@ -44,6 +44,14 @@ def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: st
     tx.set_meta(mailbag=bags)
 
 
+def note_planner(tx: GameTransaction, player: str) -> None:
+    """The player has sent a plan: they know how, so their reports leave the plan template
+    (the ORDERS block's "Plan ahead") to HELP."""
+    bag = bag_of(tx.meta, player)
+    if not bag["planner"]:
+        tx.set_meta(mailbag={**(tx.meta.get("mailbag") or {}), player: dict(bag, planner=True)})
+
+
 def sections(view: Mapping[str, Any], known: Mapping[str, str] | None = None) -> dict[str, str]:
     """A short hash of each part of a view, so the next mail can tell what changed on the
     table since this one: each top-level key, and each item of one that holds a table (a

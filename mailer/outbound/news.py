@@ -11,8 +11,11 @@ players (every production, every draw) share a line when that takes no more room
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from dataclasses import dataclass
 from typing import Collection, Sequence
+
+from referee.i18n import DEFAULT_LANGUAGE, translations
 
 # Event kinds (the games follow these names) that restate the reader's own orders for later:
 # a plan part, turns queued, a standing limit
@@ -59,8 +62,9 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
     with the same player's name read as one line: `bruno sells 1 blue for 2 gold; sells 3
     green for 3 gold; ends the construction turn.` Events in a row of the same kind (every
     player's production, every draw of contracts) are joined with `;` when that takes no more
-    lines of `width` than one line each. A mail that covers a whole round stays readable, and
-    nothing is left out."""
+    lines of `width` than one line each, unless an event names its player as `name: ...` (an
+    order as sent: what it did follows on its line). A mail that covers a whole round stays
+    readable, and nothing is left out."""
     out: list[str] = []
     last_who: str | None = None
     last_kind: str | None = None
@@ -69,8 +73,8 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
         who = next((p for p in players if item.lead.startswith((p + " ", p + ": "))), None)
         if out and who is not None and who == last_who and item.lead == text:
             out[-1] = out[-1].rstrip(".") + "; " + text[len(who):].removeprefix(":").lstrip()
-        elif out and kind == last_kind and _lines(joined := out[-1].rstrip(".") + "; " + text, width) <= (
-                _lines(out[-1], width) + _lines(text, width)):
+        elif out and kind == last_kind and not (who and item.lead.startswith(who + ": ")) and _lines(
+                joined := out[-1].rstrip(".") + "; " + text, width) <= _lines(out[-1], width) + _lines(text, width):
             out[-1] = joined
             who = None  # a joined line no longer belongs to one player
         else:
@@ -83,18 +87,19 @@ def _lines(text: str, width: int) -> int:
     return len(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or 1
 
 
-SHORT = 10  # lines of "Since your last mail" the text part shows as they are
+SHORT = 6  # lines of "Since your last mail" the text part shows as they are
 LONG = 16  # lines beyond which it tells the events player by player
 
 
 def summary(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Collection[str] = (),
-            width: int = 74) -> list[str]:
+            lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """The same events in short: a line per player with what they did, in the order they
     did it and their name once (`bruno: buys Emporium for 9 gold; draws 2 contracts: 91,
     100.`), beside the events that belong to no player, each where it first comes. Left out:
     the kinds a game calls `minor` (how an outcome came about, what the table shows anyway)
-    and the steps of the reader's plan (what they caused is kept). The full list stays in the
-    HTML part and in the answer to HISTORY."""
+    and the steps of the reader's plan (what they caused is kept); a thing a player did more
+    than once is said once, with how often (in `lang`). The full list stays in the HTML part
+    and in the answer to HISTORY."""
     lines: list[str | list[str]] = []
     own: dict[str, list[str]] = {}
     for item in told(events):
@@ -111,28 +116,46 @@ def summary(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Co
             lines.append(own[who])
             own[who].append(who)
         own[who].append(tail.rstrip("."))
+    t = translations(lang)
     out = []
     for line in lines:
         if isinstance(line, list):
-            out.append(f"{line[0]}: " + "; ".join(line[1:]) + ".")
+            times = Counter(line[1:])  # the same thing done again is said once, with how often
+            said = [tail if times[tail] == 1 else tail + " " + t.ngettext("({n} time)", "({n} times)", times[tail])
+                    .format(n=times[tail]) for tail in dict.fromkeys(line[1:])]
+            out.append(f"{line[0]}: " + "; ".join(said) + ".")
         else:
             out.append(line)
     return out
 
 
+def once(events: Sequence[tuple[str, str]], lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
+    """The events with one that comes again word for word (the same player doing the same
+    thing on a later turn) said at its first place, with how often."""
+    times = Counter(events)
+    if all(n == 1 for n in times.values()):
+        return list(events)
+    t = translations(lang)
+    return [(kind, text if times[(kind, text)] == 1 else text.rstrip(".") + " " + t.ngettext(
+        "({n} time)", "({n} times)", times[(kind, text)]).format(n=times[(kind, text)]) + ".")
+        for kind, text in dict.fromkeys(events)]
+
+
 def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Collection[str] = (),
-             width: int = 74) -> tuple[list[str], bool]:
+             lang: str = DEFAULT_LANGUAGE, width: int = 74) -> tuple[list[str], bool]:
     """The lines a mail's text part shows of the events, and whether they are told in short.
-    Up to `SHORT` lines, every event as it came; beyond, the same less the `minor` ones; when
-    that still runs past `LONG` lines, the summary player by player, if it is shorter."""
+    Up to `SHORT` lines, every event as it came (one that comes again word for word said once,
+    with how often); beyond, the same less the `minor` ones; when that still runs past `LONG`
+    lines, the summary player by player, if it is shorter."""
     full = grouped(events, players, width)
     length = _length(full, width)
+    said = once(events, lang)
     if length <= SHORT:
-        return full, False
-    kept = grouped([(kind, text) for kind, text in events if kind not in minor], players, width)
+        return (full, False) if len(said) == len(events) else (grouped(said, players, width), True)
+    kept = grouped([(kind, text) for kind, text in said if kind not in minor], players, width)
     if _length(kept, width) <= LONG:
         return (kept, True) if _length(kept, width) < length else (full, False)
-    short = summary(events, players, minor, width)
+    short = summary(events, players, minor, lang)
     best = min((kept, short), key=lambda lines: _length(lines, width))
     return (best, True) if _length(best, width) < length else (full, False)
 

@@ -102,6 +102,8 @@ class MailNotifier:
         player who chose `each`, else the first part of their next mail."""
         seat = self._seat(meta, receipt.player)
         t = translations(receipt.language)
+        if receipt.plan:
+            folding.note_planner(tx, receipt.player)
         if self._choice(seat).mode != EACH:
             folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
                              reply=in_reply_to)
@@ -460,7 +462,8 @@ class MailNotifier:
                              deadline=deadline_text(meta, zone, lang), due=deadline_short(meta, zone, lang),
                              notices=[say(line, lang, game, zone) for line in notices],
                              parts=folding.sorted_parts(parts), choice=self._choice(seat), zone=zone,
-                             seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang)
+                             seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang,
+                             offer_plan=not bag.get("planner"))
         return ctx
 
     @staticmethod

@@ -134,15 +134,17 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
                    deadline: str | None = None, due: str | None = None, notices: Sequence[str] = (),
                    parts: Sequence[Mapping[str, Any]] = (), choice: Notify | None = None, zone: str | None = None,
                    seen: Mapping[str, str] | None = None, players: Sequence[str] = (),
-                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+                   lang: str = DEFAULT_LANGUAGE, offer_plan: bool = True) -> dict[str, Any]:
     """What a report shows one player, in their language. `parts` come first (the receipt of
     their orders, a reminder, a notice: what waited for this mail, mailer/outbound/folding.py),
     then what is asked, then `notices` (what the referee or the moderator did that the events
     do not show: an undo and its reason, default orders played at a deadline) and the events
     since their last mail. `seen` is what the view looked like in that mail: the text shows
     the parts of the table that changed since (None: all of it) and, whole, every part the
-    decision asked for reads (`decision_reads`); the HTML part shows it all. `players`: the game's player names, so that one player's moves in a row read as one
-    line."""
+    decision asked for reads (`decision_reads`); the HTML part shows it all. `players`: the
+    game's player names, so that one player's moves in a row read as one line. `offer_plan`:
+    the ORDERS block offers the plan template (once a round); a player who has sent a plan
+    knows how, and finds it in HELP."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     result = game.result(state)
@@ -151,7 +153,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     choice = choice or Notify()
     template = plan_template(game, state, player) if prompts else []
     told = [(e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player)]
-    shown_events, summarised = in_short(told, players, getattr(game, "minor_events", ()))
+    shown_events, summarised = in_short(told, players, getattr(game, "minor_events", ()), lang)
     # kept by the notifier as what this mail showed: the view's parts and the plan template
     parts_now = {**sections(view, seen), PLAN_TEMPLATE: _template_mark(template, phase.round, seen)}
     changed = changed_sections(parts_now, seen or {})
@@ -172,7 +174,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "waiting_for": sorted({p.player for p in game.prompts(state)} - {player}),
         "help": say(game.help(state, player), lang, game) if prompts else "",
         "block": orders_block(game, state, game_id, player, lang,
-                              plan=changed is None or PLAN_TEMPLATE in changed) if prompts else [],
+                              plan=offer_plan and (changed is None or PLAN_TEMPLATE in changed)) if prompts else [],
         "deadline": deadline or translations(lang).gettext("none set"),
         "due": due,  # the deadline in a few words, for the subject; None: none
         "result": result.to_json() if result else None,

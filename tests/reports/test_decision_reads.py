@@ -12,6 +12,7 @@ list fails.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Callable
@@ -87,7 +88,7 @@ EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
         "setup.optional_dock": ("every dock",),
         "setup.compulsory_dock": ("every dock",),
         "arrival.lighthouse": ("every dock", "row 1"),
-        "action.main": ("every action slot", "market", "palace"),
+        "action.main": ("every action slot", "market"),  # and the palace to a holder of the seat privilege
         "action.after": ("palace",),
         "intrigue.reward": ("intrigue path",),
         "market.refill_buy": ("market",),
@@ -96,6 +97,16 @@ EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 GAMES = {"constantinopolis": CONSTANTINOPOLIS, "porto-carthago": PORTO_CARTHAGO}
+
+
+def expected(name: str, decision: str, state: State, player: str) -> tuple[str, ...]:
+    """The parts the decision reads: a Porto Carthago action turn reads the palace too when the
+    player holds the privilege that buys a seat (P7)."""
+    parts = EXPECTED[name][decision]
+    if decision == "action.main" and any(state["comp"]["ship_cards"][card]["privilege"] == "P7"
+                                         for card in state["held"][state["players"].index(player)]):
+        parts += ("palace",)
+    return parts
 
 
 def asking_positions(game: Game, decision: str, seeds=("reads-1", "reads-2", "reads-3", "reads-4")
@@ -156,8 +167,20 @@ def test_an_asking_mail_shows_whole_what_its_decision_reads(name, decision):
     for state, player in found:
         text = unchanged_mail(game, state, player)
         view = game.view(state, player)
-        missing = [part for part in EXPECTED[name][decision] if not PARTS[name][part](text, view)]
+        missing = [part for part in expected(name, decision, state, player) if not PARTS[name][part](text, view)]
         assert not missing, f"{decision} mail to {player} leaves out {missing}:\n{text}"
+
+
+def test_an_action_turn_shows_the_palace_to_a_holder_of_the_seat_privilege():
+    game = PORTO_CARTHAGO
+    state, player = asking_positions(game, "action.main")[0]
+    state = json.loads(json.dumps(state))
+    seat = state["players"].index(player)
+    seat_card = next(c for c, card in state["comp"]["ship_cards"].items() if card["privilege"] == "P7")
+    assert "  Palace: " not in unchanged_mail(game, state, player)
+    state["held"][seat] = [seat_card]
+    assert "palace" in expected("porto-carthago", "action.main", state, player)
+    assert "  Palace: " in unchanged_mail(game, state, player)
 
 
 @pytest.mark.parametrize("name", GAMES)

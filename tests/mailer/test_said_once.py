@@ -1,0 +1,140 @@
+"""Each thing is said once in a mail: whole games of both titles, played by the bots that
+answer only what they are asked and by the bots that send plans, through the service with
+the real notifier; no mail a player gets holds a sentence of 30 characters or more twice.
+
+A plan is confirmed by the receipt in a line and shown under "Your plan"; it is not echoed
+among the events, a plan step and the event it causes are one line, and a queue of turns is
+not shown again in the position.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import Sequence
+
+import pytest
+
+from mailer.daemon.wiring import build
+from referee import registry
+from referee.bots import make_bot
+from referee.config import Settings
+from referee.contract import OrderError
+from referee.playthrough import own_position
+from referee.service import Submission
+
+from tests.deadlines.conftest import mails, text
+
+PLAYERS = ["ann", "bob", "cid"]
+LONGEST_GAME = 3000  # round trips
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def sentences(body: str, players: Sequence[str] = PLAYERS) -> list[str]:
+    """The sentences of a mail's text part: its lines joined where a paragraph or a list item
+    goes on (a wrapped line, indented deeper than the line it goes on from), then cut after a full stop, a question or an exclamation mark or
+    a semicolon, so that each order or plan line of a list counts too. A clause that goes on
+    with what the player named before it did (`bruno buys Emporium; ends the construction
+    turn`) is read with that player's name: what two players did alike is two sentences."""
+    joined: list[str] = []
+    first = 0  # the indentation of the current paragraph's first line: deeper lines go on with it
+    for line in body.splitlines():
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip(" "))
+        item = stripped.startswith(("- ", "#", "ORDERS", "END")) or not stripped
+        if joined and joined[-1] and not item and indent > first:
+            joined[-1] += " " + stripped
+        else:
+            joined.append(stripped)
+            first = indent
+    out = []
+    for paragraph in joined:
+        who = None
+        for clause in re.split(r"(?<=[.!?;])\s+", paragraph):
+            menu = clause.startswith("#")
+            clause = clause.strip(" -#")
+            if menu:
+                clause = "# " + clause
+            if not clause.strip("# "):
+                continue
+            named = next((p for p in players if re.match(rf"(\d+\.\s+)?{re.escape(p)}[ :'(]", clause)), None)
+            if named and clause.startswith(named + ": "):
+                clause = named + " " + clause[len(named) + 2:]  # `bob: ...` is bob's, not a label
+            who = named or who
+            out.append(clause if named or who is None else f"{who} {clause}")
+    return out
+
+
+def repeated(body: str, least: int = 30) -> list[str]:
+    """The sentences of 30 characters or more said twice: whole, or (a plan line, an order
+    echoed under a heading) what follows its label (`Your plan for the donation: donate red
+    or pass` and `donate: donate red or pass` say the same)."""
+    seen: set[str] = set()
+    twice = []
+    for sentence in sentences(body):
+        said = sentence.rstrip(".;!? ")
+        # a menu line of the ORDERS block lists what one order may take: alike for two slots
+        who = next((p for p in PLAYERS if re.match(rf"(\d+\.\s+)?{re.escape(p)}[ '(]", said)), None)
+        label_off = said.rpartition(": ")[2]
+        keys = [said] if sentence.startswith("#") or label_off == said else [
+            said, f"{who} {label_off}" if who else label_off]
+        for key in dict.fromkeys(keys):
+            if len(key) < least:
+                continue
+            if key in seen:
+                twice.append(key)
+            seen.add(key)
+    return twice
+
+
+def play(svc, name: str, kind: str, seed: str) -> str:
+    game = registry.get(name)
+    made = svc.referee.new_game(name, [(p, f"{p}@players.test") for p in PLAYERS], seed=seed, game_id=f"{name[:5]}-1")
+    tokens = {p["name"]: p["token"] for p in made.players}
+    bots = {p: make_bot(name, kind, f"{seed}/{p}") for p in PLAYERS}
+    sent = 0
+    for _ in range(LONGEST_GAME):
+        stored = svc.store.load(made.id)
+        asked = list(dict.fromkeys(p.player for p in game.prompts(stored.state)))
+        if not asked:
+            return made.id
+        batch = []
+        for player in asked:
+            try:
+                state = own_position(game, stored, player)
+            except OrderError:
+                state = stored.state
+            sent += 1
+            batch.append(Submission(player, bots[player].mail(game, state, player), token=tokens[player],
+                                    message_id=f"<{sent}.{player}@players.test>", source="mail",
+                                    in_reply_to=f"<{sent}.{player}@players.test>"))
+        receipts = svc.referee.submit_many(made.id, batch)
+        assert all(r.status == "accepted" for r in receipts), [r.render() for r in receipts if r.status != "accepted"]
+    raise AssertionError(f"{name} did not end")
+
+
+@pytest.mark.parametrize("kind", ["ask-only", "plans"])
+@pytest.mark.parametrize("name", ["constantinopolis", "porto-carthago"])
+def test_no_mail_says_a_sentence_twice(tmp_path, name, kind):
+    svc = build(Settings(hostname="games.test", data_dir=tmp_path / "var"), clock=Clock())
+    play(svc, name, kind, f"once-{name}-{kind}")
+    got = mails(svc)
+    assert len(got) > 20
+    found = [(m["To"], m["Subject"], repeated(text(m))) for m in got]
+    assert not [f for f in found if f[2]]
+
+
+def test_the_sentences_of_a_mail_are_read_across_its_wrapped_lines():
+    body = ("Since your last mail:\n  - ann buys Armamentarium for 9 gold; ends the\n    construction turn.\n"
+            "  - bob buys Armamentarium for 9 gold; ends the construction turn.\n"
+            "  - ann buys Armamentarium for 9 gold.\n\nYour plan (only you see it):\n  construction: done\n")
+    assert repeated(body) == ["ann buys Armamentarium for 9 gold"]
+    assert "ann ends the construction turn." in sentences(body) and "bob ends the construction turn." in sentences(body)
+    assert repeated("A short one. A short one.") == []
