@@ -1,7 +1,7 @@
 """Every template renders in every language, through the code that renders it for players:
-reports (both games' own layouts and the generic one), receipts of every kind, HELP,
-reminders, reopened notices, notices, the final standings and the tournament's mail, table
-and results page. A template missing from this list fails the test, so a new one is rendered
+reports (both games' own layouts and the generic one), receipts of every kind (and a receipt
+alone), HELP, HISTORY, reminders, reopened notices, notices, the final standings and the
+tournament's mail, table and results page. A template missing from this list fails the test, so a new one is rendered
 here too; and a template with text to translate must read differently in German and Italian."""
 
 from __future__ import annotations
@@ -67,6 +67,15 @@ def _game_mail(lang: str) -> dict[str, str]:
     for receipt in _receipts(lang):
         out["receipt.txt"] = receipt.render()
         out["receipt.txt"] += receipt.render(brief=True)
+    footer = dict(setting="NOTIFY turn", footer="mail when asked", language="English")
+    out["received.txt"] = "".join(  # a receipt alone: nothing more asked, or asked still
+        render("received.txt", lang=lang, game_id="g-1", title="A game", player="ann",
+               phase={"round": 1, "name": "Donate goods"}, parts=[{"text": "Accepted (Donate goods): pass."}],
+               asked=asked, waiting=["bob"], when="when you are asked", **footer) for asked in ("", "a prompt"))
+    out["history.txt"] = "".join(
+        render("history.txt", lang=lang, game_id="g-1", title="A game", player="ann",
+               phase={"round": 1, "name": "Donate goods"}, events=events, **footer)
+        for events in ([], ["ann passes."]))
     return out
 
 
