@@ -62,13 +62,15 @@ class Constantinopolis:
         return flow.prompts(state)
 
     phase_kinds = ("auction", "construct", "accept", "donate", "store")
-    # what a summary of a long stretch of events leaves out: how an outcome came about (bids,
-    # the contracts not taken), turns ended, and what the table shows anyway (the goods
-    # produced, the contracts drawn and loaded, the ships that sailed: every player's goods,
-    # hand and ships are in it; an arrival says what a voyage earned)
+    # what a mail that tells a long stretch of events in short leaves out: how an outcome came
+    # about (bids, the contracts not taken), turns ended, a player's own loads (their receipt
+    # said them); and, told player by player, what the table shows anyway: the goods produced,
+    # the contracts drawn, the ships that sailed (every player's goods, hand and ships are in
+    # it; an arrival says what a voyage earned)
     minor_events = frozenset({"accept.done", "construct.done", "discard", "store", "auction.bid", "auction.raise",
                               "auction.pass", "auction.end", "round", "market.reshuffle", "plan.lapsed", "queue.wait",
-                              "build.ask", "preempt.ask", "produce", "draw", "load", "unload", "ship.sail"})
+                              "build.ask", "preempt.ask", "load", "unload"})
+    table_events = frozenset({"produce", "draw", "ship.sail"})
     score_labels = scoring.SCORE_LABELS
     tie_breaks = scoring.TIE_BREAKS
 

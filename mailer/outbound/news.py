@@ -68,17 +68,20 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
     out: list[str] = []
     last_who: str | None = None
     last_kind: str | None = None
+    step = False  # the last line tells a plan's step: another player's move does not join it
     for item in told(events):
         kind, text = item.kind, item.text
         who = next((p for p in players if item.lead.startswith((p + " ", p + ": "))), None)
         if out and who is not None and who == last_who and item.lead == text:
             out[-1] = out[-1].rstrip(".") + "; " + text[len(who):].removeprefix(":").lstrip()
-        elif out and kind == last_kind and not (who and item.lead.startswith(who + ": ")) and _lines(
+        elif out and kind == last_kind and not step and item.lead == text and not (
+                who and item.lead.startswith(who + ": ")) and _lines(
                 joined := out[-1].rstrip(".") + "; " + text, width) <= _lines(out[-1], width) + _lines(text, width):
             out[-1] = joined
             who = None  # a joined line no longer belongs to one player
         else:
             out.append(text)
+            step = item.lead != text
         last_who, last_kind = who, kind
     return out
 
@@ -102,13 +105,16 @@ def summary(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Co
     and in the answer to HISTORY."""
     lines: list[str | list[str]] = []
     own: dict[str, list[str]] = {}
+    public: Counter[str] = Counter()
     for item in told(events):
         if item.kind in minor:
             continue
         text = item.lead.strip()
         who = next((p for p in players if text.startswith((p + " ", p + ": ", p + "'"))), None)
         if who is None:
-            lines.append(text)
+            if not public[text]:
+                lines.append(text)
+            public[text] += 1
             continue
         tail = text[len(who):].removeprefix(":").strip() if not text.startswith(who + "'") else text
         if who not in own:
@@ -125,7 +131,8 @@ def summary(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Co
                     .format(n=times[tail]) for tail in dict.fromkeys(line[1:])]
             out.append(f"{line[0]}: " + "; ".join(said) + ".")
         else:
-            out.append(line)
+            out.append(line if public[line] == 1 else line.rstrip(".") + " " + t.ngettext(
+                "({n} time)", "({n} times)", public[line]).format(n=public[line]) + ".")
     return out
 
 
@@ -142,11 +149,12 @@ def once(events: Sequence[tuple[str, str]], lang: str = DEFAULT_LANGUAGE) -> lis
 
 
 def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Collection[str] = (),
-             lang: str = DEFAULT_LANGUAGE, width: int = 74) -> tuple[list[str], bool]:
+             table: Collection[str] = (), lang: str = DEFAULT_LANGUAGE, width: int = 74) -> tuple[list[str], bool]:
     """The lines a mail's text part shows of the events, and whether they are told in short.
     Up to `SHORT` lines, every event as it came (one that comes again word for word said once,
     with how often); beyond, the same less the `minor` ones; when that still runs past `LONG`
-    lines, the summary player by player, if it is shorter."""
+    lines, the summary player by player, less the `table` kinds too (what the table in the
+    same mail shows whole), if it is shorter. A stretch that would leave nothing is told whole."""
     full = grouped(events, players, width)
     length = _length(full, width)
     said = once(events, lang)
@@ -154,8 +162,8 @@ def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: C
         return (full, False) if len(said) == len(events) else (grouped(said, players, width), True)
     kept = grouped([(kind, text) for kind, text in said if kind not in minor], players, width)
     if _length(kept, width) <= LONG:
-        return (kept, True) if _length(kept, width) < length else (full, False)
-    short = summary(events, players, minor, lang)
+        return (kept, True) if kept and _length(kept, width) < length else (full, False)
+    short = summary(events, players, {*minor, *table}, lang) or kept
     best = min((kept, short), key=lambda lines: _length(lines, width))
     return (best, True) if _length(best, width) < length else (full, False)
 

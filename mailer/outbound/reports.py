@@ -153,7 +153,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     choice = choice or Notify()
     template = plan_template(game, state, player) if prompts else []
     told = [(e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player)]
-    shown_events, summarised = in_short(told, players, getattr(game, "minor_events", ()), lang)
+    shown_events, summarised = in_short(told, players, getattr(game, "minor_events", ()),
+                                        getattr(game, "table_events", ()), lang)
     # kept by the notifier as what this mail showed: the view's parts and the plan template
     parts_now = {**sections(view, seen), PLAN_TEMPLATE: _template_mark(template, phase.round, seen)}
     changed = changed_sections(parts_now, seen or {})

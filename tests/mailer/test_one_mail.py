@@ -20,6 +20,7 @@ import pytest
 from mailer.daemon.handler import MailHandler
 from mailer.daemon.wiring import build
 from mailer.outbound import folding
+from mailer.outbound.news import OWN_ECHO
 from referee import registry
 from referee.config import Settings
 from referee.contract import Event
@@ -28,6 +29,7 @@ from referee.rng import Rng
 from referee.service import BadRequest
 
 from tests.deadlines.conftest import flat, mails
+from tests.reports.util import check_html
 from tests.service.conftest import games  # noqa: F401  (the race and simul test games)
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
@@ -66,17 +68,25 @@ def play_to_the_end(svc, gid: str, seed: str) -> None:
     raise AssertionError(f"{gid} did not end")
 
 
+def shown(mail) -> str:
+    """All a mail shows, its lines joined: the text part, and the HTML part's text, which has
+    every event where the text part tells a long stretch in short."""
+    html = mail.get_body(("html",))
+    return flat(mail) + (" " + " ".join(check_html(html.get_content()).split()) if html is not None else "")
+
+
 def missing_events(svc, gid: str, players: list[str]) -> list[tuple[str, str]]:
     """(player, event text) for every event the player may see that no mail to them shows.
     Several moves of one player in a row read as one line (`bob sells ...; sells ...`), so
     each event is looked for without its closing full stop, and without the player's name
-    when it continues such a line."""
+    when it continues such a line. A player's own plan as they set it (`plan.set`, ...) is
+    not told back among the events: their receipt names its parts and "Your plan" shows it."""
     missing = []
     events = [Event.from_json(e) for r in svc.store.load(gid).events for e in r.get("events", [])]
     for player in players:
-        text = " ".join(flat(m) for m in mails(svc, to=f"{player}@players.test"))
+        text = " ".join(shown(m) for m in mails(svc, to=f"{player}@players.test"))
         for event in events:
-            if not event.visible_to(player):
+            if not event.visible_to(player) or event.kind in OWN_ECHO:
                 continue
             said = " ".join(event.text.split()).rstrip(".")
             rest = next((said[len(p):].removeprefix(":").strip() for p in players if said.startswith(p + " ")
