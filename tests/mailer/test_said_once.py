@@ -1,6 +1,7 @@
 """Each thing is said once in a mail: whole games of both titles, played by the bots that
 answer only what they are asked and by the bots that send plans, through the service with
 the real notifier; no mail a player gets holds a sentence of 30 characters or more twice.
+In the same games, only a mail that asks for orders has a subject that says "Your move".
 
 A plan is confirmed by the receipt in a line and shown under "Your plan"; it is not echoed
 among the events, a plan step and the event it causes are one line, and a queue of turns is
@@ -9,8 +10,11 @@ not shown again in the position.
 
 from __future__ import annotations
 
+import functools
 import re
+import tempfile
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Sequence
 
 import pytest
@@ -94,7 +98,7 @@ def repeated(body: str, least: int = 30) -> list[str]:
     return twice
 
 
-def play(svc, name: str, kind: str, seed: str) -> str:
+def play(svc, name: str, kind: str, seed: str) -> int:
     game = registry.get(name)
     made = svc.referee.new_game(name, [(p, f"{p}@players.test") for p in PLAYERS], seed=seed, game_id=f"{name[:5]}-1")
     tokens = {p["name"]: p["token"] for p in made.players}
@@ -104,7 +108,7 @@ def play(svc, name: str, kind: str, seed: str) -> str:
         stored = svc.store.load(made.id)
         asked = list(dict.fromkeys(p.player for p in game.prompts(stored.state)))
         if not asked:
-            return made.id
+            return sent
         batch = []
         for player in asked:
             try:
@@ -115,20 +119,64 @@ def play(svc, name: str, kind: str, seed: str) -> str:
             batch.append(Submission(player, bots[player].mail(game, state, player), token=tokens[player],
                                     message_id=f"<{sent}.{player}@players.test>", source="mail",
                                     in_reply_to=f"<{sent}.{player}@players.test>"))
+        before = {r["id"] for r in svc.outbox.pending(include_sent=True)}
         receipts = svc.referee.submit_many(made.id, batch)
         assert all(r.status == "accepted" for r in receipts), [r.render() for r in receipts if r.status != "accepted"]
+        # answered at once: a mail queued by this unit of work refers to each order mail
+        new = [r["raw"] or "" for r in svc.outbox.pending(include_sent=True) if r["id"] not in before]
+        assert all(any(sub.in_reply_to in raw for raw in new) for sub in batch), [s.in_reply_to for s in batch]
     raise AssertionError(f"{name} did not end")
 
 
-@pytest.mark.parametrize("kind", ["ask-only", "plans"])
-@pytest.mark.parametrize("name", ["constantinopolis", "porto-carthago"])
-def test_no_mail_says_a_sentence_twice(tmp_path, name, kind):
-    svc = build(Settings(hostname="games.test", data_dir=tmp_path / "var"), clock=Clock())
-    play(svc, name, kind, f"once-{name}-{kind}")
-    got = mails(svc)
+@functools.lru_cache(maxsize=None)
+def played(name: str, kind: str) -> tuple[tuple[tuple[str, str, str, str], ...], int]:
+    """Every mail of one whole game, played once per module, as (recipient, subject, text part,
+    the ids it answers: In-Reply-To and References), and how many order mails were sent."""
+    with tempfile.TemporaryDirectory(prefix="said-once-") as tmp:
+        svc = build(Settings(hostname="games.test", data_dir=Path(tmp) / "var"), clock=Clock())
+        sent = play(svc, name, kind, f"once-{name}-{kind}")
+        return tuple((str(m["To"]), str(m["Subject"]), text(m).replace("\r\n", "\n"),
+                      f"{m['In-Reply-To'] or ''} {m['References'] or ''}") for m in mails(svc)), sent
+
+
+def game_mail(name: str, kind: str) -> list[tuple[str, str, str]]:
+    return [(to, subject, body) for to, subject, body, _ in played(name, kind)[0]]
+
+
+GAMES = [(name, kind) for name in ("constantinopolis", "porto-carthago") for kind in ("ask-only", "plans")]
+
+
+@pytest.mark.parametrize("name,kind", GAMES)
+def test_no_mail_says_a_sentence_twice(name, kind):
+    got = game_mail(name, kind)
     assert len(got) > 20
-    found = [(m["To"], m["Subject"], repeated(text(m))) for m in got]
+    found = [(to, subject, repeated(body)) for to, subject, body in got]
     assert not [f for f in found if f[2]]
+
+
+@pytest.mark.parametrize("name,kind", GAMES)
+def test_every_order_mail_is_answered_in_the_unit_of_work_that_read_it(name, kind):
+    """Under the default NOTIFY turn too: its receipt alone, or opening the mail then due (each
+    unit of work is checked as the game is played, in `play`)."""
+    got, sent = played(name, kind)
+    answered = {ref for *_, refs in got for ref in refs.split()}
+    assert sent > 10
+    assert not [n for n in range(1, sent + 1) if not any(f"<{n}.{p}@players.test>" in answered for p in PLAYERS)]
+
+
+@pytest.mark.parametrize("name,kind", GAMES)
+def test_only_a_mail_that_asks_for_orders_says_your_move(name, kind):
+    """The subject of a mail that asks for orders (its ORDERS block) says so first, with the
+    deadline; no other subject says "Your move" (receipts, round ends, the end)."""
+    got = game_mail(name, kind)
+    asking = [(subject, body) for _, subject, body in got if re.search(r"^ORDERS \S+ \S+$", body, re.M)]
+    others = [subject for _, subject, body in got if not re.search(r"^ORDERS \S+ \S+$", body, re.M)]
+    assert asking and others
+    assert all(re.fullmatch(r"\[\w+-1\] Your move: round \d+, .+ \(by \w{3} \d+ \w{3} \d\d:\d\d UTC\)", s)
+               for s, _ in asking), [s for s, _ in asking][:3]
+    assert not [s for s in others if "Your move" in s]
+    assert {re.sub(r"\d+", "N", s.split("] ", 1)[1].split(":")[0]) for s in others} <= {
+        "Orders received", "Round N", "Game over"}
 
 
 def test_the_sentences_of_a_mail_are_read_across_its_wrapped_lines():
