@@ -10,6 +10,7 @@ not shown again in the position.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import tempfile
@@ -22,10 +23,8 @@ import pytest
 from mailer.daemon.wiring import build
 from referee import registry
 from referee.bots import make_bot
+from referee.bots.tempo import asked_mails
 from referee.config import Settings
-from referee.contract import OrderError
-from referee.playthrough import own_position
-from referee.service import Submission
 
 from tests.deadlines.conftest import mails, text
 
@@ -106,19 +105,11 @@ def play(svc, name: str, kind: str, seed: str) -> int:
     sent = 0
     for _ in range(LONGEST_GAME):
         stored = svc.store.load(made.id)
-        asked = list(dict.fromkeys(p.player for p in game.prompts(stored.state)))
-        if not asked:
+        batch = [dataclasses.replace(m, in_reply_to=m.message_id)
+                 for m in asked_mails(game, stored, bots, tokens, sent, "players.test")]
+        if not batch:
             return sent
-        batch = []
-        for player in asked:
-            try:
-                state = own_position(game, stored, player)
-            except OrderError:
-                state = stored.state
-            sent += 1
-            batch.append(Submission(player, bots[player].mail(game, state, player), token=tokens[player],
-                                    message_id=f"<{sent}.{player}@players.test>", source="mail",
-                                    in_reply_to=f"<{sent}.{player}@players.test>"))
+        sent += len(batch)
         before = {r["id"] for r in svc.outbox.pending(include_sent=True)}
         receipts = svc.referee.submit_many(made.id, batch)
         assert all(r.status == "accepted" for r in receipts), [r.render() for r in receipts if r.status != "accepted"]
