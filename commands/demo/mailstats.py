@@ -188,14 +188,17 @@ def read_player(name: str, box: Path) -> PlayerMail:
         text = _text(mail)
         head = "\n".join(text.splitlines()[:2])
         found = _ROUND.search(head)
-        number = int(found.group(1)) if found else None
+        game = _GAME.match(subject)
+        named = subject_phase(subject, game.group(1), LANGUAGES) if game else None  # a report in any language
+        number = int(found.group(1)) if found else named[0] if named else None
         if _receipt(mail):
             kind = RECEIPT
         elif _ORDERS.search(text):
             kind = ASK
             if str(mail["Message-ID"]) not in answered:
                 out.unanswered_asks += 1
-        elif subject.endswith("Game over"):
+        elif game and subject in {translations(lang).gettext("[{game}] Game over").format(game=game.group(1))
+                                  for lang in LANGUAGES}:
             kind = END
         elif _reminder(subject):
             kind = REMINDER
