@@ -2,15 +2,15 @@
 
 - `turn` (the default): a mail when something is asked of the player, at the end of each round,
   and when the game ends. What only says that something changed (another player's move, a
-  receipt for orders that leave nothing more to do, a notice from the moderator) waits and is
-  folded into that next mail.
+  notice from the moderator) waits and is folded into that next mail.
 - `each`: a mail for everything, as it happens: every receipt, every report, every notice.
 - `digest`: at most one mail a day, at the player's chosen local time (their TIMEZONE), with
   everything since the last one; sooner only when a deadline of theirs is less than a day away.
 
 Deadline reminders always go out at once, whatever the choice. Answers to a player's own
-request (STATUS, HELP, a time zone set) and refusals of their mail are answers, not news, and
-go at once too.
+mail (the receipt of their orders, STATUS, HELP, HISTORY, a time zone set) and refusals of
+their mail are answers, not news, and go at once too: a receipt opens the mail due at that
+moment, or goes alone.
 
 What waits is kept in the game's meta (`mailbag`, one entry per player) in the same unit of
 work as the turn that caused it, so nothing is lost in a crash. This module is pure: the

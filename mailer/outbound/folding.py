@@ -9,7 +9,8 @@ service calls `settle`, which looks at each player once: is something asked of t
 they were not mailed about, did a round end, is the game over, is a reminder or a reopened
 part waiting, has their digest time come? If so, everything that waits goes out as one mail:
 the parts (receipts first), what is asked, what happened since their last mail, and the
-position. Otherwise it keeps waiting; nothing is dropped.
+position. Otherwise it keeps waiting; nothing is dropped. A receipt does not wait: the
+receipt of an order mail read in this unit of work goes out alone when nothing else is due.
 """
 
 from __future__ import annotations

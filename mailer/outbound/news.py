@@ -1,8 +1,8 @@
 """What happened since a player's last mail, as the lines of "Since your last mail".
 
 Each thing is said once. A player's own plan, as they set it (`plan.set`), the turns they
-queued (`queue.set`) or a standing limit (`defend.set`), is not told again among the events: the receipt confirms it in a line
-and the report's plan shows it. A step of a plan (`plan.used`, `queue.used`: "Your plan plays
+queued (`queue.set`) or a standing limit (`defend.set`), is not told again among the events:
+the receipt confirms it in a line and the report's plan shows it. A step of a plan (`plan.used`, `queue.used`: "Your plan plays
 'stay'.") and the event it causes ("alice stays in Magister Officiorum.") read as one line.
 Moves of one player in a row read as one line too, and moves of the same kind by several
 players (every production, every draw) share a line when that takes no more room.
@@ -122,18 +122,20 @@ def summary(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Co
             lines.append(own[who])
             own[who].append(who)
         own[who].append(tail.rstrip("."))
-    t = translations(lang)
     out = []
     for line in lines:
         if isinstance(line, list):
             times = Counter(line[1:])  # the same thing done again is said once, with how often
-            said = [tail if times[tail] == 1 else tail + " " + t.ngettext("({n} time)", "({n} times)", times[tail])
-                    .format(n=times[tail]) for tail in dict.fromkeys(line[1:])]
+            said = [_times(tail, times[tail], lang) for tail in dict.fromkeys(line[1:])]
             out.append(f"{line[0]}: " + "; ".join(said) + ".")
         else:
-            out.append(line if public[line] == 1 else line.rstrip(".") + " " + t.ngettext(
-                "({n} time)", "({n} times)", public[line]).format(n=public[line]) + ".")
+            out.append(line if public[line] == 1 else _times(line.rstrip("."), public[line], lang) + ".")
     return out
+
+
+def _times(text: str, n: int, lang: str) -> str:
+    """`text`, with how often when more than once: `takes 3 talents (2 times)`."""
+    return text if n == 1 else f"{text} " + translations(lang).ngettext("({n} time)", "({n} times)", n).format(n=n)
 
 
 def once(events: Sequence[tuple[str, str]], lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
@@ -142,10 +144,8 @@ def once(events: Sequence[tuple[str, str]], lang: str = DEFAULT_LANGUAGE) -> lis
     times = Counter(events)
     if all(n == 1 for n in times.values()):
         return list(events)
-    t = translations(lang)
-    return [(kind, text if times[(kind, text)] == 1 else text.rstrip(".") + " " + t.ngettext(
-        "({n} time)", "({n} times)", times[(kind, text)]).format(n=times[(kind, text)]) + ".")
-        for kind, text in dict.fromkeys(events)]
+    return [(kind, text if times[(kind, text)] == 1 else _times(text.rstrip("."), times[(kind, text)], lang) + ".")
+            for kind, text in dict.fromkeys(events)]
 
 
 def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Collection[str] = (),

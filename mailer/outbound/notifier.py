@@ -98,8 +98,9 @@ class MailNotifier:
 
     def receipt(self, tx: GameTransaction, meta: Mapping[str, Any], receipt: Receipt,
                 in_reply_to: str | None) -> None:
-        """An accepted submission's receipt, to the player's registered address: at once for a
-        player who chose `each`, else the first part of their next mail."""
+        """An accepted submission's receipt, to the player's registered address: a mail of its
+        own at once for a player who chose `each`; else a part that `settle` sends at once too,
+        opening the mail due in this unit of work or, when none is, alone."""
         seat = self._seat(meta, receipt.player)
         t = translations(receipt.language)
         if receipt.plan:
