@@ -11,7 +11,7 @@ from email.message import Message
 
 from .headers import header_text
 
-__all__ = ["automatic_reason", "is_daemon_address"]
+__all__ = ["automatic_reason", "is_daemon_address", "null_sender"]
 
 _BULK_PRECEDENCE = frozenset({"bulk", "list", "junk", "auto_reply", "auto-reply"})
 _DAEMON_LOCALS = frozenset({"mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon"})
@@ -31,6 +31,14 @@ def is_daemon_address(text: str | None) -> bool:
         lowered = lowered[lowered.rfind("<") + 1 : lowered.rfind(">")]
     local = lowered.strip().rpartition("@")[0] or lowered.strip()
     return local.strip().strip('"') in _DAEMON_LOCALS
+
+
+def null_sender(return_path: str) -> bool:
+    """Whether a Return-Path written by the receiving side holds the empty envelope sender,
+    however the MTA writes it: `<>` (our SMTP server, most MTAs) or `<MAILER-DAEMON>`
+    (Postfix's pipe and local delivery, which put that name in place of the empty address)."""
+    text = return_path.strip()
+    return text in ("", "<>") or is_daemon_address(text)
 
 
 def automatic_reason(msg: Message, content_types: list[str], sender: str | None) -> str | None:
@@ -54,7 +62,7 @@ def automatic_reason(msg: Message, content_types: list[str], sender: str | None)
         if flag is not None and flag.strip().lower() not in ("no", "false", "0"):
             return f"{name} present"
     return_path = header_text(msg, "Return-Path")
-    if return_path is not None and return_path.strip() in ("", "<>"):
+    if return_path is not None and null_sender(return_path):
         return "empty Return-Path (bounce)"
     raw_from = header_text(msg, "From")
     if is_daemon_address(sender) or is_daemon_address(raw_from):
