@@ -50,8 +50,8 @@ def _process(svc, quiet: bool) -> None:
     try:
         for handled in worker.run_once(svc.spool):
             if not quiet:
-                click.echo(f"{handled.outcome}: {handled.game or '-'} {handled.player or '-'} "
-                           f"{handled.detail}".rstrip(), err=True)
+                click.echo(f"{handled.message_id or '<no Message-ID>'} {handled.outcome}: {handled.game or '-'} "
+                           f"{handled.player or '-'} {handled.detail}".rstrip(), err=True)
     except Exception as exc:  # a bug: the mail stays in the spool for the next run
         click.echo(f"note: the spool could not be worked on ({type(exc).__name__}: {exc}); the mail is kept",
                    err=True)
@@ -59,9 +59,12 @@ def _process(svc, quiet: bool) -> None:
         click.echo(f"note: {worker.kept} mail(s) kept in the spool after an error that passes; "
                    "the next run tries them again", err=True)
     try:
-        svc.send()
+        report = svc.send()
     except OSError as exc:  # the relay's trouble is the outbox's to retry, not the MTA's
         click.echo(f"note: mail stays queued: {exc}", err=True)
+        return
+    if report.troubles:
+        click.echo(f"note: {report.summary()}", err=True)
 
 
 @click.command("ingest")
@@ -117,7 +120,8 @@ def _unreadable(problems: list[str]) -> None:
 @click.pass_context
 @handles_errors
 def outbox_group(ctx: click.Context, as_json: bool) -> None:
-    """List outgoing mail that is pending or failed (`outbox retry` sends it now)."""
+    """List outgoing mail that is pending, failed or bounced (`outbox retry` sends what is
+    pending or failed now)."""
     if ctx.invoked_subcommand is not None:
         return
     svc = services(ctx)
@@ -147,6 +151,8 @@ def outbox_retry(ctx: click.Context) -> None:
     report = svc.send()
     click.echo(f"{count} mail(s) retried: {len(report.sent)} sent, {len(report.deferred)} deferred, "
                f"{len(report.failed)} failed.")
+    for message_id, to, why in report.troubles:
+        click.echo(f"  {message_id} to <{to}>: {why}")
     _unreadable(list(dict.fromkeys(unreadable + report.skipped)))
 
 

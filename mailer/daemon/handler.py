@@ -17,8 +17,11 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from mailer.inbound.addresses import KnownGames, parse_plus_address
+from mailer.inbound.bounces import read_bounce
 from mailer.inbound.directory import PlayerAddresses
 from mailer.inbound.message import InboundMail, parse_message
+from mailer.outbound.bounced import note_failure
+from mailer.outbound.compose import own_id_host
 from mailer.outbound.notifier import MailNotifier
 from referee.config import Settings
 from referee.i18n import N_, translations
@@ -53,6 +56,7 @@ class Handled:
     detail: str = ""
     game: str | None = None
     player: str | None = None
+    message_id: str | None = None  # of the mail handled, so that a log line joins the MTA's
 
 
 class MailHandler:
@@ -96,7 +100,7 @@ class MailHandler:
     def handle(self, raw: bytes) -> Handled:
         """Process one message."""
         read = self._read(raw)
-        return read if isinstance(read, Handled) else self._dispatch(read)
+        return read if isinstance(read, Handled) else replace(self._dispatch(read), message_id=read.mail.message_id)
 
     def _dispatch(self, read: "IdentifiedMail") -> Handled:
         """A mail command, or one submission on its own."""
@@ -109,8 +113,12 @@ class MailHandler:
     def _read(self, raw: bytes) -> "IdentifiedMail | Handled":
         """Parse and identify; what needs no game (automatic mail, strangers) is done here."""
         mail = parse_message(raw)
+        read = self._identified(mail, raw)
+        return replace(read, message_id=mail.message_id) if isinstance(read, Handled) else read
+
+    def _identified(self, mail: InboundMail, raw: bytes) -> "IdentifiedMail | Handled":
         if mail.is_automatic:
-            return Handled("ignored", f"automatic mail ({mail.automatic_reason})")
+            return self._bounced(mail, raw) or Handled("ignored", f"automatic mail ({mail.automatic_reason})")
         if not mail.sender:
             return Handled("ignored", "no usable sender address to answer")
         if mail.sender.lower().rpartition("@")[2] == self.settings.hostname.lower():
@@ -123,6 +131,38 @@ class MailHandler:
         if who is None or not self._valid_game(who[0]):
             return Handled("unmatched", f"no game and player token found; {self._refuse(mail)}")
         return IdentifiedMail(raw, mail, who, mail_command(mail))
+
+    def _bounced(self, mail: InboundMail, raw: bytes) -> Handled | None:
+        """A report that one of the games' mails could not be delivered: recorded in the game
+        (mailer/outbound/bounced.py); None when the mail is no such report."""
+        report = read_bounce(raw)
+        if report is None:
+            return None
+        suffix = "@" + own_id_host(self.settings.hostname)
+        ours = [mid for mid in report.message_ids if mid.lower().endswith(suffix + ">")]
+        for message_id in ours:
+            game_id = self._game_of_id(message_id, mail)
+            if game_id is None:
+                continue
+            with self.referee.store.transaction(game_id) as tx:
+                marked = note_failure(tx, self.notifier, message_id=message_id, why=report.why, source="dsn",
+                                      now=self.notifier.clock(), recipients=report.recipients,
+                                      report=mail.message_id)
+            players = ", ".join(player for player, _ in marked) or "no seat (already recorded, or not a player's)"
+            return Handled("bounce", f"{message_id} not delivered ({report.why}): {players}", game_id,
+                           marked[0][0] if marked else None)
+        return Handled("ignored", f"a report of failure for no game's mail ({', '.join(ours) or 'not ours'}: "
+                                  f"{report.why})")
+
+    def _game_of_id(self, message_id: str, mail: InboundMail) -> str | None:
+        """The game a Message-ID of ours belongs to (`<game.kind.serial.player@host>`): the
+        longest run of its first parts that names a game here."""
+        parts = message_id.strip("<>").rpartition("@")[0].split(".")
+        for end in range(len(parts) - 3, 0, -1):
+            candidate = ".".join(parts[:end])
+            if self._valid_game(candidate):
+                return candidate
+        return None
 
     def _answer(self, read: "IdentifiedMail", receipt: Receipt) -> Handled:
         """What follows a submission's receipt: the accepted receipt is already queued with the

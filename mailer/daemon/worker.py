@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import logging
 import threading
-import zlib
 import time
+import zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Callable, TypeVar
 
 from mailer.inbound.spool import Spool
@@ -174,7 +175,7 @@ class MailWorker(MailHandler):
         """Do the rest of one mail's work and file the mail as done (or as `_attempt` says)."""
         handled = self._attempt(spool, key, done, work, read)
         if handled is not None:
-            self._file(spool, key, done, handled)
+            self._file(spool, key, done, replace(handled, message_id=read.mail.message_id) if read else handled)
 
     def _file(self, spool: Spool, key: str, done: dict[str, Handled], handled: Handled) -> None:
         """Move a mail whose work is done to cur/. If that fails the mail stays in new/ and is
@@ -251,7 +252,8 @@ class MailWorker(MailHandler):
             self._retries.pop(key, None)
         log.error("mail %s set aside: %s; `referee spool` lists it and `referee spool requeue %s` "
                   "processes it again", key, reason, key, exc_info=exc)
-        done[key] = Handled("error", f"set aside: {reason}", game, player)
+        done[key] = Handled("error", f"set aside: {reason}", game, player,
+                            read.mail.message_id if read is not None else None)
         self._tell_set_aside(key, reason, read)
 
 
