@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from mailer.inbound.addresses import KnownGames, parse_plus_address
+from mailer.inbound.automatic import auto_reply_subject
 from mailer.inbound.bounces import read_bounce
 from mailer.inbound.directory import PlayerAddresses
 from mailer.inbound.message import InboundMail, parse_message
@@ -27,7 +28,7 @@ from referee.config import Settings
 from referee.i18n import N_, translations
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
 from referee.service import Referee, ServiceError, Submission
-from referee.store import remember_existing
+from referee.store import StoreError, remember_existing
 
 from .desk import Desk, desk_code
 from .mail_commands import CHECK, command_summary, lines_after_command, mail_command, unread_notice
@@ -35,6 +36,8 @@ from .reading import MailReading, phase_key_of
 from .refusals import RefusalBook
 
 log = logging.getLogger("referee.worker")
+
+PLAIN = "PLAIN"  # the "command" of a mail to a game's plain address from a player without a token
 
 REFUSAL = (  # to a sender no seat matched, so in no language of theirs: English
     "This mail could not be matched to a player of a game run here, so nothing was done.\n\n"
@@ -75,6 +78,10 @@ class MailHandler:
             notifier.clock))
         self.refusals = RefusalBook(notifier.system_outbox.store.root / "refusals.json",
                                     settings.limits.refusals_per_sender_per_hour, notifier.clock)
+        # answers to players who wrote to a game's plain address: bounded like the desk's, so
+        # that mail forged in a player's name cannot flood their mailbox
+        self.plain_answers = RefusalBook(notifier.system_outbox.store.root / "plain-answers.json",
+                                         settings.limits.desk_answers_per_address_per_hour, notifier.clock)
 
     def _identify(self, mail: InboundMail) -> tuple[str, str, str] | None:
         host = self.settings.hostname.lower()
@@ -91,6 +98,47 @@ class MailHandler:
                 return local, name, token
         return None
 
+    def _answers_ours(self, mail: InboundMail) -> bool:
+        """Whether a mail replies to one of the referee's own mails (its Message-IDs end in
+        our host), so that an auto-responder that says nothing of itself in its headers
+        cannot start a loop by answering a report and then each of our answers."""
+        suffix = "@" + own_id_host(self.settings.hostname) + ">"
+        return any(mid.lower().endswith(suffix) for mid in (mail.in_reply_to, *mail.references) if mid)
+
+    def _plain_copy(self, mail: InboundMail, raw: bytes) -> "IdentifiedMail | None":
+        """A mail to a game's plain address, without a PLAYER line, from an address registered
+        to a seat of that game: its player forgot the token (or the mail reached the token
+        address as well). Answered in `_plain`, with nothing played."""
+        host, sender = self.settings.hostname.lower(), (mail.sender or "").lower()
+        for address in mail.delivered_to or mail.recipients:
+            local, _, domain = address.lower().rpartition("@")
+            if domain != host or "+" in local or not self._valid_game(local):
+                continue
+            try:
+                seats = self.referee.store.load(local).meta["seats"]
+            except StoreError:
+                continue
+            seat = next((seat for seat in seats if seat["email"].lower() == sender), None)
+            if seat is not None:
+                return IdentifiedMail(raw, mail, (local, seat["name"], ""), (PLAIN, ""))
+        return None
+
+    def _plain(self, read: "IdentifiedMail") -> Handled:
+        """The player is told, at their registered address, where to write instead; unless the
+        same mail came with their token and its orders were taken already."""
+        game_id, player, _ = read.who
+        mail_id = read.mail.message_id
+        with self.referee.store.transaction(game_id) as tx:
+            if mail_id and tx.find_record("submissions", "message_id", mail_id) is not None:
+                return Handled(DUPLICATE, "a copy at the plain address of a mail taken with the token", game_id,
+                               player)
+            seat = next(seat for seat in tx.meta["seats"] if seat["name"] == player)
+            told = self.plain_answers.answer(seat["email"], player=True, send=lambda: (
+                self.notifier.plain_address_answer(tx, seat, mail_id)))
+        return Handled("refused", "to the plain game address without a token: "
+                       + ("told the player's reply address" if told else "not answered: answered lately"),
+                       game_id, player)
+
     def _valid_game(self, game_id: str) -> bool:
         try:
             return self.game_exists(game_id)
@@ -106,6 +154,8 @@ class MailHandler:
         """A mail command, or one submission on its own."""
         if read.command is not None and read.command[0] == CHECK:
             return self._check(read)
+        if read.command is not None and read.command[0] == PLAIN:
+            return self._plain(read)
         if read.command is not None:
             return self._command(read.mail, read.raw, *read.who, *read.command)
         return self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
@@ -123,11 +173,17 @@ class MailHandler:
             return Handled("ignored", "no usable sender address to answer")
         if mail.sender.lower().rpartition("@")[2] == self.settings.hostname.lower():
             return Handled("ignored", "mail from one of our own addresses (a loop)")
+        if auto_reply_subject(mail.subject) and self._answers_ours(mail):
+            return Handled("ignored", f"an automatic reply to the referee's mail ({mail.subject[:60]!r})")
         code = desk_code(mail, self.settings.hostname)
         if code is not None:
             done = self.desk.handle(mail, raw, code)
             return Handled(done.outcome, done.detail, done.game)
         who = self._identify(mail)
+        if who is None and mail.player is None:
+            plain = self._plain_copy(mail, raw)
+            if plain is not None:
+                return plain
         if who is None or not self._valid_game(who[0]):
             return Handled("unmatched", f"no game and player token found; {self._refuse(mail)}")
         return IdentifiedMail(raw, mail, who, mail_command(mail))

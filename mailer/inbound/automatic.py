@@ -7,11 +7,12 @@ addresses, the SMTP envelope sender).
 
 from __future__ import annotations
 
+import re
 from email.message import Message
 
 from .headers import header_text
 
-__all__ = ["automatic_reason", "is_daemon_address", "null_sender"]
+__all__ = ["auto_reply_subject", "automatic_reason", "is_daemon_address", "null_sender"]
 
 _BULK_PRECEDENCE = frozenset({"bulk", "list", "junk", "auto_reply", "auto-reply"})
 _DAEMON_LOCALS = frozenset({"mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon"})
@@ -20,6 +21,27 @@ _REPORT_TYPES = frozenset(
      "message/feedback-report", "message/global-delivery-status"}
 )
 _FLAG_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Autoresponder", "X-Auto-Response")
+
+
+# The subjects auto-responders write (out of office, automatic reply), in the languages the
+# referee reads; only phrases a person hardly uses as the subject of their own mail.
+_AUTO_SUBJECT = re.compile(
+    r"out of (?:the )?office|\bautomatic reply|\bauto[- ]?repl(?:y|ied)\b|\bauto[- ]?response|autoresponder|"
+    r"\bvacation (?:reply|response|notice|message)|"
+    r"abwesenheitsnotiz|automatische antwort|\bautom\. antwort|"
+    r"risposta automatica|\bfuori sede\b|\bfuori ufficio\b|"
+    r"r[ée]ponse automatique|absent du bureau|\bmessage d'absence|"
+    r"respuesta autom[áa]tica|fuera de la oficina|resposta autom[áa]tica|fora do escrit[óo]rio|"
+    r"automatisch antwoord|afwezigheidsbericht|odpowied[źz] automatyczna|"
+    r"automatiskt svar|automatisk svar|autosvar|frånvaromeddelande|"
+    r"автоответ|автоматический ответ|自動返信|自動応答|不在通知",
+    re.IGNORECASE)
+
+
+def auto_reply_subject(subject: str) -> bool:
+    """Whether a subject is an auto-responder's: "Out of Office: ...", "Automatische Antwort:
+    ...", "Risposta automatica: ...". Many say nothing of themselves in their headers."""
+    return bool(_AUTO_SUBJECT.search(subject or ""))
 
 
 def is_daemon_address(text: str | None) -> bool:

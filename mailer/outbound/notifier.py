@@ -8,6 +8,7 @@ goes to the system outbox, a small store of its own.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
@@ -32,6 +33,9 @@ from .outbox import TABLE, Outbox, queue
 from .reports import help_text, orders_block, render_report, report_context, report_subject
 
 SYSTEM_GAME = "postmaster"
+# how long the answer to a mail to the game's plain address waits for a copy of the same mail
+# at the player's token address, which withdraws it
+PLAIN_ANSWER_WAIT = timedelta(seconds=60)
 
 
 def reply_address(game_id: str, seat: Mapping[str, Any], host: str) -> str:
@@ -59,8 +63,9 @@ class MailNotifier:
 
     # -- helpers
 
-    def _queue(self, tx: GameTransaction, mail: OutgoingMail) -> None:
-        queue(tx, mail, host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock())
+    def _queue(self, tx: GameTransaction, mail: OutgoingMail, due: datetime | None = None) -> None:
+        queue(tx, mail, host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock(),
+              due=due)
         self._touched.add(tx.game_id)
 
     def flush_marks(self) -> None:
@@ -101,6 +106,7 @@ class MailNotifier:
         player who chose `each`, else the first part of their next mail."""
         seat = self._seat(meta, receipt.player)
         t = translations(receipt.language)
+        self._withdraw_plain_answer(tx, seat, in_reply_to)
         if self._choice(seat).mode != EACH:
             folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
                              reply=in_reply_to)
@@ -290,6 +296,46 @@ class MailNotifier:
             game=tx.game_id, player=player), text, serial, html=html)
         self._mailed(tx, game, state, player, bag, ctx)
         tx.set_meta(notices=notices)
+
+    def plain_address_answer(self, tx: GameTransaction, seat: Mapping[str, Any], mail_id: str | None) -> None:
+        """To a player who wrote to the game's plain address from their registered address,
+        with no token: where to write instead, to that registered address. It waits
+        PLAIN_ANSWER_WAIT: the same mail may have reached the game at the player's token
+        address too (a Bcc), and its receipt then withdraws this answer (`receipt`)."""
+        host = self.settings.hostname
+        lang = recipient_language(tx.meta, seat["name"])
+        t = translations(lang)
+        plain, reply = f"{tx.game_id}@{host}", reply_address(tx.game_id, seat, host)
+        text = "\n\n".join([
+            t.gettext("Your mail to {address} was not read, and nothing in it was played: mail to the game's plain "
+                      "address does not show who sent it, and the referee does not go by the sender's "
+                      "address alone.").format(address=plain),
+            t.gettext("Send your orders and commands to your own reply address for this game, which carries your "
+                      "secret token:"),
+            f"    {reply}",
+            t.gettext("Replying to any mail from the referee for this game writes to it by itself; if your mail "
+                      "program asks whether to reply to the reply address (Reply-To), answer yes. Or write to "
+                      "{address} and put this line in your mail:").format(address=plain),
+            f"    PLAYER {seat['name']} {seat['token']}"]) + "\n"
+        self._queue(tx, OutgoingMail(
+            tx.game_id, "answer", seat["email"],
+            t.gettext("[{game}] Not read: please write to your own reply address").format(game=tx.game_id), text,
+            self._plain_answer_id(tx.game_id, seat, mail_id), reply_to=reply, in_reply_to=mail_id, auto="auto-replied"),
+            due=self.clock() + PLAIN_ANSWER_WAIT)
+
+    def _plain_answer_id(self, game_id: str, seat: Mapping[str, Any], mail_id: str | None) -> str:
+        digest = hashlib.sha256((mail_id or "").encode("utf-8")).hexdigest()[:16]
+        return message_id(game_id, "plain", digest, seat["name"], self.settings.hostname)
+
+    def _withdraw_plain_answer(self, tx: GameTransaction, seat: Mapping[str, Any], mail_id: str | None) -> None:
+        """The mail whose orders were taken reached the game at its plain address too: the
+        answer to that copy is not sent (one mail, one answer)."""
+        if not mail_id:
+            return
+        record = tx.find_record(TABLE, "message_id", self._plain_answer_id(tx.game_id, seat, mail_id))
+        if record is not None and record["status"] == "pending":
+            tx.update_record(TABLE, record["id"], {"status": "dropped", "raw": None,
+                                                  "last_error": "not sent: the same mail came with the token"})
 
     def drop_for_seat(self, tx: GameTransaction, seat: Mapping[str, Any], why: str) -> list[str]:
         """Mail not yet sent that invites a seat's former holder to reply with their token,

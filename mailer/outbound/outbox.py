@@ -41,9 +41,10 @@ def backoff(attempts: int) -> timedelta:
     return min(BASE_DELAY * (2 ** min(max(attempts - 1, 0), 20)), MAX_DELAY)
 
 
-def queue(tx: GameTransaction, mail: OutgoingMail, *, host: str, sender_name: str, now: datetime) -> None:
-    """Add a mail to the game's outbox inside the caller's unit of work. A mail whose
-    Message-ID is already queued is not queued again."""
+def queue(tx: GameTransaction, mail: OutgoingMail, *, host: str, sender_name: str, now: datetime,
+          due: datetime | None = None) -> None:
+    """Add a mail to the game's outbox inside the caller's unit of work, to be sent at once or
+    from `due` on. A mail whose Message-ID is already queued is not queued again."""
     if tx.find_record(TABLE, "message_id", mail.message_id) is not None:
         return
     raw = build(mail, host=host, sender_name=sender_name, date=now)
@@ -57,7 +58,7 @@ def queue(tx: GameTransaction, mail: OutgoingMail, *, host: str, sender_name: st
         "status": "pending",
         "attempts": 0,
         "created_at": now.isoformat(),
-        "next_attempt_at": now.isoformat(),
+        "next_attempt_at": (due or now).isoformat(),
         "last_error": None,
     })
     sent_blocks.remember(tx, mail.message_id, mail.to, mail.text)  # a reply is compared with it
