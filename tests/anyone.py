@@ -37,10 +37,12 @@ def referee_script(where: Path) -> Path:
     """An executable `referee` in `where` that any user can run."""
     script = where / "referee"
     packages = sysconfig.get_paths()["purelib"]
+    paths = os.pathsep.join([str(ROOT), packages])
     script.write_text(f"#!{python_for_all()}\n"
-                      "import site, sys\n"
+                      "import os, site, sys\n"
                       f"site.addsitedir({packages!r})\n"
                       f"sys.path.insert(0, {str(ROOT)!r})\n"
+                      f"os.environ['PYTHONPATH'] = {paths!r}  # for the processes it starts (the daemon's)\n"
                       "from commands.main import main\n"
                       "sys.argv[0] = 'referee'\n"
                       "main()\n", encoding="utf-8")
