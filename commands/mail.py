@@ -1,4 +1,4 @@
-"""Mail commands: `serve`, `ingest`, `outbox`, `config show`."""
+"""Mail commands: `serve`, `ingest`, `recipient-check`, `outbox`, `config show`."""
 
 from __future__ import annotations
 
@@ -105,6 +105,31 @@ def ingest_command(ctx: click.Context, maildir: Path | None, quiet: bool) -> Non
         click.echo(f"Error: cannot store the message now: {exc}", err=True)
         raise SystemExit(EXIT_TEMPFAIL)
     _process(svc, quiet)
+
+
+@click.command("recipient-check")
+@click.pass_context
+def recipient_check_command(ctx: click.Context) -> None:
+    """Answer Postfix's recipient checks (its policy protocol, on stdin and stdout): a
+    recipient at the game domain that no game here has is refused at RCPT, so that no mail to
+    it is taken and bounced later to a sender who may be forged; every other request is left
+    to Postfix's other checks. For the `ingest` pipe, where Postfix cannot ask the daemon
+    (docs/operations.md, "Behind Postfix")."""
+    svc = services(ctx)
+    host = svc.settings.hostname.lower()
+    request: dict[str, str] = {}
+    for line in sys.stdin:
+        line = line.rstrip("\r\n")
+        if line:
+            name, _, value = line.partition("=")
+            request[name] = value
+            continue
+        recipient = request.get("recipient", "")
+        request = {}
+        refused = recipient.lower().rpartition("@")[2] == host and not svc.known_address(recipient)
+        sys.stdout.write("action=550 5.1.1 No such game or player address here\n\n" if refused
+                         else "action=DUNNO\n\n")
+        sys.stdout.flush()
 
 
 def _unreadable(problems: list[str]) -> None:

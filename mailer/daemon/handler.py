@@ -129,7 +129,7 @@ class MailHandler:
         game_id, player, _ = read.who
         mail_id = read.mail.message_id
         with self.referee.store.transaction(game_id) as tx:
-            if mail_id and tx.find_record("submissions", "message_id", mail_id) is not None:
+            if self.notifier.copy_seen(tx, mail_id):
                 return Handled(DUPLICATE, "a copy at the plain address of a mail taken with the token", game_id,
                                player)
             seat = next(seat for seat in tx.meta["seats"] if seat["name"] == player)
@@ -152,13 +152,27 @@ class MailHandler:
 
     def _dispatch(self, read: "IdentifiedMail") -> Handled:
         """A mail command, or one submission on its own."""
-        if read.command is not None and read.command[0] == CHECK:
-            return self._check(read)
         if read.command is not None and read.command[0] == PLAIN:
             return self._plain(read)
         if read.command is not None:
+            self._withdraw_plain(read)
+            if read.command[0] == CHECK:
+                return self._check(read)
             return self._command(read.mail, read.raw, *read.who, *read.command)
         return self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
+
+    def _withdraw_plain(self, read: "IdentifiedMail") -> None:
+        """A mail with the token that was addressed to the game's plain address too (To the
+        game, Bcc the reply address): the answer its plain copy may be waiting to get, from an
+        earlier pass or process, is not sent (one mail, one answer). An accepted set does this
+        in its own unit of work (MailNotifier.receipt)."""
+        game_id, player, token = read.who
+        if f"{game_id}@{self.settings.hostname}".lower() not in (r.lower() for r in read.mail.recipients):
+            return
+        with self.referee.store.transaction(game_id) as tx:
+            seat = next((s for s in tx.meta["seats"] if s["name"] == player and s["token"] == token), None)
+            if seat is not None:
+                self.notifier.token_copy(tx, seat, read.mail.message_id)
 
     def _read(self, raw: bytes) -> "IdentifiedMail | Handled":
         """Parse and identify; what needs no game (automatic mail, strangers) is done here."""
@@ -229,6 +243,7 @@ class MailHandler:
             return Handled(ACCEPTED, game=game_id, player=player)
         if receipt.status == DUPLICATE:
             return Handled(DUPLICATE, game=game_id, player=player)
+        self._withdraw_plain(read)
         seat = self.referee.seat(game_id, player, token)
         if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
             return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)

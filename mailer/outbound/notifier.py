@@ -36,6 +36,8 @@ SYSTEM_GAME = "postmaster"
 # how long the answer to a mail to the game's plain address waits for a copy of the same mail
 # at the player's token address, which withdraws it
 PLAIN_ANSWER_WAIT = timedelta(seconds=60)
+COPIES = "token_copies"  # Message-IDs of mail taken with a token that was addressed to the plain address too
+COPIES_KEPT = 200
 
 
 def reply_address(game_id: str, seat: Mapping[str, Any], host: str) -> str:
@@ -106,7 +108,7 @@ class MailNotifier:
         player who chose `each`, else the first part of their next mail."""
         seat = self._seat(meta, receipt.player)
         t = translations(receipt.language)
-        self._withdraw_plain_answer(tx, seat, in_reply_to)
+        self.withdraw_plain_answer(tx, seat, in_reply_to)
         if self._choice(seat).mode != EACH:
             folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
                              reply=in_reply_to)
@@ -327,7 +329,25 @@ class MailNotifier:
         digest = hashlib.sha256((mail_id or "").encode("utf-8")).hexdigest()[:16]
         return message_id(game_id, "plain", digest, seat["name"], self.settings.hostname)
 
-    def _withdraw_plain_answer(self, tx: GameTransaction, seat: Mapping[str, Any], mail_id: str | None) -> None:
+    def token_copy(self, tx: GameTransaction, seat: Mapping[str, Any], mail_id: str | None) -> None:
+        """A mail that came with the seat's token was addressed to the game's plain address
+        too: the answer its plain copy waits for is withdrawn, and the mail is remembered
+        (`COPIES`, the latest COPIES_KEPT) so that a plain copy read later gets none."""
+        self.withdraw_plain_answer(tx, seat, mail_id)
+        if not mail_id or tx.find_record(COPIES, "message_id", mail_id) is not None:
+            return
+        tx.add_record(COPIES, {"message_id": mail_id})
+        kept = tx.records(COPIES)
+        if len(kept) > COPIES_KEPT:
+            tx.remove_records(COPIES, [record["id"] for record in kept[:-COPIES_KEPT]])
+
+    @staticmethod
+    def copy_seen(tx: GameTransaction, mail_id: str | None) -> bool:
+        """Whether a mail came with a token already: its orders were taken, or `token_copy`."""
+        return bool(mail_id) and (tx.find_record("submissions", "message_id", mail_id) is not None
+                                  or tx.find_record(COPIES, "message_id", mail_id) is not None)
+
+    def withdraw_plain_answer(self, tx: GameTransaction, seat: Mapping[str, Any], mail_id: str | None) -> None:
         """The mail whose orders were taken reached the game at its plain address too: the
         answer to that copy is not sent (one mail, one answer)."""
         if not mail_id:

@@ -127,3 +127,32 @@ def test_one_mail_at_two_addresses_of_a_game_gets_one_answer_in_either_order(pos
     post.clock.now += WAIT
     post.pump()
     assert answers(post, before) == []
+
+
+def test_a_command_with_the_token_withdraws_the_answer_its_plain_copy_waits_for(post):
+    tokens = new_game(post)
+    post.pump()
+    token_address = f"race-1+ann+{tokens['ann']}@games.test"
+    post.svc.spool.add(raw_mail("race-1@games.test", "race-1@games.test", body="STATUS\r\n", mid="<cmd@players.test>"))
+    post.pump()
+    before = len(post.inbox.mails)
+    post.svc.spool.add(raw_mail("race-1@games.test", token_address, body="STATUS\r\n", mid="<cmd@players.test>"))
+    assert [h.outcome for h in post.pump()[0]] == ["command"]
+    post.clock.now += WAIT
+    post.pump()
+    assert [m["In-Reply-To"] for m in sent_since(post, before)] == ["<cmd@players.test>"]
+    assert "Not read" not in sent_since(post, before)[0]["Subject"]
+
+
+def test_a_plain_copy_read_after_its_command_with_the_token_gets_no_answer(post):
+    tokens = new_game(post)
+    post.pump()
+    token_address = f"race-1+ann+{tokens['ann']}@games.test"
+    post.svc.spool.add(raw_mail("race-1@games.test", token_address, body="STATUS\r\n", mid="<cmd2@players.test>"))
+    assert [h.outcome for h in post.pump()[0]] == ["command"]
+    before = len(post.inbox.mails)
+    post.svc.spool.add(raw_mail("race-1@games.test", "race-1@games.test", body="STATUS\r\n", mid="<cmd2@players.test>"))
+    assert [h.outcome for h in post.pump()[0]] == ["duplicate"]
+    post.clock.now += WAIT
+    post.pump()
+    assert sent_since(post, before) == []

@@ -106,9 +106,14 @@ class Site:
             transports[HOST] = f"smtp:[127.0.0.1]:{self.daemon_port}"
         else:  # the recipe's pipe: flag D, one recipient per delivery
             transports[HOST] = "referee:"
-            main = "referee_destination_recipient_limit = 1\n"
+            main = ("referee_destination_recipient_limit = 1\n"
+                    "smtpd_recipient_restrictions = permit_mynetworks, reject_unauth_destination,\n"
+                    "    check_policy_service unix:private/referee_rcpt\n"
+                    "referee_rcpt_time_limit = 3600\n")
             master = (f"referee unix - n n - - pipe\n"
-                      f"  flags=DRq user=nobody argv={self.script} --config {self.config} ingest --quiet\n")
+                      f"  flags=DRq user=nobody argv={self.script} --config {self.config} ingest --quiet\n"
+                      f"referee_rcpt unix - n n - 0 spawn\n"
+                      f"  user=nobody argv={self.script} --config {self.config} recipient-check\n")
         self.postfix = Postfix(base / "postfix", HOST, transports, main=main, master=master)
         self.config.write_text(
             f'hostname = "{HOST}"\ndata_dir = "{self.data}"\nrelay = "smtp://127.0.0.1:{self.postfix.port}"\n'
@@ -160,6 +165,16 @@ class Site:
         msg.set_content(body)
         with smtplib.SMTP("127.0.0.1", self.postfix.port, source_address=OUTSIDE, timeout=30) as smtp:
             smtp.sendmail(frm if envelope_from is None else envelope_from, [to], msg.as_bytes())
+        return msg["Message-ID"]
+
+    def send_to_many(self, frm: str, to_header: str, recipients: list[str], body: str, subject: str) -> str:
+        """One mail, one SMTP transaction, several envelope recipients (To and Bcc)."""
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = frm, to_header, subject
+        msg["Message-ID"] = make_msgid(domain=PLAYERS)
+        msg.set_content(body)
+        with smtplib.SMTP("127.0.0.1", self.postfix.port, source_address=OUTSIDE, timeout=30) as smtp:
+            smtp.sendmail(frm, recipients, msg.as_bytes())
         return msg["Message-ID"]
 
     def rcpt(self, to: str) -> tuple[int, bytes]:
@@ -277,14 +292,13 @@ def test_a_game_behind_a_real_postfix(site):
     assert "Mail to bob <bob-gone@players.test> bounces" in site.referee("status", "c-1").stdout
     assert "bounced" in site.referee("outbox").stdout
 
-    # an unknown game address is refused at RCPT with the daemon's own text, so nothing bounces
-    # to a sender who may be forged; through the pipe the MX cannot ask, and the mail is dropped
+    # an unknown game address is refused at RCPT with the referee's own text, so nothing
+    # bounces to a sender who may be forged: the MX asks the daemon (address verification) or,
+    # with the pipe, `referee recipient-check` (a policy service); a game's address is taken
     code, text = site.rcpt(f"nosuchgame@{HOST}")
-    if site.way == "transport":
-        assert code == 550 and b"No such game or player address here" in text
-    else:
-        assert code == 250
-        site.send(f"stranger@{PLAYERS}", f"nosuchgame@{HOST}", "hello")
+    assert code == 550 and b"No such game or player address here" in text
+    assert site.rcpt(f"c-1@{HOST}")[0] == 250
+    assert site.rcpt(f"someone@elsewhere.test")[0] == 454  # and the MX relays nothing for outsiders
     # the null sender is never a player: orders from <> to ann's token address are not played
     before = len(site.stored().events)
     null_id = site.send(f"ann@{PLAYERS}", f"c-1+ann+{tokens['ann']}@{HOST}", "pass", envelope_from="")
@@ -292,6 +306,23 @@ def test_a_game_behind_a_real_postfix(site):
     time.sleep(2)
     assert len(site.stored().events) == before
     assert site.boxes.to(f"stranger@{PLAYERS}") == []
+
+    # one mail to two games' token addresses reaches both (the pipe's flag D and one recipient
+    # per delivery); one mail To the game and Bcc the token address gets one answer
+    other = json.loads(site.referee("new", "constantinopolis", "--player", f"ann:ann@{PLAYERS}", "--player",
+                                    f"cid:cid@{PLAYERS}", "--seed", "two", "--id", "c-2", "--json").stdout)
+    other_token = {p["name"]: p["token"] for p in other["players"]}["ann"]
+    both = site.send_to_many(f"ann@{PLAYERS}", f"c-1+ann+{tokens['ann']}@{HOST}, c-2+ann+{other_token}@{HOST}",
+                             [f"c-1+ann+{tokens['ann']}@{HOST}", f"c-2+ann+{other_token}@{HOST}"], "STATUS", "STATUS")
+    answers = until(lambda: (lambda found: found if len(found) == 2 else None)(
+        [m for m in site.boxes.to(f"ann@{PLAYERS}") if both in str(m["In-Reply-To"])]), "STATUS answered by both games")
+    assert sorted(str(m["Reply-To"]).split("+")[0] for m in answers) == ["c-1", "c-2"]
+    bcc = site.send_to_many(f"ann@{PLAYERS}", f"c-1@{HOST}", [f"c-1@{HOST}", f"c-1+ann+{tokens['ann']}@{HOST}"],
+                            "STATUS", "STATUS")
+    until(lambda: [m for m in site.boxes.to(f"ann@{PLAYERS}") if bcc in str(m["In-Reply-To"])], "the STATUS answer")
+    until(lambda: bcc in delivered_ids(site) and not pending_plain_answers(site), "no answer left to the plain copy")
+    time.sleep(1)
+    assert len([m for m in site.boxes.to(f"ann@{PLAYERS}") if bcc in str(m["In-Reply-To"])]) == 1
 
     if site.way == "transport":  # after the daemon was down, flushing the queue delivers at once
         site.stop_daemon()
@@ -304,6 +335,12 @@ def test_a_game_behind_a_real_postfix(site):
 
     nobody = pwd.getpwnam("nobody").pw_uid
     assert {p.stat().st_uid for p in [site.data, *site.data.rglob("*")]} == {nobody}
+
+
+def pending_plain_answers(site: Site) -> list[dict]:
+    """Answers to a mail at a game's plain address still waiting to be sent."""
+    rows = json.loads(site.referee("outbox", "--json").stdout)
+    return [r for r in rows if ".plain." in r["message_id"] and r["status"] == "pending"]
 
 
 def delivered_ids(site: Site) -> set[str]:
