@@ -156,3 +156,17 @@ def test_a_plain_copy_read_after_its_command_with_the_token_gets_no_answer(post)
     post.clock.now += WAIT
     post.pump()
     assert sent_since(post, before) == []
+
+
+def test_the_answer_to_the_plain_address_is_in_the_players_language(post):
+    new_game(post)
+    post.svc.referee.set_language("race-1", "ann", "de")
+    post.pump()
+    before = len(post.inbox.mails)
+    post.svc.spool.add(raw_mail("race-1@games.test", "race-1@games.test", mid="<de@players.test>"))
+    post.pump()
+    post.clock.now += WAIT
+    post.pump()
+    (answer,) = sent_since(post, before)
+    assert answer["Subject"] == "[race-1] Nicht gelesen: Bitte schreib an deine eigene Antwortadresse"
+    assert "wurde nicht gelesen" in " ".join(answer.get_content().split())
