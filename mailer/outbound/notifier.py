@@ -20,7 +20,7 @@ from referee.i18n.messages import Message, msg, say
 from referee.i18n.terms import phase_name
 from referee.notify import EACH, Notify, bag_of
 from referee.receipts import Receipt
-from referee.rendering import render
+from referee.rendering import paragraphs, render
 from referee.schedule import deadline_text, due_of
 from referee.store import GameExists, GameTransaction
 from referee.timekeeping import format_duration, show_span
@@ -308,17 +308,16 @@ class MailNotifier:
         lang = recipient_language(tx.meta, seat["name"])
         t = translations(lang)
         plain, reply = f"{tx.game_id}@{host}", reply_address(tx.game_id, seat, host)
-        text = "\n\n".join([
+        text = (paragraphs(
             t.gettext("Your mail to {address} was not read, and nothing in it was played: mail to the game's plain "
                       "address does not show who sent it, and the referee does not go by the sender's "
                       "address alone.").format(address=plain),
             t.gettext("Send your orders and commands to your own reply address for this game, which carries your "
-                      "secret token:"),
-            f"    {reply}",
+                      "secret token:")) + f"\n    {reply}\n\n" + paragraphs(
             t.gettext("Replying to any mail from the referee for this game writes to it by itself; if your mail "
                       "program asks whether to reply to the reply address (Reply-To), answer yes. Or write to "
-                      "{address} and put this line in your mail:").format(address=plain),
-            f"    PLAYER {seat['name']} {seat['token']}"]) + "\n"
+                      "{address} and put this line in your mail:").format(address=plain))
+            + f"\n    PLAYER {seat['name']} {seat['token']}\n")
         self._queue(tx, OutgoingMail(
             tx.game_id, "answer", seat["email"],
             t.gettext("[{game}] Not read: please write to your own reply address").format(game=tx.game_id), text,
