@@ -30,6 +30,7 @@ from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
 from referee.service import Referee, ServiceError, Submission
 from referee.store import StoreError, remember_existing
 
+from .copies import TokenCopies
 from .desk import Desk, desk_code
 from .mail_commands import CHECK, command_summary, lines_after_command, mail_command, unread_notice
 from .reading import MailReading, phase_key_of
@@ -82,6 +83,7 @@ class MailHandler:
         # that mail forged in a player's name cannot flood their mailbox
         self.plain_answers = RefusalBook(notifier.system_outbox.store.root / "plain-answers.json",
                                          settings.limits.desk_answers_per_address_per_hour, notifier.clock)
+        self.copies = TokenCopies(notifier.system_outbox.store.root / "token-copies.json", notifier.clock)
 
     def _identify(self, mail: InboundMail) -> tuple[str, str, str] | None:
         host = self.settings.hostname.lower()
@@ -110,6 +112,8 @@ class MailHandler:
         to a seat of that game: its player forgot the token (or the mail reached the token
         address as well). Answered in `_plain`, with nothing played."""
         host, sender = self.settings.hostname.lower(), (mail.sender or "").lower()
+        if sender not in self.players:  # a stranger (the common forgery) costs no game file read
+            return None
         for address in mail.delivered_to or mail.recipients:
             local, _, domain = address.lower().rpartition("@")
             if domain != host or "+" in local or not self._valid_game(local):
@@ -125,16 +129,18 @@ class MailHandler:
 
     def _plain(self, read: "IdentifiedMail") -> Handled:
         """The player is told, at their registered address, where to write instead; unless the
-        same mail came with their token and its orders were taken already."""
+        same mail came with their token (orders taken, or mailer/daemon/copies.py). Nothing of
+        the game changes: the answer goes from the system outbox."""
         game_id, player, _ = read.who
         mail_id = read.mail.message_id
-        with self.referee.store.transaction(game_id) as tx:
-            if self.notifier.copy_seen(tx, mail_id):
-                return Handled(DUPLICATE, "a copy at the plain address of a mail taken with the token", game_id,
-                               player)
-            seat = next(seat for seat in tx.meta["seats"] if seat["name"] == player)
-            told = self.plain_answers.answer(seat["email"], player=True, send=lambda: (
-                self.notifier.plain_address_answer(tx, seat, mail_id)))
+        with self.referee.store.transaction(game_id) as tx:  # read only: nothing is written
+            taken = bool(mail_id) and tx.find_record("submissions", "message_id", mail_id) is not None
+            meta = tx.meta
+        if taken or self.copies.seen(game_id, mail_id):
+            return Handled(DUPLICATE, "a copy at the plain address of a mail taken with the token", game_id, player)
+        seat = next(seat for seat in meta["seats"] if seat["name"] == player)
+        told = self.plain_answers.answer(seat["email"], player=True, send=lambda: (
+            self.notifier.plain_address_answer(game_id, meta, seat, mail_id)))
         return Handled("refused", "to the plain game address without a token: "
                        + ("told the player's reply address" if told else "not answered: answered lately"),
                        game_id, player)
@@ -164,15 +170,13 @@ class MailHandler:
     def _withdraw_plain(self, read: "IdentifiedMail") -> None:
         """A mail with the token that was addressed to the game's plain address too (To the
         game, Bcc the reply address): the answer its plain copy may be waiting to get, from an
-        earlier pass or process, is not sent (one mail, one answer). An accepted set does this
-        in its own unit of work (MailNotifier.receipt)."""
-        game_id, player, token = read.who
+        earlier pass or process, is not sent, and a plain copy read later gets none (one mail,
+        one answer; mailer/daemon/copies.py). Nothing here touches the game's file."""
+        game_id, player, _ = read.who
         if f"{game_id}@{self.settings.hostname}".lower() not in (r.lower() for r in read.mail.recipients):
             return
-        with self.referee.store.transaction(game_id) as tx:
-            seat = next((s for s in tx.meta["seats"] if s["name"] == player and s["token"] == token), None)
-            if seat is not None:
-                self.notifier.token_copy(tx, seat, read.mail.message_id)
+        self.copies.add(game_id, read.mail.message_id or "")
+        self.notifier.withdraw_plain_answer(game_id, player, read.mail.message_id)
 
     def _read(self, raw: bytes) -> "IdentifiedMail | Handled":
         """Parse and identify; what needs no game (automatic mail, strangers) is done here."""
@@ -239,11 +243,11 @@ class MailHandler:
         turn; a refusal or rejection is answered from the system outbox."""
         mail, raw = read.mail, read.raw
         game_id, player, token = read.who
+        self._withdraw_plain(read)
         if receipt.status == ACCEPTED:
             return Handled(ACCEPTED, game=game_id, player=player)
         if receipt.status == DUPLICATE:
             return Handled(DUPLICATE, game=game_id, player=player)
-        self._withdraw_plain(read)
         seat = self.referee.seat(game_id, player, token)
         if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
             return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)

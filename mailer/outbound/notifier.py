@@ -36,8 +36,6 @@ SYSTEM_GAME = "postmaster"
 # how long the answer to a mail to the game's plain address waits for a copy of the same mail
 # at the player's token address, which withdraws it
 PLAIN_ANSWER_WAIT = timedelta(seconds=60)
-COPIES = "token_copies"  # Message-IDs of mail taken with a token that was addressed to the plain address too
-COPIES_KEPT = 200
 
 
 def reply_address(game_id: str, seat: Mapping[str, Any], host: str) -> str:
@@ -108,7 +106,6 @@ class MailNotifier:
         player who chose `each`, else the first part of their next mail."""
         seat = self._seat(meta, receipt.player)
         t = translations(receipt.language)
-        self.withdraw_plain_answer(tx, seat, in_reply_to)
         if self._choice(seat).mode != EACH:
             folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
                              reply=in_reply_to)
@@ -299,15 +296,16 @@ class MailNotifier:
         self._mailed(tx, game, state, player, bag, ctx)
         tx.set_meta(notices=notices)
 
-    def plain_address_answer(self, tx: GameTransaction, seat: Mapping[str, Any], mail_id: str | None) -> None:
+    def plain_address_answer(self, game_id: str, meta: Mapping[str, Any], seat: Mapping[str, Any],
+                             mail_id: str | None) -> None:
         """To a player who wrote to the game's plain address from their registered address,
-        with no token: where to write instead, to that registered address. It waits
-        PLAIN_ANSWER_WAIT: the same mail may have reached the game at the player's token
-        address too (a Bcc), and its receipt then withdraws this answer (`receipt`)."""
+        with no token: where to write instead, to that registered address, from the system
+        outbox (the mail was not played, so it changes no game). It waits PLAIN_ANSWER_WAIT:
+        the same mail may have reached the game at the player's token address too (a Bcc),
+        and that copy withdraws it (`withdraw_plain_answer`)."""
         host = self.settings.hostname
-        lang = recipient_language(tx.meta, seat["name"])
-        t = translations(lang)
-        plain, reply = f"{tx.game_id}@{host}", reply_address(tx.game_id, seat, host)
+        t = translations(recipient_language(meta, seat["name"]))
+        plain, reply = f"{game_id}@{host}", reply_address(game_id, seat, host)
         text = (paragraphs(
             t.gettext("Your mail to {address} was not read, and nothing in it was played: mail to the game's plain "
                       "address does not show who sent it, and the referee does not go by the sender's "
@@ -318,43 +316,30 @@ class MailNotifier:
                       "program asks whether to reply to the reply address (Reply-To), answer yes. Or write to "
                       "{address} and put this line in your mail:").format(address=plain))
             + f"\n    PLAYER {seat['name']} {seat['token']}\n")
-        self._queue(tx, OutgoingMail(
-            tx.game_id, "answer", seat["email"],
-            t.gettext("[{game}] Not read: please write to your own reply address").format(game=tx.game_id), text,
-            self._plain_answer_id(tx.game_id, seat, mail_id), reply_to=reply, in_reply_to=mail_id, auto="auto-replied"),
-            due=self.clock() + PLAIN_ANSWER_WAIT)
-
-    def _plain_answer_id(self, game_id: str, seat: Mapping[str, Any], mail_id: str | None) -> str:
-        digest = hashlib.sha256((mail_id or "").encode("utf-8")).hexdigest()[:16]
-        return message_id(game_id, "plain", digest, seat["name"], self.settings.hostname)
-
-    def token_copy(self, tx: GameTransaction, seat: Mapping[str, Any], mail_id: str | None) -> None:
-        """A mail that came with the seat's token was addressed to the game's plain address
-        too: the answer its plain copy waits for is withdrawn, and the mail is remembered
-        (`COPIES`, the latest COPIES_KEPT) so that a plain copy read later gets none."""
-        self.withdraw_plain_answer(tx, seat, mail_id)
-        if not mail_id or tx.find_record(COPIES, "message_id", mail_id) is not None:
-            return
-        tx.add_record(COPIES, {"message_id": mail_id})
-        kept = tx.records(COPIES)
-        if len(kept) > COPIES_KEPT:
-            tx.remove_records(COPIES, [record["id"] for record in kept[:-COPIES_KEPT]])
+        self.system_mail(seat["email"], t.gettext("[{game}] Not read: please write to your own reply address").format(
+            game=game_id), text, in_reply_to=mail_id, serial=self._plain_serial(game_id, seat["name"], mail_id),
+            reply_to=reply, due=self.clock() + PLAIN_ANSWER_WAIT)
 
     @staticmethod
-    def copy_seen(tx: GameTransaction, mail_id: str | None) -> bool:
-        """Whether a mail came with a token already: its orders were taken, or `token_copy`."""
-        return bool(mail_id) and (tx.find_record("submissions", "message_id", mail_id) is not None
-                                  or tx.find_record(COPIES, "message_id", mail_id) is not None)
+    def _plain_serial(game_id: str, player: str, mail_id: str | None) -> str:
+        digest = hashlib.sha256((mail_id or "").encode("utf-8")).hexdigest()[:16]
+        return f"plain.{game_id}.{player}.{digest}"
 
-    def withdraw_plain_answer(self, tx: GameTransaction, seat: Mapping[str, Any], mail_id: str | None) -> None:
-        """The mail whose orders were taken reached the game at its plain address too: the
-        answer to that copy is not sent (one mail, one answer)."""
-        if not mail_id:
-            return
-        record = tx.find_record(TABLE, "message_id", self._plain_answer_id(tx.game_id, seat, mail_id))
-        if record is not None and record["status"] == "pending":
+    def withdraw_plain_answer(self, game_id: str, player: str, mail_id: str | None) -> bool:
+        """The mail reached the game with the player's token too: the answer waiting for its
+        plain copy is not sent (one mail, one answer). Whether one was waiting."""
+        store = self.system_outbox.store
+        if not mail_id or not store.exists(SYSTEM_GAME):
+            return False
+        wanted = message_id("system", "notice", self._plain_serial(game_id, player, mail_id), "x",
+                            self.settings.hostname)
+        with store.transaction(SYSTEM_GAME) as tx:
+            record = tx.find_record(TABLE, "message_id", wanted)
+            if record is None or record["status"] != "pending":
+                return False
             tx.update_record(TABLE, record["id"], {"status": "dropped", "raw": None,
                                                   "last_error": "not sent: the same mail came with the token"})
+        return True
 
     def drop_for_seat(self, tx: GameTransaction, seat: Mapping[str, Any], why: str) -> list[str]:
         """Mail not yet sent that invites a seat's former holder to reply with their token,
@@ -472,7 +457,8 @@ class MailNotifier:
 
     # -- mail that must not touch a game
 
-    def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str) -> None:
+    def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str,
+                    reply_to: str | None = None, due: datetime | None = None) -> None:
         store = self.system_outbox.store
         if not store.exists(SYSTEM_GAME):
             try:
@@ -482,6 +468,6 @@ class MailNotifier:
         with store.transaction(SYSTEM_GAME) as tx:
             queue(tx, OutgoingMail("", "notice", to, subject, text,
                                    message_id("system", "notice", serial, "x", self.settings.hostname),
-                                   in_reply_to=in_reply_to, auto="auto-replied"),
-                  host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock())
+                                   reply_to=reply_to, in_reply_to=in_reply_to, auto="auto-replied"),
+                  host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock(), due=due)
         self.system_outbox.mark(SYSTEM_GAME)

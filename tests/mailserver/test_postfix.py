@@ -340,7 +340,7 @@ def test_a_game_behind_a_real_postfix(site):
 def pending_plain_answers(site: Site) -> list[dict]:
     """Answers to a mail at a game's plain address still waiting to be sent."""
     rows = json.loads(site.referee("outbox", "--json").stdout)
-    return [r for r in rows if ".plain." in r["message_id"] and r["status"] == "pending"]
+    return [r for r in rows if ".notice.plain." in r["message_id"] and r["status"] == "pending"]
 
 
 def delivered_ids(site: Site) -> set[str]:
