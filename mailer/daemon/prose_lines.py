@@ -17,10 +17,10 @@ tries to be an order comes from the game's grammar through the engine contract: 
 * a greeting, thanks or farewell ("Hello", "Thank you!", "Med venlig hilsen") is prose, whatever
   the keywords: "Thank you" is a near spelling of ``take``;
 * a signature is prose: the lines under a letter's closing ("Best regards,") after the last
-  order; a name on its own lines at the end of the text ("Peter"); and a block that opens the
-  mail with a name or a closing above the orders ("Thank you, / Sonya Johnson / Sales
-  Director"). There a line is an order only if the game reads it, or if it is no name and fits
-  an order's shape with its arguments;
+  order; a name on its own lines at the end of the text ("Peter", or "Bob Miller" above his job
+  title); and a block that opens the mail with a name or a closing above the orders ("Thank
+  you, / Sonya Johnson / Sales Director"). There a line is an order only if the game reads it,
+  or if it is no name and fits an order's shape with its arguments;
 * a bulleted line ("- how about bullets", "* take consul") is judged without its bullet, and read
   without it when the game reads it so;
 * a line longer than any order (`MAX_ORDER_CHARS`) is a paragraph of prose.
@@ -50,8 +50,7 @@ __all__ = ["MAX_ORDER_CHARS", "set_aside_prose"]
 MAX_ORDER_CHARS = 200  # the longest order either game takes is a third of this
 _PUNCTUATION = ",.;:!?\"'()[]{}«»“”„‘’*_"
 _SIGNATURE_TAIL = 8  # a closing is looked for among the last lines with text
-_TRAILING_NAMES = 3  # lines of a name at the end of the text
-_TOP_BLOCK = 6  # lines of a signature block above the orders
+_SIGNATURE_LINES = 6  # lines of a signature block above or below the orders
 _SHORT = 4
 _SENTENCE = 5
 _ROUNDS = 3  # the player's words read into English, then the game's own reading
@@ -197,23 +196,20 @@ def _top_block(contents: list[str], read: set[int]) -> set[int]:
         end += 1
     block = set(range(start, end + 1))
     first = contents[start]
-    if block & read or not any(i > end for i in read) or len(block) > _TOP_BLOCK \
+    if block & read or not any(i > end for i in read) or len(block) > _SIGNATURE_LINES \
             or not (looks_like_name(first) or is_closing(first)):
         return set()
     return block
 
 
-def _trailing_names(contents: list[str], read: set[int]) -> set[int]:
-    """A name on its own lines at the end of the text, below the orders."""
-    out: set[int] = set()
+def _bottom_block(contents: list[str], read: set[int]) -> set[int]:
+    """A signature below the orders: the lines after the last order, when the first of them is
+    a name ("Peter", or "Bob Miller" above a job title)."""
     last_order = max(read, default=len(contents))
-    for i in range(len(contents) - 1, last_order, -1):
-        if not contents[i]:
-            continue
-        if len(out) == _TRAILING_NAMES or not looks_like_name(contents[i]):
-            break
-        out.add(i)
-    return out
+    block = [i for i in range(last_order + 1, len(contents)) if contents[i]]
+    if not block or len(block) > _SIGNATURE_LINES or not looks_like_name(contents[block[0]]):
+        return set()
+    return set(block)
 
 
 def _grammar(game: Game, state: State, player: str) -> _Grammar | None:
@@ -246,7 +242,7 @@ def set_aside_prose(game: Game, state: State, player: str, lines: list[str]) -> 
     read = {i for i, content in enumerate(contents) if content and i not in long and _understood(errors.get(i + 1))}
     closing = _closing_at(contents, read)
     signature = set(range(closing + 1, len(lines))) if closing is not None else set()
-    names = _trailing_names(contents, read) | _top_block(contents, read)
+    names = _bottom_block(contents, read) | _top_block(contents, read)
     aside: list[int] = []
     for i, content in enumerate(contents):
         if not content or i in read:

@@ -14,6 +14,9 @@ block of theirs, or the new text of the reply) and the ORDERS blocks of the quot
   sent are left out;
 * in own text outside a block, prose is set aside (prose_lines.py);
 * when the player's own text and the quoted block both hold orders, the own text wins, and the
+  receipt says so;
+* a mail that forwards another, with no orders in its own text or a quoted block, is read from
+  the forwarded mail's text below its header block (prose set aside the same way), and the
   receipt says so; when nothing holds orders, the receipt says where the referee looked.
 """
 
@@ -51,6 +54,8 @@ QUOTED_UNKNOWN = N_("The ORDERS block quoted in your reply could not be compared
 OUTSIDE = N_("Only the ORDERS block of your mail is read; these lines outside it look like orders: {lines}.")
 NO_ORDERS = N_("No orders were found. Looked in {places}. Write one order per line between the ORDERS and END "
                "lines, or above the quoted report.")
+FORWARDED_READ = N_("Read from the mail you forwarded, below its header block (From, Date, Subject), since your "
+                    "own text holds no orders.")
 
 
 def phase_key_of(tag: str | None, game_id: str) -> str | None:
@@ -90,6 +95,15 @@ def not_as_sent(lines: Sequence[str], sent: SentBlock) -> tuple[list[str], bool]
             unchanged = False
             i += 1
     return out, unchanged
+
+
+def _places(places: list[Message]) -> Message:
+    """Where the referee looked, as one phrase: "A", "A and B", "A, B and C"."""
+    if len(places) == 1:
+        return places[0]
+    if len(places) == 2:
+        return msg("{first} and {second}", first=places[0], second=places[1])
+    return msg("{first}, {second} and {third}", first=places[0], second=places[1], third=places[2])
 
 
 def _shown(lines: Sequence[str]) -> str:
@@ -134,6 +148,11 @@ class MailReading:
             own, set_aside = set_aside_prose(game, state, player, own)
             places.append(msg("your own text"))
         quoted, quoted_key = self._quoted(sent, notes, places)
+        forwarded: list[str] = []
+        if mail.forwarded_text and not any(_is_order_line(line) for line in own + quoted):
+            forwarded, aside = set_aside_prose(game, state, player, mail.forwarded_text.split("\n"))
+            set_aside += aside
+            places.append(msg("the mail you forwarded"))
         if any(_is_order_line(line) for line in own):
             if any(_is_order_line(line) for line in quoted):
                 notes.append(msg(OWN_WINS, lines=_shown(line for line in quoted if _is_order_line(line))))
@@ -141,9 +160,11 @@ class MailReading:
         elif any(_is_order_line(line) for line in quoted):
             notes.append(msg(QUOTED_READ))
             text, key = quoted, quoted_key
+        elif any(_is_order_line(line) for line in forwarded):
+            notes.append(msg(FORWARDED_READ))
+            text, key = forwarded, None
         else:
-            where = places[0] if len(places) == 1 else msg("{first} and {second}", first=places[0], second=places[1])
-            notes.append(msg(NO_ORDERS, places=where))
+            notes.append(msg(NO_ORDERS, places=_places(places)))
             text, key = own, own_key
         shown = [sanitise_header(line, MAX_SHOWN) for line in set_aside[:MAX_SET_ASIDE]]
         if len(set_aside) > MAX_SET_ASIDE:

@@ -27,6 +27,7 @@ from .headers import (
     single_address,
 )
 from .limits import bound_content_fields
+from .markers import FORWARD_SUBJECT
 from .orders import Block, extract_player_line, find_orders, split_player_line
 
 __all__ = [
@@ -53,6 +54,9 @@ class InboundMail:
     ``orders_outside`` holds the new text's other lines when the orders are a block, and
     ``quoted_blocks`` the ORDERS blocks of the quoted part (the report's, perhaps edited in
     place), which only mailer/daemon/reading.py may read, by comparing them with the block sent.
+    ``forwarded_text`` is, for a mail that forwards another (its subject or the forward's marker
+    says so), the text of the forwarded mail below its header block: read when the sender's own
+    text holds no orders.
     """
 
     message_id: str | None = None
@@ -72,6 +76,7 @@ class InboundMail:
     orders_tag: str | None = None
     orders_outside: tuple[str, ...] = ()
     quoted_blocks: tuple[Block, ...] = ()
+    forwarded_text: str = ""
     player: tuple[str, str] | None = None
     problems: tuple[str, ...] = field(default_factory=tuple)
     languages: tuple[str, ...] = ()  # what Content-Language and Accept-Language name, in order: `de`, `it-ch` ...
@@ -127,6 +132,10 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
     quoted = tuple(Block(sanitise_header(block.tag) if block.tag else None,
                          tuple(split_player_line("\n".join(block.lines))[1].split("\n")))
                    for block in section.quoted)
+    forwarded = ""
+    if section.forwarded and not section.from_block and \
+            (section.forward_marker or FORWARD_SUBJECT.match(headers.subject)):
+        forwarded = split_player_line("\n".join(section.forwarded))[1]
     return replace(
         headers,
         body=body.text,
@@ -136,6 +145,7 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
         orders_tag=sanitise_header(section.tag) if section.tag else None,
         orders_outside=tuple(split_player_line("\n".join(section.outside))[1].split("\n")) if section.outside else (),
         quoted_blocks=quoted,
+        forwarded_text=forwarded,
         player=extract_player_line("\n".join(visible)),
     )
 

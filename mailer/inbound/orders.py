@@ -67,7 +67,10 @@ class OrdersSection:
     """Where the orders of a mail were found; ``tag`` is the text after ``ORDERS``, if any.
 
     `outside` holds the new text's lines around the block (when the orders are a block), and
-    `quoted` the ORDERS blocks of the quoted part, the first one first."""
+    `quoted` the ORDERS blocks of the quoted part, the first one first. `forwarded` is the text
+    of a mail below the new text, after its header block (none when an ORDERS block of the
+    quoted part is in it: that one is compared with the block sent), and `forward_marker` says
+    whether a marker called that mail forwarded."""
 
     lines: tuple[str, ...]
     from_block: bool
@@ -75,6 +78,8 @@ class OrdersSection:
     problems: tuple[str, ...] = field(default_factory=tuple)
     outside: tuple[str, ...] = ()
     quoted: tuple[Block, ...] = ()
+    forwarded: tuple[str, ...] = ()
+    forward_marker: bool = False
 
 
 _MAX_QUOTED_BLOCKS = 4
@@ -115,6 +120,7 @@ def find_orders(text: str) -> tuple[OrdersSection, list[str]]:
     reply = split_reply(lines)
     quoted, spanned = _quoted_blocks(lines, reply)
     visible = [lines[i] for i in reply.own if i not in spanned]
+    forwarded = () if spanned & set(reply.forwarded) else tuple(_trim([lines[i] for i in reply.forwarded]))
     start = None
     tag = None
     for index, line in enumerate(visible):
@@ -123,7 +129,8 @@ def find_orders(text: str) -> tuple[OrdersSection, list[str]]:
             start, tag = index, (found.group("tag") or None)
             break
     if start is None:
-        return OrdersSection(tuple(_trim(visible)), from_block=False, quoted=tuple(quoted)), visible
+        return OrdersSection(tuple(_trim(visible)), from_block=False, quoted=tuple(quoted), forwarded=forwarded,
+                             forward_marker=reply.forward_marker), visible
     problems: list[str] = []
     end = None
     for index in range(start + 1, len(visible)):
