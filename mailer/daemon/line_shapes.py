@@ -11,18 +11,20 @@ is held against them:
   the grammars take them, each part counted against its own order;
 * a part has the right number of words, and at least half of all the words are argument-like:
   a number (or a name holding a digit: a dock, a card), one of the order's names or small
-  words, the beginning of one (three letters or more) or one letter or two away from one;
+  words, the beginning of one (three letters or more) or one slip away from one (a letter
+  left out, added, changed, or two swapped: "consl", "gren", "cosnul");
 * a plan part's name (`constrution: build Cura`) is followed by an order of that shape, or by
   nothing.
 
 The test is loose on purpose, on the safe side: a line it passes is answered as an order gone
-wrong; only a line of ordinary words is set aside. Every word costs at most one look-up among
-the order's names, and a line longer than `MAX_WORDS` words is never an order.
+wrong; only a line of ordinary words is set aside. A word costs a few look-ups in tables made
+once per set of names (its beginnings and its spellings with a letter left out), never a scan
+of the names, and a line longer than `MAX_WORDS` words is never an order.
 """
 
 from __future__ import annotations
 
-import difflib
+import functools
 from typing import Mapping, Sequence
 
 from referee.contract import OrderShape
@@ -32,7 +34,6 @@ __all__ = ["MAX_WORDS", "LineShapes"]
 
 MAX_WORDS = 24  # no order of either game is half as long; a longer line is prose or a paragraph
 _PUNCTUATION = ",.;:!?\"'()[]{}«»“”„‘’*_"
-_CLOSE = 0.84  # "consl" is 0.91 from "consul", "gren" 0.89 from "green"; "miller" 0.8 from "mill"
 _SHORTEST = 3  # a beginning or a near spelling of a name counts from three letters
 _CONNECTORS = frozenset({"or"})
 _OPTIONAL = (("if", "available"), ("if", "possible"))
@@ -47,7 +48,6 @@ class LineShapes:
         self.shapes = dict(shapes)
         self._names = {keyword: frozenset(fold(word) for name in shape.names for word in name.split())
                        for keyword, shape in self.shapes.items()}
-        self._lists = {keyword: sorted(names) for keyword, names in self._names.items()}
 
     def is_part(self, keyword: str) -> bool:
         shape = self.shapes.get(keyword)
@@ -129,9 +129,22 @@ class LineShapes:
             return True
         if len(key) < _SHORTEST:
             return False
-        listed = self._lists[keyword]
-        return any(name.startswith(key) for name in listed) or \
-            bool(difflib.get_close_matches(key, listed, n=1, cutoff=_CLOSE))
+        beginnings, slips = _tables(names)
+        return key in beginnings or not slips.isdisjoint(_deletions(key))
+
+
+@functools.lru_cache(maxsize=256)
+def _tables(names: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """For a set of names: every beginning of three letters or more, and every spelling with
+    at most one letter left out. A word one slip from a name shares a spelling with it once
+    each has lost at most one letter (the symmetric deletion test)."""
+    beginnings = {name[:n] for name in names for n in range(_SHORTEST, len(name) + 1)}
+    slips = {variant for name in names if len(name) >= _SHORTEST for variant in _deletions(name)}
+    return frozenset(beginnings), frozenset(slips)
+
+
+def _deletions(word: str) -> set[str]:
+    return {word} | {word[:i] + word[i + 1:] for i in range(len(word))}
 
 
 def _counts(shape: OrderShape, n: int) -> bool:

@@ -35,7 +35,7 @@ most a few look-ups among the game's names.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from mailer.inbound.prose import is_closing, is_salutation, looks_like_name
@@ -64,6 +64,14 @@ class _Grammar:
     player: str
     keywords: Mapping[str, str]  # folded spelling -> keyword
     shapes: LineShapes | None
+    matched: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+
+    def match(self, word: str) -> tuple[str, list[str]]:
+        """`keyword_match` of a word, once per mail: a "did you mean" is a search of the keywords."""
+        found = self.matched.get(word)
+        if found is None:
+            found = self.matched[word] = keyword_match(word, self.keywords)
+        return found
 
 
 def _content(line: str) -> str:
@@ -130,8 +138,8 @@ def _sentence(content: str) -> bool:
     return len(content.split()) >= _SENTENCE and ("," in content or content.endswith((".", "!", "?")))
 
 
-def _order_word(word: str, keywords: Mapping[str, str]) -> bool:
-    how, _ = keyword_match(word, keywords)
+def _order_word(g: _Grammar, word: str) -> bool:
+    how, _ = g.match(word)
     return how == "exact" or (how == "prefix" and len(word) >= 2)
 
 
@@ -154,7 +162,7 @@ def _attempt(g: _Grammar, content: str, *, with_arguments: bool = False) -> bool
     something after the order word fits the order (a signature's "Trade Manager" does not)."""
     head, rest = section_of(content)
     if head is not None:
-        how, _ = keyword_match(head, g.keywords)
+        how, _ = g.match(head)
         if how == "exact":
             return True  # a plan part named right, with a wrong order after it
         if how == "close" or (how == "prefix" and len(head) >= 2):
@@ -163,7 +171,7 @@ def _attempt(g: _Grammar, content: str, *, with_arguments: bool = False) -> bool
                 (g.shapes.fits_order(words) if g.shapes is not None else True)
     words = content.split()
     first = _first_word(content)
-    how, candidates = keyword_match(first, g.keywords)
+    how, candidates = g.match(first)
     if how == "none" or (how == "prefix" and len(first) < 2):
         return False
     if with_arguments and len(words) < 2:
@@ -233,7 +241,7 @@ def set_aside_prose(game: Game, state: State, player: str, lines: list[str]) -> 
     for i in long:
         kept[i] = ""
     if not any(content and (i in long or kept[i] != lines[i] or is_salutation(content) or _sentence(content)
-                            or looks_like_name(content) or not _order_word(_first_word(content), g.keywords))
+                            or looks_like_name(content) or not _order_word(g, _first_word(content)))
                for i, content in enumerate(contents)):
         return kept, []  # every line begins with an order word: the game alone answers for them
     errors = _errors(g, kept)

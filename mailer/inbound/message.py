@@ -26,7 +26,7 @@ from .headers import (
     message_id_list,
     single_address,
 )
-from .limits import bound_content_fields
+from .limits import MAX_RAW_LINES, bound_content_fields, bound_lines
 from .markers import FORWARD_SUBJECT
 from .orders import Block, extract_player_line, find_orders, split_player_line
 
@@ -41,6 +41,7 @@ __all__ = [
 ]
 
 MAX_PROBLEMS = 50
+MAX_FIRST_LINE = 200
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,10 @@ class InboundMail:
     place), which only mailer/daemon/reading.py may read, by comparing them with the block sent.
     ``forwarded_text`` is, for a mail that forwards another (its subject or the forward's marker
     says so), the text of the forwarded mail below its header block: read when the sender's own
-    text holds no orders.
+    text holds no orders. ``overlong`` says the sender's own text is longer than the referee
+    reads (mailer/inbound/orders.py): nothing was taken from it, and it is answered so;
+    ``truncated`` that the mail was longer than the referee looks at, the rest unread.
+    ``first_line`` is the first line of the new text with something on it, as written.
     """
 
     message_id: str | None = None
@@ -77,6 +81,9 @@ class InboundMail:
     orders_outside: tuple[str, ...] = ()
     quoted_blocks: tuple[Block, ...] = ()
     forwarded_text: str = ""
+    overlong: bool = False
+    truncated: bool = False
+    first_line: str = ""
     player: tuple[str, str] | None = None
     problems: tuple[str, ...] = field(default_factory=tuple)
     languages: tuple[str, ...] = ()  # what Content-Language and Accept-Language name, in order: `de`, `it-ch` ...
@@ -118,6 +125,9 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
     raw, cut = bound_content_fields(raw)
     if cut:
         problems.append("mime: oversized Content-* header cut")
+    raw, truncated = bound_lines(raw)
+    if truncated:
+        problems.append(f"mime: more than {MAX_RAW_LINES} lines; the rest not read")
     msg = BytesParser(policy=policy).parsebytes(raw)
     if msg.defects:
         kinds = sorted({type(defect).__name__ for defect in msg.defects})
@@ -128,6 +138,8 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
     headers = _parse_headers(msg, problems, body.content_types)
     section, visible = find_orders(body.text)
     problems.extend(section.problems)
+    if section.overlong:
+        problems.append("body: its new text is longer than the referee reads; nothing taken from it")
     _, orders_text = split_player_line("\n".join(section.lines))
     quoted = tuple(Block(sanitise_header(block.tag) if block.tag else None,
                          tuple(split_player_line("\n".join(block.lines))[1].split("\n")))
@@ -146,6 +158,9 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
         orders_outside=tuple(split_player_line("\n".join(section.outside))[1].split("\n")) if section.outside else (),
         quoted_blocks=quoted,
         forwarded_text=forwarded,
+        overlong=section.overlong,
+        truncated=truncated or body.cut or section.truncated,
+        first_line=next((line.strip() for line in visible if line.strip()), "")[:MAX_FIRST_LINE],
         player=extract_player_line("\n".join(visible)),
     )
 

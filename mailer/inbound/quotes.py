@@ -22,6 +22,10 @@ another, that text is what its writer meant to send (`orders.py` decides when it
 
 Recognising a quote is a convenience, not a safeguard: a quoted ORDERS block is only ever read
 through a comparison with the block as it was sent (mailer/daemon/reading.py).
+
+The new text is read up to `MAX_OWN_LINES` lines with text (`Reply.overlong` past them: the rest
+is not looked at, and the mail is answered that it is too long), and every marker is matched
+against a line of bounded length, so a long mail costs no more than a short one.
 """
 
 from __future__ import annotations
@@ -46,7 +50,9 @@ from .markers import (
     UNDERSCORES,
 )
 
-__all__ = ["Reply", "is_quoted", "split_quote", "split_reply", "visible_lines"]
+__all__ = ["MAX_OWN_LINES", "Reply", "is_quoted", "split_quote", "split_reply", "visible_lines"]
+
+MAX_OWN_LINES = 200  # lines with text a player writes in one mail, orders and letter together (a long letter)
 
 _MAX_HEADER_LEN = 400
 _MAX_MARKER_LEN = 100  # separators and phone footers are short; long lines never match
@@ -76,12 +82,14 @@ class Reply:
     """Which lines of a body the sender wrote now (`own`, indices in order), and where the quoted
     history begins when a marker rather than ``>`` shows it (`cut`; the body's length if none).
     `forwarded`: the text of the mail below the cut, after its header block (indices in order);
-    `forward_marker`: whether the marker at the cut says the mail below is forwarded."""
+    `forward_marker`: whether the marker at the cut says the mail below is forwarded;
+    `overlong`: the new text has more than `MAX_OWN_LINES` lines with text (the rest was not read)."""
 
     own: tuple[int, ...]
     cut: int
     forwarded: tuple[int, ...] = ()
     forward_marker: bool = False
+    overlong: bool = False
 
 
 def _is_signature(line: str) -> bool:
@@ -211,7 +219,7 @@ def _forwarded(lines: list[str], cut: int) -> tuple[tuple[int, ...], bool]:
     if end == start:
         return (), forward
     below = split_reply(lines[end:], forwards=False)
-    return tuple(end + k for k in below.own), forward
+    return (() if below.overlong else tuple(end + k for k in below.own)), forward
 
 
 def _next_content(lines: list[str], i: int) -> int:
@@ -224,6 +232,7 @@ def split_reply(lines: list[str], *, forwards: bool = True) -> Reply:
     """The lines the sender wrote in this mail, with the quoted history left out; with
     *forwards*, also the text of a mail below the cut (`Reply.forwarded`)."""
     own: list[int] = []
+    written = 0
     i = 0
     n = len(lines)
     cut = n
@@ -248,6 +257,10 @@ def split_reply(lines: list[str], *, forwards: bool = True) -> Reply:
             if strong:
                 cut = i
                 break
+        if line.strip():
+            written += 1
+            if written > MAX_OWN_LINES:
+                return Reply(tuple(own), i, overlong=True)
         own.append(i)
         i += 1
     while own and (not lines[own[-1]].strip() or _RULE.match(lines[own[-1]].strip())):

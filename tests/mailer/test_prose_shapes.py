@@ -29,7 +29,7 @@ LANGUAGES = ("en", "de", "it")
 # of any order (test_ordinary_words_are_no_arguments checks it).
 ORDINARY = ["under", "this", "another", "reply", "tomorrow", "weekend", "kids", "coffee", "weather", "really",
             "think", "maybe", "about", "bullets", "heute", "morgen", "Wetter", "Kinder", "vielleicht", "oggi",
-            "domani", "bambini", "forse", "demain", "enfants", "peut-être", "mañana", "niños", "quizás",
+            "domani", "bambini", "demain", "enfants", "peut-être", "mañana", "niños", "quizás",
             "morgon", "barnen", "kanske", "jutro", "dzieci", "może", "завтра", "дети", "может", "hilsen", "venlig",
             "Sonya", "Johnson", "Director", "Freight", "Baltic"]
 # What follows the orders of a letter, in the languages the referee reads: sign-offs, names, a
