@@ -101,17 +101,26 @@ def near_spelling(data, name, lang, keyword):
     return data.draw(st.sampled_from(slips))
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data())
-def test_a_near_word_and_ordinary_words_is_prose(name, lang, data):
+def each_game_and_language(test):
+    """A property test run for each game and language, its cases drawn with `data`."""
+    test = given(data=st.data())(test)
+    test = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])(test)
+    return pytest.mark.parametrize("lang", LANGUAGES)(pytest.mark.parametrize("name", NAMES)(test))
+
+
+def drawn(data, name, lang):
+    """The game as a player of *lang* writes to it, a position, its player asked, the orders
+    of their menu in their words, and one of them."""
     game, found = positions(name)
     state, player = data.draw(st.sampled_from(found))
-    local = in_language(game, lang)
     orders = [written(game, lang, line) for line in menu(game, state, player)]
     assume(orders)
-    order = data.draw(st.sampled_from(orders))
+    return in_language(game, lang), state, player, orders, data.draw(st.sampled_from(orders))
+
+
+@each_game_and_language
+def test_a_near_word_and_ordinary_words_is_prose(name, lang, data):
+    local, state, player, orders, order = drawn(data, name, lang)
     keyword = data.draw(st.sampled_from(sorted({w.split()[0] for w in orders})))
     slip = near_spelling(data, name, lang, keyword)
     words = data.draw(st.lists(st.sampled_from(ORDINARY), min_size=1, max_size=4))
@@ -123,17 +132,9 @@ def test_a_near_word_and_ordinary_words_is_prose(name, lang, data):
     assert order in kept, (order, aside)
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data())
+@each_game_and_language
 def test_a_near_word_with_the_orders_arguments_is_refused_with_a_suggestion(name, lang, data):
-    game, found = positions(name)
-    state, player = data.draw(st.sampled_from(found))
-    local = in_language(game, lang)
-    orders = [written(game, lang, line) for line in menu(game, state, player)]
-    assume(orders)
-    order = data.draw(st.sampled_from(orders))
+    local, state, player, orders, order = drawn(data, name, lang)
     keyword, _, rest = order.partition(" ")
     slip = near_spelling(data, name, lang, keyword)
     line = f"{slip.upper() if keyword.isupper() else slip} {rest}".strip()
@@ -146,17 +147,9 @@ def test_a_near_word_with_the_orders_arguments_is_refused_with_a_suggestion(name
     assert mine and mine[0].suggestion, (line, [str(e) for e in errors])
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data())
+@each_game_and_language
 def test_an_order_among_greetings_names_and_sign_offs_is_read(name, lang, data):
-    game, found = positions(name)
-    state, player = data.draw(st.sampled_from(found))
-    local = in_language(game, lang)
-    orders = [written(game, lang, line) for line in menu(game, state, player)]
-    assume(orders)
-    order = data.draw(st.sampled_from(orders))
+    local, state, player, orders, order = drawn(data, name, lang)
     opening, ending = data.draw(st.sampled_from(OPENINGS)), data.draw(st.sampled_from(ENDINGS))
     bullet = data.draw(st.sampled_from(["", "- ", "* ", "• "]))
     lines = [*opening, *([""] if opening else []), bullet + order, "", *ending]
