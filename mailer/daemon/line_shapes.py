@@ -32,7 +32,7 @@ from referee.orderlines import fold, keyword_match
 
 __all__ = ["MAX_WORDS", "LineShapes"]
 
-MAX_WORDS = 24  # no order of either game is half as long; a longer line is prose or a paragraph
+MAX_WORDS = 150  # thirty alternatives of an order with its arguments; a longer line is a paragraph
 _PUNCTUATION = ",.;:!?\"'()[]{}«»“”„‘’*_"
 _SHORTEST = 3  # a beginning or a near spelling of a name counts from three letters
 _CONNECTORS = frozenset({"or"})

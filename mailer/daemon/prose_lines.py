@@ -23,7 +23,8 @@ tries to be an order comes from the game's grammar through the engine contract: 
   or if it is no name and fits an order's shape with its arguments;
 * a bulleted line ("- how about bullets", "* take consul") is judged without its bullet, and read
   without it when the game reads it so;
-* a line longer than any order (`MAX_ORDER_CHARS`) is a paragraph of prose.
+* a line longer than any line of orders (`MAX_ORDER_CHARS`, alternatives and all) is a paragraph
+  of prose.
 
 Everything else is prose. No line the game reads is ever set aside, and every line set aside is
 listed in the receipt. A game without keywords (an optional part of the contract) has every line
@@ -47,7 +48,7 @@ from .line_shapes import LineShapes
 
 __all__ = ["MAX_ORDER_CHARS", "set_aside_prose"]
 
-MAX_ORDER_CHARS = 200  # the longest order either game takes is a third of this
+MAX_ORDER_CHARS = 1_000  # a line of alternatives runs to a few hundred characters; a paragraph is longer
 _PUNCTUATION = ",.;:!?\"'()[]{}«»“”„‘’*_"
 _SIGNATURE_TAIL = 8  # a closing is looked for among the last lines with text
 _SIGNATURE_LINES = 6  # lines of a signature block above or below the orders

@@ -186,3 +186,16 @@ def test_more_prose_than_is_listed_is_counted_in_the_players_words(world):
     handled, answer = send(world, f"take consul\ndefend 4\n\n{prose}")
     assert handled.outcome == "accepted"
     assert "... and 28 more" in answer and "{" not in answer
+
+
+@pytest.mark.parametrize("in_block", [False, True], ids=["own-text", "orders-block"])
+def test_a_long_line_of_alternatives_is_read_as_orders(world, in_block):
+    """Plans and alternatives make lines of hundreds of characters (the demo's bots write them):
+    read, never set aside as a paragraph nor refused as too long."""
+    docks = [f"C{n}-{side}" for n in range(1, 7) for side in ("I", "II")]
+    line = " or ".join(f"OCCUPY {dock}" for dock in ["C2-I"] + docks + docks)
+    assert len(line) > 300
+    text = f"ORDERS\n{line}\nEND" if in_block else f"Hi all,\n{line}\n\nThanks,\nBob"
+    handled, answer = send(world, text, game="p")
+    assert handled.outcome == "accepted", answer
+    assert world.taken("p") and world.taken("p")[0].startswith("OCCUPY C2-I or C1-I or C1-II")
