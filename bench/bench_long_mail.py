@@ -12,7 +12,7 @@ unless it says otherwise:
 - 70,000 lines that each look like a misspelt order (`tkae consul 5`);
 - as many lines as the referee reads of a player's own text (200), each an order with a
   different slip in its keyword, or each a sentence of prose full of order words: every line
-  is judged;
+  is judged; or each as long as a line of orders may be (1,000 characters of alternatives);
 - one line of 1 MB;
 - two orders above 250,000 quoted lines;
 - an HTML body of 80,000 `<div>`s;
@@ -89,6 +89,9 @@ def body(shape: str) -> tuple[str, str]:
         line = ("Bidd you see what Ann did with the consul yesterday, and take the black and green "
                 "goods before the end of round? Ship them on ship 2 or 3, and offer Bob 4 gold for it.")
         return "\n".join(f"{line} {n}" for n in range(200)), "plain"
+    if shape == "alternatives-200":  # as many lines as are read, each as long as a line of orders may be
+        alternatives = " or ".join(f"bid consul {n} up to {n + 1}" for n in range(1, 45))
+        return "\n".join(f"{alternatives[:990]} or stay" for _ in range(200)), "plain"
     if shape == "one-line":
         return "word " * 200_000, "plain"
     if shape == "quoted":
@@ -100,13 +103,14 @@ def body(shape: str) -> tuple[str, str]:
     raise ValueError(shape)
 
 
-SHAPES = ("short", "stranger", "stay", "garbage-block", "near-orders", "near-orders-200", "prose-200", "one-line",
-          "quoted", "html", "open-blocks")
+SHAPES = ("short", "stranger", "stay", "garbage-block", "near-orders", "near-orders-200", "prose-200",
+          "alternatives-200", "one-line", "quoted", "html", "open-blocks")
 QUICK = ("short", "stay", "garbage-block")
 LABELS = {"short": "400,000 short lines, no orders", "stranger": "the same from a stranger",
           "stay": "100,000 lines of stay", "garbage-block": "8,000 garbage lines in ORDERS",
           "near-orders": "70,000 misspelt-order lines", "near-orders-200": "200 misspelt-order lines (read)",
-          "prose-200": "200 lines of prose (read)", "one-line": "one line of 1 MB",
+          "prose-200": "200 lines of prose (read)", "alternatives-200": "200 lines of 40 alternatives",
+          "one-line": "one line of 1 MB",
           "quoted": "2 orders, 250,000 quoted lines", "html": "HTML, 80,000 divs",
           "open-blocks": "40,000 unclosed quoted blocks"}
 
