@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from referee.contract import (JSON, Event, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, OrderErrors,
-                              PhaseInfo, Prompt, Result, State)
+                              OrderShape, PhaseInfo, Prompt, Result, State)
 from referee.orderlines import order_lines, sections
 from referee.wording import Phrase, listed, order_text, phrase, plural_phrase
 
 from . import auction, checks, flow, menus, plans, scoring
 from .components import load as load_component_set
 from .draft import draft, finished, writable, writable_sheet
-from .grammar import KEYWORDS, format_order, parse_alternatives
+from .grammar import KEYWORDS, format_order, order_shapes, parse_alternatives
 from .phases import question
 from .production import producible
 from .setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, new_game
@@ -138,6 +138,12 @@ class Constantinopolis:
 
     def format(self, order: Order) -> str:
         return format_order(order)
+
+    def order_shapes(self, state: State) -> dict[str, OrderShape]:
+        """What may follow each keyword, and after a plan part's name an order (mail reading
+        tells a misspelt order from prose by them)."""
+        shapes: dict[str, OrderShape] = {part: OrderShape(part=True) for part in plans.PART_NAMES.values()}
+        return {**shapes, **order_shapes(components_of(state), state["players"])}
 
     def apply(self, state: State, player: str, orders: Sequence[Order]) -> tuple[State, list[Event]]:
         """The orders for now, in turn; then the plan lines of the submission (a part given
