@@ -213,7 +213,7 @@ class Submissions(Steps):
         state = pos.state
         if pos.is_simultaneous(player) and pos.last_set(player) is not None:
             try:
-                state = pos.without(player)[0]
+                state = pos.without(player).state
             except OrderError:  # the earlier set no longer comes off cleanly: the menu of the position as it is
                 pass
         lines, complete = menu_text(game, state, player, lang=lang)
