@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.contract import Event, Order
-from referee.wording import OrderText, listed, order_text, phrase
+from referee.wording import OrderText, listed, menu_order, order_text, phrase
 
 from .components import GOODS
 from .draft import writable, writable_sheet
@@ -99,7 +99,7 @@ def check_promises_kept(state: GameState, player: str) -> None:
     lost += [goods_count(n, g) for g, n in goods.items() if n > sheet["goods"][g]]
     if lost:
         raise illegal(phrase("your open offers hold {items} until they are answered", items=listed(lost)),
-                      phrase("send your whole set again without the offer to take it back"))
+                      phrase("to take an offer back, send {order}", order=menu_order("withdraw <offer>")))
 
 
 def _move_items(state: GameState, giver: str, taker: str, items: list[str]) -> None:
