@@ -136,8 +136,10 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
     if order.kind == "accept":
         _move_items(state, offer["from"], player, offer["give"])
         _move_items(state, player, offer["from"], offer["get"])
-        events.append(Event("trade.done", phrase("{player} and {other} trade: {give} for {get}.", player=offer["from"],
-                                                 other=player, give=_items(offer["give"]), get=_items(offer["get"])),
+        # named by the one who accepts, so that a report's line of his events reads on
+        events.append(Event("trade.done", phrase("{other} accepts offer {offer}: {player} gives {give} and receives "
+                                                 "{get}.", player=offer["from"], other=player, offer=offer["id"],
+                                                 give=_items(offer["give"]), get=_items(offer["get"])),
                             {"offer": offer["id"]}))
     elif order.kind == "reject":
         events.append(Event("trade.reject", phrase("{player} turns down offer {offer}.", player=player,

@@ -102,6 +102,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                          "offers": [x for x in acceptance["offers"] if player in (x["from"], x["to"])],
                          "others_before_loading": True}
     players = {}
+    # a leaver whose pieces are gone has no production level marker left (nor an Ager)
     for name in state["players"]:
         sheet = state["p"][name]
         mine = name == player
@@ -110,7 +111,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         players[name] = {
             "fame": sheet["fame"], "gold": sheet["gold"] if (mine or public_gold) else "hidden",
             "goods": dict(sheet["goods"]), "buildings": list(sheet["buildings"]), "public": list(sheet["public"]),
-            "walls": list(sheet["walls"]), "level": production_level(sheet, components),
+            "walls": list(sheet["walls"]), "level": 0 if sheet["removed"] else production_level(sheet, components),
             "office": office_of(state, name),
             # another's ships in harbour show empty in the accept phase (`before_loading`) and
             # carry nothing at other times: what `ships_public` shows is the cargo at sea
