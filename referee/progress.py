@@ -278,7 +278,7 @@ class Position:
             keep[i] = False
             try:
                 found = self._base(player, earlier, keep)
-            except _FactFails:
+            except (_FactFails, OrderError):  # a drop that needs the order too keeps it
                 keep[i] = True
         # with nothing left out the steps are the position as it is, where every fact applied
         return found if found is not None else self._base(player, earlier, keep)
