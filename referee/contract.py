@@ -344,6 +344,15 @@ def accepts_orders(game: Game, state: State, player: str) -> bool:
     return bool(hook(state, player)) if hook is not None else False
 
 
+def final_kinds(game: Game) -> frozenset[str]:
+    """The order kinds that are agreements between players: in a simultaneous decision a new
+    set replaces the player's earlier one, but once such an order is applied it stands as a
+    fact of the phase, whatever either player sends afterwards (a trade offered and accepted
+    has happened). An engine opts in with the attribute ``final_kinds``; see
+    `referee.progress`."""
+    return frozenset(getattr(game, "final_kinds", ()))
+
+
 @dataclass(frozen=True)
 class MenuLine:
     """One line of the menu a player reads (HELP, the report's ORDERS block, the receipt of a

@@ -41,8 +41,8 @@ KEYWORDS = {"cancel": "cancel",
     "exchange": "exchange", "swap": "exchange", "trade": "trade", "done": "done", "end": "done", "finish": "done",
     "preempt": "preempt", "pre-empt": "preempt", "allow": "allow", "redraw": "redraw", "load": "load",
     "unload": "unload", "post": "post", "save": "save", "free": "free", "ship": "ship", "offer": "offer",
-    "accept": "accept", "reject": "reject", "decline": "reject", "donate": "donate", "keep": "keep", "store": "keep",
-    "discard": "discard", "drop": "discard",
+    "accept": "accept", "reject": "reject", "decline": "reject", "withdraw": "withdraw", "donate": "donate",
+    "keep": "keep", "store": "keep", "discard": "discard", "drop": "discard",
 }
 
 GOOD_NAMES = {g: g for g in GOODS}
@@ -331,7 +331,8 @@ def _ship(keyword: str, words: list[str], components: dict[str, Any], players: l
 
 
 def _answer(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
-    """`accept 3`, `reject 3`: an answer to a free-trade offer."""
+    """`accept 3`, `reject 3`: an answer to a free-trade offer; `withdraw 3`: one's own offer
+    taken back before it is answered."""
     _need(keyword, words, 1, f"{keyword} <offer number>")
     return Order(keyword, {"offer": _number(words[0], "the offer number")})
 
@@ -357,7 +358,7 @@ _PARSERS: dict[str, Parser] = {
     "discard": _goods_count, "buy": _goods_count, "sell": _goods_count, "build": _build, "use": _use,
     "exchange": _exchange, "trade": _trade, "preempt": _preempt, "redraw": _redraw, "load": _load,
     "unload": _contract, "save": _contract, "free": _contract, "ship": _ship, "accept": _answer, "reject": _answer,
-    "offer": _offer, "keep": _keep,
+    "withdraw": _answer, "offer": _offer, "keep": _keep,
 }
 
 
@@ -444,7 +445,7 @@ def format_order(order: Order) -> str:
         return f"{kind} {args['contract']}"
     if kind == "ship":
         return f"ship {args['size']}"
-    if kind in ("accept", "reject"):
+    if kind in ("accept", "reject", "withdraw"):
         return f"{kind} {args['offer']}"
     if kind == "offer":
         return (f"offer {args['to']} give {', '.join(args['give']) or 'nothing'} "

@@ -52,6 +52,16 @@ class Submission:
     reader: Reader | None = None
 
 
+def _less(lines: list[str], orders: Sequence[Any], game: Game) -> list[str]:
+    """`lines` without the canonical text of each of `orders`, one line for one."""
+    left = list(lines)
+    for order in orders:
+        text = game.format(order)
+        if text in left:
+            left.remove(text)
+    return left
+
+
 def _submitter(record: Mapping[str, Any]) -> str:
     """Who sent an accepted message, from its submissions record (old records hold the receipt)."""
     return record["player"] if "player" in record else record["receipt"].get("player")
@@ -136,7 +146,9 @@ class Submissions(Steps):
                            **base)
         echo = [game.format(o) for o in orders]
         old = previous.text.splitlines() if previous else []
-        added, removed = diff_lines(old, echo)
+        # what stands as facts now (kept from the earlier set, or sent again) is neither taken
+        # out of the set nor added to it: the receipt's events say so
+        added, removed = diff_lines(_less(old, outcome.kept, game), _less(echo, outcome.repeated, game))
         event = {"type": ORDER, "at": at, "player": player, "phase": phase["key"],
                  "text": "\n".join(echo), "orders": [o.to_json() for o in orders],
                  "message_id": message_id, "source": source,
@@ -219,7 +231,7 @@ class Submissions(Steps):
         state = pos.state
         if pos.is_simultaneous(player) and pos.last_set(player) is not None:
             try:
-                state = pos.without(player)[0]
+                state = pos.without(player).state
             except OrderError:  # the earlier set no longer comes off cleanly: the menu of the position as it is
                 pass
         lines, complete = menu_text(game, state, player, lang=lang)
