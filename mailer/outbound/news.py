@@ -148,6 +148,14 @@ def once(events: Sequence[tuple[str, str]], lang: str = DEFAULT_LANGUAGE) -> lis
             for kind, text in dict.fromkeys(events)]
 
 
+def less(events: Sequence[tuple[str, str]], kinds: Collection[str]) -> list[tuple[str, str]]:
+    """The events without those of `kinds`, except one that a plan's step caused: the step
+    reads as one line with it, and left alone it would join whatever came next (another
+    player's move)."""
+    return [(kind, text) for i, (kind, text) in enumerate(events)
+            if kind not in kinds or (i and events[i - 1][0] in STEP)]
+
+
 def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Collection[str] = (),
              table: Collection[str] = (), lang: str = DEFAULT_LANGUAGE, width: int = 74) -> tuple[list[str], bool]:
     """The lines a mail's text part shows of the events, and whether they are told in short.
@@ -160,7 +168,7 @@ def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: C
     said = once(events, lang)
     if length <= SHORT:
         return (full, False) if len(said) == len(events) else (grouped(said, players, width), True)
-    kept = grouped([(kind, text) for kind, text in said if kind not in minor], players, width)
+    kept = grouped(less(said, minor), players, width)
     if _length(kept, width) <= LONG:
         return (kept, True) if kept and _length(kept, width) < length else (full, False)
     short = summary(events, players, {*minor, *table}, lang) or kept

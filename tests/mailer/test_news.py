@@ -53,3 +53,15 @@ def test_a_long_stretch_is_told_player_by_player():
     assert lines[1] == "The market moves to another card (12 times)." and len(lines) == 2
     whole = summary(events, PLAYERS)
     assert whole[0].startswith("ann: buys") and whole[1].startswith("bob: produces 0 green")
+
+
+def test_a_plan_step_keeps_the_minor_event_it_caused_and_joins_no_other_players_move():
+    """A step whose event is of a minor kind (`done` ends a turn) is not glued to the next
+    player's move when the minor kinds are left out."""
+    events = [(f"k{i}", f"bob does thing number {i} of a long list of things.") for i in range(4)]
+    events += [("plan.used", "Your plan plays 'done'."), ("construct.done", "ann ends the construction turn."),
+               ("build", "bob buys Hospitium for 9 gold.")]
+    events += [("bid", f"bob bids {i} on something held by somebody else at the table.") for i in range(6)]
+    lines, short = in_short(events, PLAYERS, minor={"bid", "construct.done"})
+    assert short and "Your plan plays 'done': ann ends the construction turn." in lines
+    assert not [line for line in lines if "plays 'done': bob" in line]
