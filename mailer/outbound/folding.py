@@ -33,14 +33,15 @@ PART_ORDER = {"receipt": 0, "reopened": 1, "reminder": 2, "welcome": 3, "notice"
 
 
 def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: str, *,
-             reply: str | None = None, urgent: bool = False) -> None:
+             reply: str | None = None, urgent: bool = False, spent: str | None = None) -> None:
     """Keep something for the player's next mail (in the game's meta, this unit of work).
     `urgent`: it asks the player to act now (a reminder, a reopened part), so it does not
-    wait for the next round or digest."""
+    wait for the next round or digest. `spent`: a receipt that set some of the player's plan,
+    as it reads when none of the plan is left by the time the mail goes (`as_sent`)."""
     bags = dict(tx.meta.get("mailbag") or {})
     bag = bag_of(tx.meta, player)
     bag["parts"].append({"kind": kind, "subject": subject, "text": text, "reply": reply, "urgent": urgent,
-                         "fresh": True})
+                         "fresh": True, "spent": spent})
     bags[player] = bag
     tx.set_meta(mailbag=bags)
 
@@ -132,6 +133,13 @@ def digest(value: Any) -> str:
 
 def sorted_parts(parts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return sorted((dict(p) for p in parts), key=lambda p: PART_ORDER.get(p["kind"], 9))
+
+
+def as_sent(parts: Sequence[Mapping[str, Any]], plan_left: bool) -> list[dict[str, Any]]:
+    """The parts in the order a mail shows them; a receipt that set some of the plan points to
+    the mail's plan, or, when nothing of the plan is left to show (`plan_left` false: it was
+    played or lapsed in the same unit of work), says that it is used up."""
+    return [dict(p, text=p["spent"]) if p.get("spent") and not plan_left else p for p in sorted_parts(parts)]
 
 
 class Due:

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.config import Settings
-from referee.contract import Event, Game, State
+from referee.contract import Event, Game, State, standing_plan
 from referee.i18n import NAMES, recipient_language, translations
 from referee.i18n.messages import Message, msg, say
 from referee.i18n.terms import phase_name
@@ -31,7 +31,7 @@ from . import folding
 from .compose import OutgoingMail, message_id
 from .outbox import TABLE, Outbox, queue
 from .news import grouped
-from .reports import help_text, orders_block, render_report, report_context, report_subject, your_move
+from .reports import help_text, orders_block, plan_line, render_report, report_context, report_subject, your_move
 
 SYSTEM_GAME = "postmaster"
 # how long the answer to a mail to the game's plain address waits for a copy of the same mail
@@ -111,8 +111,9 @@ class MailNotifier:
         if receipt.plan:
             folding.note_planner(tx, receipt.player)
         if self._choice(seat).mode != EACH:
+            spent = receipt.render(brief=True, plan_left=False) if receipt.plan else None
             folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
-                             reply=in_reply_to)
+                             reply=in_reply_to, spent=spent)
             return
         serial = f"{receipt.seq}" if receipt.seq is not None else receipt.at
         self._queue(tx, OutgoingMail(
@@ -436,8 +437,9 @@ class MailNotifier:
     def _received(self, tx: GameTransaction, game: Game, state: State, seat: Mapping[str, Any],
                   bag: Mapping[str, Any], parts: Sequence[Mapping[str, Any]]) -> None:
         """The receipt of order mail whose answer is not due with a report now, at once and
-        alone: what was understood, whether anything is still asked of the player, and when
-        their next mail comes under their choice."""
+        alone: what was understood, the plan when a receipt set some of it (the brief receipt
+        points to it), whether anything is still asked of the player, and when their next mail
+        comes under their choice."""
         name = seat["name"]
         lang = recipient_language(tx.meta, name)
         t = translations(lang)
@@ -451,9 +453,12 @@ class MailNotifier:
                              "day away").format(at=choice.at, zone=zone or "UTC")
         else:
             when = t.gettext("when you are asked something or the round ends")
+        plan = [plan_line(game, lang, line) for line in standing_plan(game, state, name) or []]
+        parts = folding.as_sent(parts, bool(plan))
         text = render("received.txt", lang=lang, game_id=tx.game_id, title=game.title, player=name,
                       phase={"round": phase.round, "name": phase_name(game, lang, phase.name)},
                       parts=parts, asked=say(mine[0].text, lang, game) if mine else "",
+                      plan=plan if any(p.get("spent") for p in parts) else [],
                       waiting=sorted({p.player for p in prompts} - {name}), when=when,
                       setting=choice.command(), footer=choice.short(zone, lang), language=NAMES[lang])
         replies = [p["reply"] for p in parts if p.get("reply")]
@@ -512,7 +517,8 @@ class MailNotifier:
         ctx = report_context(game, state, game_id=tx.game_id, player=seat["name"], events=events,
                              deadline=deadline_text(meta, zone, lang), due=deadline_short(meta, zone, lang),
                              notices=[say(line, lang, game, zone) for line in notices],
-                             parts=folding.sorted_parts(parts), choice=self._choice(seat), zone=zone,
+                             parts=folding.as_sent(parts, bool(standing_plan(game, state, seat["name"]))),
+                             choice=self._choice(seat), zone=zone,
                              seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang,
                              offer_plan=not bag.get("planner"))
         return ctx

@@ -177,3 +177,17 @@ def test_the_sentences_of_a_mail_are_read_across_its_wrapped_lines():
     assert repeated(body) == ["ann buys Armamentarium for 9 gold"]
     assert "ann ends the construction turn." in sentences(body) and "bob ends the construction turn." in sentences(body)
     assert repeated("A short one. A short one.") == []
+
+
+@pytest.mark.parametrize("name", ["constantinopolis", "porto-carthago"])
+def test_a_receipt_that_points_to_the_plan_has_it_in_the_same_mail(name):
+    """"Plan accepted: ...; see Your plan" names the plan's parts; the plan itself is in that
+    mail, whether the receipt opens a report or comes alone (the player hears nothing more
+    until they are asked). A plan used up in the unit of work that read it is said to be."""
+    got = game_mail(name, "plans")
+    pointing = [(subject, body) for _, subject, body in got if "see Your plan." in body]
+    assert pointing and [s for s, _ in pointing if "Orders received" in s]
+    assert not [s for s, body in pointing if body.count("Your plan (only you see it") != 1], [
+        s for s, body in pointing if body.count("Your plan (only you see it") != 1][:3]
+    spent = [body for _, _, body in got if "it is all used up already." in body]
+    assert not [body for body in spent if "Your plan (only you see it" in body]

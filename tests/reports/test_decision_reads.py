@@ -71,6 +71,7 @@ PARTS: dict[str, dict[str, Check]] = {
         "palace": line(r"^  Palace: "),
         "row 1": line(r"^  (Ships waiting at sea|No ships waiting at sea)"),
         "intrigue path": line(r"^  Intrigue path: "),
+        "privileges": line(r"^  Privileges: "),
     },
 }
 
@@ -79,10 +80,12 @@ EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
     "constantinopolis": {
         "auction.choose": ("office board",),
         "auction.duel": ("office board",),
+        "auction.good": ("market card",),
         "construct.turn": ("buildings for sale", "market card", "walls", "public buildings"),
         "construct.preempt": ("buildings for sale",),
         "accept.contracts": ("market card", "ships for sale"),
         "donate": ("market card",),
+        "store": (),
     },
     "porto-carthago": {
         "setup.optional_dock": ("every dock",),
@@ -91,6 +94,8 @@ EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
         "action.main": ("every action slot", "market"),  # and the palace to a holder of the seat privilege
         "action.after": ("palace",),
         "intrigue.reward": ("intrigue path",),
+        "privilege.immediate": ("privileges",),
+        "privilege.arrange": (),
         "market.refill_buy": ("market",),
         "end.final_seat": ("palace",),
     },
