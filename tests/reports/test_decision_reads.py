@@ -21,6 +21,7 @@ import pytest
 
 from games.constantinopolis import GAME as CONSTANTINOPOLIS
 from games.porto_carthago import GAME as PORTO_CARTHAGO
+from games.porto_carthago.palace import cheapest_field
 from mailer.outbound.folding import sections
 from mailer.outbound.reports import render_report, report_context
 from referee.cases import load_case, start_position
@@ -105,11 +106,15 @@ GAMES = {"constantinopolis": CONSTANTINOPOLIS, "porto-carthago": PORTO_CARTHAGO}
 
 
 def expected(name: str, decision: str, state: State, player: str) -> tuple[str, ...]:
-    """The parts the decision reads: a Porto Carthago action turn reads the palace too when the
-    player holds the privilege that buys a seat (P7)."""
+    """The parts the decision reads: a Porto Carthago action turn reads the palace too when a
+    seat can be bought on it: the player holds the privilege that buys one (P7), or slots 4
+    and 6 offer a seat as their side action and the player has a servant in supply and the
+    trade points the cheapest free field asks."""
     parts = EXPECTED[name][decision]
-    if decision == "action.main" and any(state["comp"]["ship_cards"][card]["privilege"] == "P7"
-                                         for card in state["held"][state["players"].index(player)]):
+    seat = state["players"].index(player)
+    if decision == "action.main" and (
+            any(state["comp"]["ship_cards"][card]["privilege"] == "P7" for card in state["held"][seat])
+            or state["supply"][seat] >= 1 and state["tp"][seat] >= cheapest_field(state)[2]):
         parts += ("palace",)
     return parts
 
@@ -176,14 +181,22 @@ def test_an_asking_mail_shows_whole_what_its_decision_reads(name, decision):
         assert not missing, f"{decision} mail to {player} leaves out {missing}:\n{text}"
 
 
-def test_an_action_turn_shows_the_palace_to_a_holder_of_the_seat_privilege():
+def test_an_action_turn_shows_the_palace_where_a_seat_can_be_bought():
+    """Not to a player without the trade points the cheapest field asks; to one with them (the
+    seat side action), and to a holder of the seat privilege, which ignores them."""
     game = PORTO_CARTHAGO
     state, player = asking_positions(game, "action.main")[0]
     state = json.loads(json.dumps(state))
     seat = state["players"].index(player)
-    seat_card = next(c for c, card in state["comp"]["ship_cards"].items() if card["privilege"] == "P7")
+    minimum = cheapest_field(state)[2]
+    assert minimum > 0
+    state["tp"][seat], state["held"][seat], state["supply"][seat] = minimum - 1, [], max(1, state["supply"][seat])
     assert "  Palace: " not in unchanged_mail(game, state, player)
-    state["held"][seat] = [seat_card]
+    state["tp"][seat] = minimum
+    assert "palace" in expected("porto-carthago", "action.main", state, player)
+    assert "  Palace: " in unchanged_mail(game, state, player)
+    state["tp"][seat] = 0
+    state["held"][seat] = [next(c for c, card in state["comp"]["ship_cards"].items() if card["privilege"] == "P7")]
     assert "palace" in expected("porto-carthago", "action.main", state, player)
     assert "  Palace: " in unchanged_mail(game, state, player)
 
