@@ -221,8 +221,13 @@ def menu_order(kind: str, *args: tuple[str, Any]) -> Order:
 components_of = for_state  # the component set of a state (a plain alias: it is called very often)
 
 
-def illegal(message: Phrase, suggestion: Phrase | None = None) -> IllegalOrder:
-    return IllegalOrder(message, suggestion=suggestion)
+CANNOT_PRODUCE = phrase("you cannot produce that good")  # the reason shared by orders naming such goods
+
+
+def illegal(message: Phrase, suggestion: Phrase | None = None, reason: Phrase | None = None) -> IllegalOrder:
+    """An illegal order; `reason` says the rule in words that fit every order it refuses
+    (`that costs more than the 5 gold you have`), for a plan's alternatives said together."""
+    return IllegalOrder(message, suggestion=suggestion, reason=reason)
 
 
 def sentence_start(name: str, sentence: bool = True) -> str:

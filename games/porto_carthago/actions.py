@@ -46,6 +46,10 @@ def aristocrat_moves(to_lighthouse: int, to_temple: int) -> int:
 # --------------------------------------------------------------------------- checks
 
 
+DOCK_TAKEN = phrase("that dock is taken")  # reasons shared by the orders naming such a dock
+NOT_YOURS = phrase("that dock is not yours")
+
+
 def _cost_left(state: State, seat: int, kind: str, slot: Any) -> int:
     """The servants left in supply after paying for `slot`; raises when the slot cannot be used."""
     if not isinstance(slot, int) or not 1 <= slot <= 6:
@@ -55,7 +59,7 @@ def _cost_left(state: State, seat: int, kind: str, slot: Any) -> int:
         where = [str(i + 1) for i, card in enumerate(state["slots"]) if card == kind]
         hint = phrase("the {card} lies on slot {slots}", card=term(kind), slots=both(where)) if where else None
         raise IllegalOrder(phrase("slot {slot} holds the {lying}, not the {card}", slot=slot, lying=term(lying),
-                                  card=term(kind)), suggestion=hint)
+                                  card=term(kind)), reason=phrase("that slot holds another card"), suggestion=hint)
     cost = slot_info(state, slot)["cost"]
     if state["supply"][seat] < cost:
         raise IllegalOrder(plural_phrase(cost, "slot {slot} costs {n} servant and you have {supply} in supply",
@@ -108,16 +112,16 @@ def _check_loadmaster(state: State, seat: int, args: dict[str, Any], left: int) 
     mode, dock = args.get("mode"), _dock_named(state, args.get("dock"))
     if mode == "occupy":
         if state["dock_o"][dock] is not None:
-            raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["dock"]))
+            raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["dock"]), reason=DOCK_TAKEN)
         if left < 2:
             raise IllegalOrder(phrase("occupying a dock needs 2 servants in supply besides the slot cost"))
     elif mode in ("switch", "dissolve"):
         if state["dock_o"][dock] != seat:
-            raise IllegalOrder(phrase("dock {dock} is not yours", dock=args["dock"]))
+            raise IllegalOrder(phrase("dock {dock} is not yours", dock=args["dock"]), reason=NOT_YOURS)
         if mode == "switch":
             target = _dock_named(state, args.get("to"))
             if state["dock_o"][target] is not None:
-                raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["to"]))
+                raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["to"]), reason=DOCK_TAKEN)
     else:
         raise IllegalOrder(phrase("unknown loadmaster mode {mode!r}", mode=mode))
 
@@ -132,7 +136,8 @@ def _check_merchant(state: State, seat: int, args: dict[str, Any], left: int) ->
     if free_storage(state, seat) < 1:
         raise IllegalOrder(phrase("your storage has no free space"))
     if state["money"][seat] < goods_price(state):
-        raise IllegalOrder(phrase("the next good costs {price} talents", price=goods_price(state)))
+        raise IllegalOrder(phrase("the next good costs {price} talents and you have {money}", price=goods_price(state),
+                                  money=state["money"][seat]))
 
 
 def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> None:
@@ -145,7 +150,7 @@ def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> N
     else:
         dock = _dock_named(state, source)
         if state["dock_o"][dock] != seat:
-            raise IllegalOrder(phrase("dock {dock} is not yours", dock=source))
+            raise IllegalOrder(phrase("dock {dock} is not yours", dock=source), reason=NOT_YOURS)
         if state["dock_g"][dock] is None:
             raise IllegalOrder(phrase("dock {dock} holds no good", dock=source))
     if target == source:
@@ -164,7 +169,7 @@ def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> N
     else:
         dock = _dock_named(state, target)
         if state["dock_o"][dock] != seat:
-            raise IllegalOrder(phrase("dock {dock} is not yours", dock=target))
+            raise IllegalOrder(phrase("dock {dock} is not yours", dock=target), reason=NOT_YOURS)
         if state["dock_g"][dock] is not None:
             raise IllegalOrder(phrase("dock {dock} already stores a good (A15)", dock=target))
 

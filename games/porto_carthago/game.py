@@ -11,11 +11,11 @@ from typing import Any, Mapping, Sequence
 
 from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, PhaseInfo,
                               Prompt, Result, SetupError)
-from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural_phrase
+from referee.wording import Phrase, listed, order_text, phrase, plural_phrase
 
 from . import checks, components, grammar, menus, plans, scoring, views
 from .board import seat_of
-from .decisions import alternatives_of, carry_out, choose, menu_orders, run_queues, validate
+from .decisions import alternatives_of, carry_out, choose, menu_orders, reasons, run_queues, validate
 from .flow import MAIN_KINDS, advance, current_decision, describe
 from .setup import new_state
 from .state import State, copy_state
@@ -167,10 +167,10 @@ class PortoCarthago:
         if rest and decision.seat == seat:
             first = chosen = rest.pop(0)
             if first.kind == "either":
-                chosen, reasons = choose(new, decision, first)
+                chosen, failures = choose(new, decision, first)
                 if chosen is None:
                     raise IllegalOrder(phrase("none of the alternatives is possible now: {reasons}",
-                                              reasons=in_a_row(reasons)),
+                                              reasons=reasons(failures)),
                                        line=first_line, text=grammar.format_order(first))
             else:
                 try:
