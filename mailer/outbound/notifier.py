@@ -407,7 +407,12 @@ class MailNotifier:
 
     # -- mail that must not touch a game
 
-    def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str) -> None:
+    def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str,
+                    seat: Mapping[str, Any] | None = None, game_id: str = "") -> None:
+        """A mail that belongs to no game's unit of work (a refusal, an answer of the desk, a
+        CHECK), queued in the system outbox. With a player's `seat` in `game_id` it comes from
+        the game's address with the player's reply address, so that a reply with orders (the
+        corrected ones, after a CHECK or a rejection) goes to the game and plays them."""
         store = self.system_outbox.store
         if not store.exists(SYSTEM_GAME):
             try:
@@ -415,8 +420,10 @@ class MailNotifier:
             except GameExists:
                 pass  # another worker thread or process made it first
         with store.transaction(SYSTEM_GAME) as tx:
-            queue(tx, OutgoingMail("", "notice", to, subject, text,
+            queue(tx, OutgoingMail(game_id if seat is not None else "", "notice", to, subject, text,
                                    message_id("system", "notice", serial, "x", self.settings.hostname),
-                                   in_reply_to=in_reply_to, auto="auto-replied"),
+                                   in_reply_to=in_reply_to, auto="auto-replied",
+                                   reply_to=reply_address(game_id, seat, self.settings.hostname)
+                                   if seat is not None else None),
                   host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock())
         self.system_outbox.mark(SYSTEM_GAME)

@@ -16,6 +16,7 @@ from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lin
 from ..rendering import menu_text
 from ..schedule import deadline_text, due_of, seat_zone
 from ..tokens import same_token
+from .problems import errors_of, on_text_lines, together, without_lines
 from .steps import Reopened, Steps
 
 
@@ -112,10 +113,12 @@ class Submissions(Steps):
             return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, base["phase"], lang), **base)
         try:
             # read at the edge: the game, its errors and the log see English only
-            orders = pos.take(player, to_english(game, lang, text))
+            english = to_english(game, lang, text)
+            orders = pos.take(player, english)
         except Refused as exc:
             return Receipt(REFUSED, reason=str(exc), **base)
         except OrderError as exc:
+            exc = self._and_illegal(game, lang, pos, player, text, exc)
             return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
                            next=self._next(game, pos, player, False, lang), **base)
         held = meta.get("held")
@@ -126,6 +129,7 @@ class Submissions(Steps):
             trial = Position(game, pos.state, pos.opening, list(pos.steps))
             outcome = trial.submit(player, orders)
         except OrderError as exc:
+            exc = on_text_lines(exc, english, lambda t: pos.read(player, t), len(orders))
             return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
                            next=self._next(game, pos, player, False, lang), **base)
         echo = [game.format(o) for o in orders]
@@ -173,6 +177,27 @@ class Submissions(Steps):
         if pos is trial and outcome.resolved:
             self._notify_reports(tx, game, pos.state)
         return receipt
+
+    @staticmethod
+    def _and_illegal(game: Game, lang: str, pos: Position, player: str, text: str, exc: OrderError) -> OrderError:
+        """The invalid lines of a submission, and with them what the position refuses of the
+        lines that are orders (referee/service/problems.py): every problem in one answer."""
+        found = errors_of(exc)
+        invalid = {e.line for e in found}
+        if None in invalid:
+            return exc
+        try:
+            rest = to_english(game, lang, without_lines(text, invalid))
+            orders = pos.read(player, rest)
+        except OrderError:
+            return exc  # nothing more reads as orders: the invalid lines are the whole answer
+        try:
+            Position(game, pos.state, pos.opening, list(pos.steps)).submit(player, orders)
+        except OrderError as more:
+            return together(found + errors_of(on_text_lines(more, rest, lambda t: pos.read(player, t), len(orders))))
+        except Refused:
+            pass
+        return exc
 
     def _screened(self, tx: Any, game_id: str, player: str, sub: Submission,
                   base: dict[str, Any]) -> Receipt | None:
