@@ -353,6 +353,22 @@ def phase_kinds(game: Game) -> tuple[str, ...] | None:
     return tuple(kinds) if kinds is not None else None
 
 
+def phase_code(game: Game, key: str) -> str:
+    """A phase key as players read and write it (the ORDERS block's tag, a receipt's "phase
+    ..."): short, without the engine's own spelling of the decision (`d2-lighthouse-38` for
+    `d2-arrival.lighthouse-38`). An engine opts in by defining ``phase_code(key) -> str``,
+    which must give the same code for a code as for the key it stands for, so that a reply
+    quoting a tag of either kind names its phase; keys stay what the engine, the log and the
+    store know."""
+    hook = getattr(game, "phase_code", None)
+    return str(hook(key)) if hook is not None else key
+
+
+def same_phase(game: Game, named: str, key: str) -> bool:
+    """Whether a phase a player named (a tag, old or new) is the phase `key`."""
+    return named == key or phase_code(game, named) == phase_code(game, key)
+
+
 def accepts_orders(game: Game, state: State, player: str) -> bool:
     """Whether `player` may submit now although no prompt names them.
 
@@ -372,11 +388,15 @@ class MenuLine:
     <contract> on ship <n>: 22, 41 on ship 1 or 2``. `orders` are the orders it stands for;
     `more`, for a line with an open-ended amount (``defend <gold>: any amount``), says whether
     an order beyond them belongs to it too. Tests hold the lines to `apply`: every order a
-    line stands for is legal, and every legal order has its line."""
+    line stands for is legal, and every legal order has its line. `ahead`: a standing or plan
+    order, kept for a decision still to come (a defend limit during construction, a queued
+    next turn), which the player reads under "Plan ahead" rather than among the orders that
+    answer the decision open now."""
 
     text: str
     orders: tuple[Order, ...] = ()
     more: Callable[[Order], bool] | None = None
+    ahead: bool = False
 
     def covers(self, order: Order) -> bool:
         return order in self.orders or (self.more is not None and self.more(order))

@@ -12,11 +12,12 @@ import re
 import textwrap
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, \
     select_autoescape
 from jinja2.runtime import Context
+from markupsafe import Markup, escape
 
 from . import registry
 from .contract import Game, State, menu_lines
@@ -100,24 +101,76 @@ def _wrapped(text: str, indent: int, hang: int, width: int) -> str:
     return filled.replace(NBSP, " ")
 
 
+class MenuText(NamedTuple):
+    """A player's menu as written: the orders that answer the decision open now, the standing
+    and plan orders (`MenuLine.ahead`, shown under "Plan ahead"), and whether it lists every
+    order."""
+
+    now: list[str]
+    ahead: list[str]
+    complete: bool
+
+
 def menu_text(game: Game, state: State, player: str, width: int = 72,
-              lang: str = DEFAULT_LANGUAGE) -> tuple[list[str], bool]:
+              lang: str = DEFAULT_LANGUAGE) -> MenuText:
     """The player's menu (`menu_lines`) as lines no wider than `width`, a long line going on,
-    indented, on the next ones; and whether it lists every order. Reports, HELP and receipts
-    all show it this way, with the order words in the player's language."""
+    indented, on the next ones. Reports, HELP and receipts all show it this way, with the
+    order words in the player's language."""
     menu, complete = menu_lines(game, state, player)
-    out: list[str] = []
+    now: list[str] = []
+    ahead: list[str] = []
     for line in menu:
         text = say(line.text, lang, game) if isinstance(line.text, Phrase) else localise_menu(game, lang, line.text)
         for part in text.splitlines():
-            out += _menu_lines(part, width)
-    return out, complete
+            (ahead if line.ahead else now).extend(_menu_lines(part, width))
+    return MenuText(now, ahead, complete)
 
 
 @lru_cache(maxsize=4096)
 def _menu_lines(part: str, width: int) -> list[str]:
     return textwrap.wrap(part, width, subsequent_indent="    ", break_long_words=False,
                          break_on_hyphens=False) or [""]
+
+
+_BULLET = re.compile(r"^[-+*] ")
+
+
+def logical_lines(text: str) -> list[tuple[int, str]]:
+    """Plain text written for 78 columns (`wrap`) back as its logical lines, (indent, text),
+    a blank line as (0, ""): a line indented deeper than the line it follows goes on that
+    line, unless the one before ends with ":" (a list follows), it starts a bullet, or its
+    indent is not the one the line's first continuation had (a suggestion under an error).
+    What a mail's HTML part shows as prose, wrapped by the reader's screen."""
+    out: list[tuple[int, str]] = []
+    start = more = -1  # the current logical line's indent and its continuations' (-1: none yet)
+    for raw in text.splitlines():
+        body = raw.strip()
+        indent = len(raw) - len(raw.lstrip(" "))
+        if not body:
+            out.append((0, ""))
+            start = more = -1
+            continue
+        goes_on = (start >= 0 and indent > start and not out[-1][1].endswith(":") and not _BULLET.match(body)
+                   and (indent == more if more >= 0 else indent - start >= (4 if start else 2)))
+        if goes_on:
+            out[-1] = (start, out[-1][1] + " " + body)
+            more = indent
+        else:
+            out.append((indent, body))
+            start, more = indent, -1
+    return out
+
+
+def prose(text: str) -> Markup:
+    """Plain text of a mail (a receipt, a notice) as HTML prose: its logical lines, each on a
+    line of its own and indented as it was, wrapped by the reader's screen instead of at 78
+    monospaced columns (which a phone would wrap a second time)."""
+    parts = []
+    for indent, line in logical_lines(text.strip("\n")):
+        shown = escape(line)
+        parts.append(Markup('<span style="padding-left: {}em">{}</span>').format(indent // 2, shown) if indent
+                     else shown)
+    return Markup("<br>").join(parts)
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -195,7 +248,7 @@ def _environment(lang: str) -> Environment:
     )
     env.globals["lang"] = lang  # before any template is compiled: CompiledMessages reads it
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
-    env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak,
+    env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak, prose=prose,
                        number=lambda value: format_number(value, lang),
                        term=lambda word, game: term(game, lang, word),
                        say=lambda message, game=None: say(message, lang, registry.get(game) if game else None))

@@ -232,8 +232,8 @@ def _play(state: GameState, player: str, order: Order, failures: Sequence[tuple[
 def _failed(state: GameState, player: str, part: str, failures: Sequence[tuple[Order, Any]],
             events: list[Event]) -> None:
     why = why_not(failures)
-    events.append(Event("plan.failed", phrase("Your plan for {when} could not be used ({reasons}); it is dropped and you "
-                                              "are asked.", when=WHEN[part], reasons=why),
+    events.append(Event("plan.failed", phrase("Your plan for {when} could not be used ({reasons}); it is dropped and "
+                                              "you are asked.", when=WHEN[part], reasons=why),
                         {"part": part, "reasons": str(why)}, to=(player,)))
 
 
@@ -249,7 +249,6 @@ def _part_line(part: str, orders: str) -> Phrase:
 # the lines of the plan template (they never change)
 _DONATE = _part_line("donate", "donate <good> or pass")
 _STORE = _part_line("store", "keep <goods> or keep nothing")
-_DEFEND = order_phrase("defend <gold>")
 _AUCTION = _part_line("auction", "bid <office> up to <gold> or take free or stay")
 _PRETORIO = _part_line("pretorio", "good <type> or <type>")
 _CONSUL = phrase("{part}: {orders} (or: {other})", part=order_text("consul"), orders=order_text("preempt never"),
@@ -267,7 +266,7 @@ def template(state: GameState, player: str) -> list[Phrase]:
     phase = state["phase"]
     rest_of_round = [_DONATE, _STORE]
     holds = {office for office, holder in state["offices"].items() if holder == player}
-    next_round = [_DEFEND, _AUCTION]
+    next_round = [_AUCTION]  # (the defend limit is a line of the menu, under "Plan ahead" too)
     next_round += [_PRETORIO] if "pretorio" in holds else []
     next_round += [_CONSUL] if "consul" in holds else []
     next_round += _CONSTRUCTION
@@ -278,7 +277,7 @@ def template(state: GameState, player: str) -> list[Phrase]:
     if phase == "store":
         return next_round
     if phase == "auction":
-        return next_round[1:]
+        return next_round
     if phase == "pretorio":
         return [line for line in next_round if line.startswith(("consul", "construction"))]
     return []

@@ -24,8 +24,6 @@ from .shipping import ship_by_charter
 from .state import State
 
 ACTION_KINDS = ("captain", "aristocrat", "loadmaster", "merchant", "porter")
-GERMAN = {"captain": "Kapitän", "aristocrat": "Aristokrat", "loadmaster": "Lademeister",
-          "merchant": "Händler", "porter": "Träger"}
 ARISTOCRAT_ROUTES = (("supply", "lighthouse"), ("supply", "temple"), ("lighthouse", "supply"),
                      ("temple", "supply"), ("lighthouse", "temple"), ("temple", "lighthouse"))
 
@@ -165,13 +163,13 @@ def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> N
         if state["temple"][seat] < 1:
             raise IllegalOrder(phrase("charter shipping needs a servant of yours in the Baal temple"))
         if not state["deck"]:
-            raise IllegalOrder(phrase("the ship deck is empty, so nothing can be shipped (A21)"))
+            raise IllegalOrder(phrase("the ship deck is empty, so nothing can be shipped"))
     else:
         dock = _dock_named(state, target)
         if state["dock_o"][dock] != seat:
             raise IllegalOrder(phrase("dock {dock} is not yours", dock=target), reason=NOT_YOURS)
         if state["dock_g"][dock] is not None:
-            raise IllegalOrder(phrase("dock {dock} already stores a good (A15)", dock=target))
+            raise IllegalOrder(phrase("dock {dock} already stores a good", dock=target))
 
 
 _CHECKS: dict[str, Callable[[State, int, dict[str, Any], int], None]] = {
@@ -223,11 +221,11 @@ def execute_main(state: State, seat: int, order: Order, events: list[Event]) -> 
             "{player} takes slot {slot} ({card}) only for its side action.", player=name, slot=slot, card=card),
             {"player": name, "slot": slot}))
         return
-    head = plural_phrase(cost, "{player} uses the {card} ({german}) on slot {slot} paying {n} servant",
-                         "{player} uses the {card} ({german}) on slot {slot} paying {n} servants",
-                         player=name, card=term(kind), german=GERMAN[kind], slot=slot) if cost else phrase(
-        "{player} uses the {card} ({german}) on slot {slot}", player=name, card=term(kind), german=GERMAN[kind],
-        slot=slot)
+    # the card in the reader's words: the rulebook's German name only in German mail (the glossary's)
+    head = plural_phrase(cost, "{player} uses the {card} on slot {slot} paying {n} servant",
+                         "{player} uses the {card} on slot {slot} paying {n} servants",
+                         player=name, card=term(kind), slot=slot) if cost else phrase(
+        "{player} uses the {card} on slot {slot}", player=name, card=term(kind), slot=slot)
     _EFFECTS[kind](state, seat, args, head, events)
 
 

@@ -76,7 +76,7 @@ def _validate_any_good(state: State, seat: int, dock: Any) -> None:
     if state["dock_o"][index] != seat:
         raise IllegalOrder(phrase("dock {dock} is not yours", dock=dock))
     if state["dock_s"][index] is None or state["dock_g"][index] is None:
-        raise IllegalOrder(phrase("dock {dock} needs both a ship and a good to load (A24)", dock=dock))
+        raise IllegalOrder(phrase("dock {dock} needs both a ship and a good to load", dock=dock))
 
 
 def _validate_servant_moves(state: State, moves: list[Any]) -> None:

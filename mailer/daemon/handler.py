@@ -149,12 +149,11 @@ class MailHandler:
         seat = self.referee.seat(game_id, player, token)
         if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
             return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)
-        phase_key = read.phase_key()
         t = translations(receipt.language)
         subject = t.gettext("[{game}] Orders not accepted").format(game=game_id)
-        if phase_key is not None and receipt.phase and receipt.phase.get("key") != phase_key:
+        if receipt.stale and receipt.phase:
             subject = t.gettext("[{game}] Too late: phase {old} is closed, {key} is open").format(
-                game=game_id, old=phase_key, key=receipt.phase["key"])
+                game=game_id, old=receipt.stale, key=receipt.phase["key"])
         self.notifier.system_mail(
             seat["email"], subject, receipt.render(), seat=seat, game_id=game_id,
             in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}")

@@ -16,7 +16,7 @@ from referee.config import Settings
 from referee.contract import Event, Game, State
 from referee.i18n import recipient_language, translations
 from referee.i18n.messages import Message, msg, say
-from referee.i18n.terms import phase_name
+from referee.i18n.terms import shown_phase
 from referee.notify import EACH, Notify, bag_of
 from referee.receipts import Receipt
 from referee.rendering import render
@@ -165,12 +165,12 @@ class MailNotifier:
         if self._choice(seat).mode != EACH:
             folding.add_part(tx, player, "reminder", subject.removeprefix(f"[{tx.game_id}] "), render(
                 "reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=True,
-                phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                phase=shown_phase(game, lang, phase),
                 prompt="", left=show_span(due - now), deadline="", help="", block=[]), urgent=True)
             return
         prompts = [p for p in game.prompts(state) if p.player == player]
         text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=False,
-                      phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                      phase=shown_phase(game, lang, phase),
                       prompt=say(prompts[0].text, lang, game) if prompts else "", left=show_span(due - now),
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=say(game.help(state, player), lang, game) if prompts else "",
@@ -190,7 +190,7 @@ class MailNotifier:
         t = translations(lang)
         body = render("reopened.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, by=by,
                       brief=brief,
-                      phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                      phase=shown_phase(game, lang, phase),
                       lines=[say(line, lang, game) for line in lines],
                       cancelled=[say(line, lang, game) for line in cancelled],
                       deadline=deadline_text(meta, seat.get("timezone"), lang),

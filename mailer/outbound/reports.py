@@ -17,11 +17,11 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.contract import Event, Game, State, plan_template, standing_plan
+from referee.contract import Event, Game, State, phase_code, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
 from referee.i18n.messages import say
 from referee.wording import Phrase
-from referee.i18n.terms import localise, phase_name
+from referee.i18n.terms import localise, shown_phase
 from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
 from referee.standings import standings_context
@@ -98,8 +98,8 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
     plan template (a report leaves it out when the player's last mail showed the same one)."""
     phase = game.phase(state)
     t = translations(lang)
-    lines = [f"ORDERS {game_id} {phase.key}"]
-    menu, complete = menu_text(game, state, player, lang=lang)
+    lines = [f"ORDERS {game_id} {phase_code(game, phase.key)}"]
+    menu, ahead, complete = menu_text(game, state, player, lang=lang)
     if menu:
         if complete:
             lines += _comment(t.gettext("Write your orders below, one per line. Every order you may give now:"))
@@ -111,8 +111,9 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
                 lines += _comment(t.gettext("... and {count} more; send HELP for the full list.").format(
                     count=len(menu) - MENU_LINES))
     template = plan_template(game, state, player) if plan else []
-    if template:
+    if template or ahead:  # the standing orders always, the template when it is new to the reader
         lines += _comment(t.gettext("Plan ahead (optional, only you see it): fill in, remove the #"))
+        lines += [f"# {part}" for part in ahead]
         lines += [f"#   {plan_line(game, lang, part)}" for part in template]
     lines.append("END")
     return lines
@@ -156,7 +157,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "game_id": game_id,
         "title": game.title,
         "player": player,
-        "phase": {"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+        "phase": shown_phase(game, lang, phase),
         "events": grouped([(e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player)], players),
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
@@ -195,16 +196,20 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
     with the same player's name read as one line: `bruno sells 1 blue for 2 gold; sells 3
     green for 3 gold; ends the construction turn.` Events in a row of the same kind (every
     player's production, every draw of contracts) are joined with `;` when that takes no more
-    lines of `width` than one line each. A mail that covers a whole round stays readable, and
+    lines of `width` than one line each; a sentence that begins with a capital goes on after a
+    full stop, not after `;`. A player's order as they sent it (`bruno: CAPTAIN 4`) always
+    starts a line of its own, so that the line goes on with what that order did and one line
+    never holds two players' moves. A mail that covers a whole round stays readable, and
     nothing is left out."""
     out: list[str] = []
     last_who: str | None = None
     last_kind: str | None = None
     for kind, text in events:
         who = next((p for p in players if text.startswith((p + " ", p + ": "))), None)
+        echo = who is not None and text.startswith(who + ": ")
         if out and who is not None and who == last_who:
-            out[-1] = out[-1].rstrip(".") + "; " + text[len(who):].removeprefix(":").lstrip()
-        elif out and kind == last_kind and _lines(joined := out[-1].rstrip(".") + "; " + text, width) <= (
+            out[-1] = _joined(out[-1], text[len(who):].removeprefix(":").lstrip())
+        elif out and kind == last_kind and not echo and _lines(joined := _joined(out[-1], text), width) <= (
                 _lines(out[-1], width) + _lines(text, width)):
             out[-1] = joined
             who = None  # a joined line no longer belongs to one player
@@ -212,6 +217,13 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
             out.append(text)
         last_who, last_kind = who, kind
     return out
+
+
+def _joined(line: str, text: str) -> str:
+    """`line; text`, or `line. Text` when `text` begins a sentence with a capital."""
+    if text[:1].isupper() and not text[:2].isupper():
+        return line.rstrip(".") + ". " + text
+    return line.rstrip(".") + "; " + text
 
 
 def _lines(text: str, width: int) -> int:
@@ -248,10 +260,10 @@ def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: 
     and the mail commands."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
-    menu = menu_text(game, state, player, width=74, lang=lang)[0] if prompts else []
-    template = [plan_line(game, lang, part) for part in plan_template(game, state, player)] if prompts else []
+    menu, ahead, _ = menu_text(game, state, player, width=74, lang=lang) if prompts else ([], [], False)
+    template = ahead + [plan_line(game, lang, part) for part in plan_template(game, state, player)] if prompts else []
     return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player, template=template,
-                  phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                  phase=shown_phase(game, lang, phase),
                   prompt=say(prompts[0].text, lang, game) if prompts else "",
                   help=say(game.help(state, player), lang, game) if prompts else "",
                   menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),

@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable
 
-from ..contract import InvalidOrder, OrderErrors
+from ..contract import InvalidOrder, OrderErrors, phase_code
 from ..orderlines import fold
 from . import DEFAULT_LANGUAGE, translations
 
@@ -86,8 +86,17 @@ def phase_name(game: Any, lang: str, name: str) -> str:
 
 
 def localised_phase(game: Any, lang: str, phase: dict[str, Any]) -> dict[str, Any]:
-    """A phase dict (`key`, `round`, `name`, ...) with its name in `lang`."""
-    return dict(phase, name=phase_name(game, lang, phase["name"])) if "name" in phase else dict(phase)
+    """A phase dict (`key`, `round`, `name`, ...) as a player reads it: its name in `lang`,
+    its key as the short code players write (`referee.contract.phase_code`)."""
+    shown = dict(phase, name=phase_name(game, lang, phase["name"])) if "name" in phase else dict(phase)
+    if "key" in shown:
+        shown["key"] = phase_code(game, shown["key"])
+    return shown
+
+
+def shown_phase(game: Any, lang: str, info: Any) -> dict[str, Any]:
+    """A `PhaseInfo` as the phase dict a player's mail shows (`localised_phase`)."""
+    return localised_phase(game, lang, {"key": info.key, "round": info.round, "name": info.name})
 
 
 def english_keywords(game: Any) -> set[str]:

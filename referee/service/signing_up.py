@@ -227,8 +227,8 @@ def _name_refusal(game_id: str, name: str, *, named: bool) -> dict[str, Any] | N
     when it can. `named`: the name was given (else it was taken from the address)."""
     most = longest_name(game_id)
     if not valid_name(name):
-        said = msg("the name {name!r} cannot be a player's: use letters, digits, '_' and '-', starting with a letter "
-                   "or digit", name=name[:40])
+        said = msg("the name {name!r} cannot be a player's: a name is one word of letters, digits, '_' and '-', "
+                   "starting with a letter or digit, of at most {most} characters", name=name[:40], most=most)
     elif len(name) > most:
         said = msg("the name {name!r} is too long: a name in game {game} may have at most {most} characters",
                    name=name[:40], game=game_id, most=most)

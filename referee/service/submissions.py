@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from ..contract import Game, OrderError, State
+from ..contract import Game, OrderError, State, phase_code, same_phase
 from ..i18n import recipient_language, translations
 from ..i18n.messages import say
 from ..i18n.terms import in_language, localise, localised_phase, to_english
@@ -109,8 +109,9 @@ class Submissions(Steps):
         if meta.get("status") == "finished" or pos.over:
             return Receipt(REFUSED, reason=t.gettext("{game} is over; no more orders are taken").format(game=game_id),
                            **base)
-        if phase_key is not None and phase_key != phase["key"]:
-            return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, base["phase"], lang), **base)
+        if phase_key is not None and not same_phase(game, phase_key, phase["key"]):
+            return Receipt(REFUSED, reason=self._stale(tx, game, player, phase_key, base["phase"], lang),
+                           stale=phase_code(game, phase_key), **base)
         try:
             # read at the edge: the game, its errors and the log see English only
             english = to_english(game, lang, text)
@@ -119,7 +120,7 @@ class Submissions(Steps):
             return Receipt(REFUSED, reason=str(exc), **base)
         except OrderError as exc:
             exc = self._and_illegal(game, lang, pos, player, text, exc)
-            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
+            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), **self._menu(game, pos, player, lang),
                            next=self._next(game, pos, player, False, lang), **base)
         held = meta.get("held")
         previous = pos.last_set(player)
@@ -130,7 +131,7 @@ class Submissions(Steps):
             outcome = trial.submit(player, orders)
         except OrderError as exc:
             exc = on_text_lines(exc, english, lambda t: pos.read(player, t), len(orders))
-            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
+            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), **self._menu(game, pos, player, lang),
                            next=self._next(game, pos, player, False, lang), **base)
         echo = [game.format(o) for o in orders]
         old = previous.text.splitlines() if previous else []
@@ -232,7 +233,7 @@ class Submissions(Steps):
                        **dict(base, phase=None))
 
     @staticmethod
-    def _menu(game: Game, pos: Position, player: str, lang: str) -> list[str]:
+    def _menu(game: Game, pos: Position, player: str, lang: str) -> dict[str, list[str]]:
         """What a player whose set was rejected may send: in a simultaneous phase the menu of
         the position a new set replaces the earlier one in; a game with a complete menu only."""
         state = pos.state
@@ -241,19 +242,20 @@ class Submissions(Steps):
                 state = pos.without(player)[0]
             except OrderError:  # the earlier set no longer comes off cleanly: the menu of the position as it is
                 pass
-        lines, complete = menu_text(game, state, player, lang=lang)
-        return lines if complete else []
+        menu = menu_text(game, state, player, lang=lang)
+        return {"menu": menu.now, "ahead": menu.ahead} if menu.complete else {}
 
-    def _stale(self, tx: Any, player: str, phase_key: str, phase: Mapping[str, Any], lang: str) -> str:
-        """Why orders for a past phase are refused, and which phase is open now."""
+    def _stale(self, tx: Any, game: Game, player: str, phase_key: str, phase: Mapping[str, Any], lang: str) -> str:
+        """Why orders for a past phase are refused, and which phase is open now (`phase` as the
+        player reads it; `phase_key` as they wrote it, a code or a key)."""
         t = translations(lang)
-        defaulted = any(e["type"] == DEFAULT and e.get("phase") == phase_key and e.get("player") == player
-                        and e.get("source") == "deadline" for e in tx.events())
+        defaulted = any(e["type"] == DEFAULT and e.get("player") == player and e.get("source") == "deadline"
+                        and same_phase(game, phase_key, e.get("phase") or "") for e in tx.events())
         how = (t.gettext("which closed at its deadline (your default orders were played)") if defaulted
                else t.gettext("which is not open (already resolved)"))
         return t.gettext("these orders are for phase {old}, {how}; the phase now open is {phase} (round {round}, "
-                         "phase {key})").format(old=phase_key, how=how, phase=phase["name"], round=phase["round"],
-                                                key=phase["key"])
+                         "phase {key})").format(old=phase_code(game, phase_key), how=how, phase=phase["name"],
+                                                round=phase["round"], key=phase["key"])
 
     def _holds(self, meta: Mapping[str, Any], pos: Position, player: str) -> bool:
         """Whether a set that completes the phase must wait for the deadline (early=false):
