@@ -10,13 +10,11 @@ import pytest
 
 from games.constantinopolis import GAME as CONSTANTINOPOLIS
 from games.porto_carthago import GAME as PORTO
-from mailer.daemon.wiring import build
 from mailer.outbound.reports import help_text, orders_block
-from referee.config import Settings
 from referee.contract import menu_lines
 from referee.rendering import menu_text
 
-from .util import positions
+from .util import positions, service_at
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 PLAN_AHEAD = "# Plan ahead (optional, only you see it): fill in, remove the #"
@@ -87,12 +85,7 @@ def test_defend_is_a_plan_ahead_line_in_construction_and_an_order_of_the_auction
 
 
 def test_a_rejected_set_lists_the_standing_orders_under_plan_ahead(tmp_path):
-    svc = build(Settings(hostname="games.test", data_dir=tmp_path), clock=lambda: NOW)
-    svc.referee.new_game("constantinopolis", [(p, f"{p}@players.test") for p in ("greg", "jen", "kay")],
-                         seed="case", game_id="c1")
-    with svc.store.transaction("c1") as tx:
-        tx.set_state(construction_position())
-        tx.set_meta(steps=[])
+    svc = service_at(tmp_path, construction_position(), lambda: NOW)
     receipt = svc.referee.submit("c1", "greg", "build Nowhere")
     assert receipt.status == "rejected"
     text = " ".join(receipt.render().split())

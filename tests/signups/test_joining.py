@@ -309,7 +309,8 @@ def test_refusals_of_the_moderator_and_of_a_second_seat(world):
     world.ref.open_game("race", "2..3", game_id="r2", approve=True)
     join(world, "ann")
     world.mail("ann@p.test", "JOIN r1 anne")
-    assert "this address already has a seat in r1" in last(world, "ann@p.test").get_content()
+    assert ("this address already has a seat in r1, and an address holds one seat a game"
+            in " ".join(last(world, "ann@p.test").get_content().split()))
     with pytest.raises(ServiceError, match="players who confirm by mail; there is nothing to approve"):
         world.ref.approve("r1", "ann")
     with pytest.raises(ServiceError, match="no such sign-up waits in r2"):
