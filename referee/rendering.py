@@ -135,30 +135,65 @@ def _menu_lines(part: str, width: int) -> list[str]:
 _BULLET = re.compile(r"^[-+*] ")
 
 
-def logical_lines(text: str) -> list[tuple[int, str]]:
-    """Plain text written for 78 columns (`wrap`) back as its logical lines, (indent, text),
-    a blank line as (0, ""): a line indented deeper than the line it follows goes on that
-    line, unless the one before ends with ":" (a list follows), it starts a bullet, or its
-    indent is not the one the line's first continuation had (a suggestion under an error).
-    What a mail's HTML part shows as prose, wrapped by the reader's screen."""
+def logical_lines(text: str, width: int = 78) -> list[tuple[int, str]]:
+    """Plain text written for `width` columns (`wrap`) back as its logical lines, (indent,
+    text), a blank line as (0, ""). A line goes on the one before it when the line before was
+    wrapped there (the first word of this one would not have fitted on it), this one starts
+    no bullet, and it is indented as a continuation: as deep as the line's continuations so
+    far, or, for the first, two columns deeper than a line at the margin and four deeper than
+    an indented one (a suggestion under an error is a line of its own), or, in a paragraph
+    whose lines are all at the margin (a notice filled flush), at the margin too. What a
+    mail's HTML part shows as prose, wrapped by the reader's screen."""
     out: list[tuple[int, str]] = []
+    rows = text.splitlines()
+    flush = _flush_blocks(rows)
     start = more = -1  # the current logical line's indent and its continuations' (-1: none yet)
-    for raw in text.splitlines():
-        body = raw.strip()
+    before = 0  # the length of the physical line before
+    for number, raw in enumerate(rows):
+        body = raw.rstrip().lstrip(" ")
         indent = len(raw) - len(raw.lstrip(" "))
         if not body:
             out.append((0, ""))
             start = more = -1
+            before = 0
             continue
-        goes_on = (start >= 0 and indent > start and not out[-1][1].endswith(":") and not _BULLET.match(body)
-                   and (indent == more if more >= 0 else indent - start >= (4 if start else 2)))
+        wrapped = start >= 0 and before + 1 + len(_first_chunk(body)) > width and not _BULLET.match(body)
+        if indent > start:
+            goes_on = wrapped and (indent == more if more >= 0 else indent - start >= (4 if start else 2))
+        else:
+            goes_on = wrapped and indent == start == 0 and flush[number]
         if goes_on:
             out[-1] = (start, out[-1][1] + " " + body)
             more = indent
         else:
             out.append((indent, body))
             start, more = indent, -1
+        before = len(raw.rstrip())
     return out
+
+
+def _flush_blocks(rows: list[str]) -> list[bool]:
+    """For each line, whether the block it stands in (the lines between blank ones) has all
+    its lines at the margin: a paragraph filled flush, whose lines go on at the margin."""
+    out: list[bool] = []
+    block: list[str] = []
+    for raw in rows + [""]:
+        if raw.strip():
+            block.append(raw)
+            continue
+        out += [all(not line.startswith(" ") for line in block)] * len(block) + [True]
+        block = []
+    return out[:len(rows)]
+
+
+_FIRST_CHUNK = re.compile(r"\S+(?: (?:orders|end)\b\S*)*", re.IGNORECASE)
+
+
+def _first_chunk(line: str) -> str:
+    """What `wrap` moved to the start of a line as one piece: its first word, and the words
+    "orders" and "end" after it, which `wrap` never begins a line with."""
+    found = _FIRST_CHUNK.match(line)
+    return found.group(0) if found else line
 
 
 def prose(text: str) -> Markup:
