@@ -242,7 +242,9 @@ def goods_count(count: int | str, good: str) -> Phrase:
 
 
 def too_few(sheet: PlayerSheet, good: str) -> IllegalOrder:
-    """`you have only 2 green`: fewer goods of a type than an order needs."""
+    """`you have only 2 green` (or `you have no green`): fewer goods of a type than an order needs."""
+    if not sheet["goods"][good]:
+        return illegal(phrase("you have no {good}", good=term(good)))
     return illegal(phrase("you have only {goods}", goods=goods_count(sheet["goods"][good], good)))
 
 
@@ -286,6 +288,8 @@ def gain_goods(state: GameState, sheet: PlayerSheet, good: str, n: int) -> None:
 def lose_goods(state: GameState, sheet: PlayerSheet, good: str, n: int) -> None:
     """`sheet` must come from `writable_sheet`."""
     if sheet["goods"][good] < n:
+        if not sheet["goods"][good]:
+            raise illegal(phrase("you have no {good}", good=term(good)))
         raise illegal(phrase("you have only {goods}, not {count}", goods=goods_count(sheet["goods"][good], good),
                              count=n))
     sheet["goods"][good] -= n

@@ -44,7 +44,8 @@ class SigningUp(OpenGames, Starting):
             if message_id and any(p.get("message_id") == message_id for p in record["pending"]):
                 return {"game": game_id, "name": wanted, "email": address, "duplicate": True}
             if any(s["email"].lower() == address.lower() for s in meta["seats"]):
-                raise ServiceError(msg("this address already has a seat in {game}, and an address holds one seat a game", game=game_id))
+                raise ServiceError(msg("this address already has a seat in {game}, and an address holds one seat "
+                                       "a game", game=game_id))
             if len(meta["seats"]) >= record["max"]:
                 raise ServiceError(msg("{game} is full: all {max} seats are taken", game=game_id, max=record["max"]))
             problem = _name_refusal(game_id, wanted, named=bool(name))
@@ -160,7 +161,8 @@ class SigningUp(OpenGames, Starting):
                 raise ServiceError(msg("the name {name!r} was taken in {game} meanwhile; send JOIN {game} with another "
                                        "name", name=entry["name"], game=game_id))
             if any(s["email"].lower() == entry["email"].lower() for s in meta["seats"]):
-                raise ServiceError(msg("this address already has a seat in {game}, and an address holds one seat a game", game=game_id))
+                raise ServiceError(msg("this address already has a seat in {game}, and an address holds one seat "
+                                       "a game", game=game_id))
             seat = {"name": entry["name"], "email": entry["email"], "token": new_token(), "code": entry["code"]}
             record["pending"] = [p for p in record["pending"] if p is not entry]
             tx.set_meta(seats=[*meta["seats"], seat], players=[*meta["players"], seat["name"]], signup=record)

@@ -62,3 +62,10 @@ def test_a_public_building_on_the_menu_names_the_building_and_its_price():
 def test_the_legend_is_in_the_readers_language(lang, words):
     state, player, text, shown = next(iter(asked_reports(PORTO, 3, "plain-l", every=50, lang=lang)))
     assert words in shown
+
+
+def test_a_good_the_player_has_none_of_is_said_as_none():
+    from games.constantinopolis.state import too_few
+    sheet = {"goods": {"blue": 0, "green": 2}}
+    assert str(too_few(sheet, "blue").message) == "you have no blue"  # not `you have only 0 blue`
+    assert str(too_few(sheet, "green").message) == "you have only 2 green"
