@@ -38,6 +38,7 @@ class Terms:
     shown: dict[str, str] = field(default_factory=dict)  # English (folded) -> the local word shown
     nouns: dict[str, str] = field(default_factory=dict)  # a kind of name in errors ("building") -> local
     phases: dict[str, str] = field(default_factory=dict)  # a phase's English name -> local
+    names: dict[str, str] = field(default_factory=dict)  # English (folded) -> the word in prose, if cased apart
 
     def english(self, phrase: str) -> str | None:
         key = fold(phrase)
@@ -76,6 +77,7 @@ def _terms(package: str, lang: str) -> Terms:
                 terms.shown.setdefault(fold(english), local[0])
     terms.nouns.update(data.get("nouns", {}))
     terms.phases.update(data.get("phases", {}))
+    terms.names.update({fold(k): v for k, v in data.get("names", {}).items()})
     return terms
 
 
@@ -227,7 +229,9 @@ def term(game_name: str, lang: str, word: object) -> str:
     except Exception:  # an unknown game: nothing to translate with
         return text
     table = terms(game, lang)
-    return table.shown.get(fold(text), text) if table else text
+    if table is None:
+        return text
+    return table.names.get(fold(text)) or table.shown.get(fold(text), text)
 
 
 def localise_menu(game: Any, lang: str, line: str) -> str:

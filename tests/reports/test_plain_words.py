@@ -69,3 +69,11 @@ def test_a_good_the_player_has_none_of_is_said_as_none():
     sheet = {"goods": {"blue": 0, "green": 2}}
     assert str(too_few(sheet, "blue").message) == "you have no blue"  # not `you have only 0 blue`
     assert str(too_few(sheet, "green").message) == "you have only 2 green"
+
+
+def test_german_prose_writes_the_cards_and_places_with_a_capital():
+    from referee.i18n.terms import localise, term
+    assert term("porto-carthago", "de", "merchant") == "Händler"  # `nutzt die Karte Händler`
+    assert term("porto-carthago", "de", "storage") == "Lager"  # `trägt G1 von Lager nach C1-II`
+    assert term("porto-carthago", "it", "merchant") == "mercante"
+    assert localise(PORTO, "de", "MERCHANT 1 G3") == "HÄNDLER 1 G3"  # the order word as before
