@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
-from .wording import Phrase, listed, menu_order, phrase, restore
+from .wording import Phrase, in_a_row, listed, menu_order, phrase, restore
 
 State = dict[str, Any]
 """A game position: JSON-native data only. Engines never mutate a state they were given."""
@@ -75,12 +75,17 @@ class OrderError(Exception):
         text: str | None = None,
         suggestion: str | None = None,
         category: ErrorClass | None = None,
+        reason: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.text = text
         self.suggestion = suggestion
+        # The rule's reason in words that fit every order it refuses ("that dock is taken"),
+        # where `message` names what this order names ("dock C3-I is already owned"): the
+        # alternatives of a line refused for one reason are then said together (`why_not`).
+        self.reason = reason
         # The English templates and values of `message` and `suggestion`, when the error was
         # made from them (`referee.orderlines`): a receipt writes them in the player's language.
         self.templates: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -107,6 +112,22 @@ class OrderError(Exception):
         where = f"line {self.line}: " if self.line is not None else ""
         hint = f" ({self.suggestion})" if self.suggestion else ""
         return f"{where}{self.category.value}: {self.message}{hint}"
+
+
+def why_not(failures: Sequence[tuple[Any, Any]], named: Callable[[list[Any]], Any]) -> Any:
+    """Why none of several alternatives could be played, each reason said once: `failures`
+    are (alternative, why) pairs in the order they were tried, `why` an OrderError (its
+    `reason`, else its message) or a phrase; the alternatives refused for the same reason are
+    named together by `named` (the game's way of writing a list of alternatives): `OCCUPY
+    C3-I TAKE G1 or C3-I TAKE G2: dock C3-I is already owned; OCCUPY C2-I TAKE G1: there is
+    no G1 in the market`. Nothing here reads a state, so a game may call it from its rules."""
+    groups: dict[str, tuple[list[Any], Any]] = {}
+    for alternative, why in failures:
+        if isinstance(why, OrderError):
+            why = why.reason if why.reason is not None else why.message
+        groups.setdefault(str(why), ([], why))[0].append(alternative)
+    return in_a_row([phrase("{order}: {reason}", order=named(alternatives), reason=why)
+                     for alternatives, why in groups.values()])
 
 
 class InvalidOrder(OrderError):
@@ -332,6 +353,22 @@ def phase_kinds(game: Game) -> tuple[str, ...] | None:
     return tuple(kinds) if kinds is not None else None
 
 
+def phase_code(game: Game, key: str) -> str:
+    """A phase key as players read and write it (the ORDERS block's tag, a receipt's "phase
+    ..."): short, without the engine's own spelling of the decision (`d2-lighthouse-38` for
+    `d2-arrival.lighthouse-38`). An engine opts in by defining ``phase_code(key) -> str``,
+    which must give the same code for a code as for the key it stands for, so that a reply
+    quoting a tag of either kind names its phase; keys stay what the engine, the log and the
+    store know."""
+    hook = getattr(game, "phase_code", None)
+    return str(hook(key)) if hook is not None else key
+
+
+def same_phase(game: Game, named: str, key: str) -> bool:
+    """Whether a phase a player named (a tag, old or new) is the phase `key`."""
+    return named == key or phase_code(game, named) == phase_code(game, key)
+
+
 def accepts_orders(game: Game, state: State, player: str) -> bool:
     """Whether `player` may submit now although no prompt names them.
 
@@ -360,11 +397,15 @@ class MenuLine:
     <contract> on ship <n>: 22, 41 on ship 1 or 2``. `orders` are the orders it stands for;
     `more`, for a line with an open-ended amount (``defend <gold>: any amount``), says whether
     an order beyond them belongs to it too. Tests hold the lines to `apply`: every order a
-    line stands for is legal, and every legal order has its line."""
+    line stands for is legal, and every legal order has its line. `ahead`: a standing or plan
+    order, kept for a decision still to come (a defend limit during construction, a queued
+    next turn), which the player reads under "Plan ahead" rather than among the orders that
+    answer the decision open now."""
 
     text: str
     orders: tuple[Order, ...] = ()
     more: Callable[[Order], bool] | None = None
+    ahead: bool = False
 
     def covers(self, order: Order) -> bool:
         return order in self.orders or (self.more is not None and self.more(order))

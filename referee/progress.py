@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .contract import (Event, Game, InvalidOrder, Order, OrderError, OrderErrors, PhaseInfo, Prompt, State,
-                       accepts_orders, final_kinds)
+                       accepts_orders, final_kinds, phase_code)
 from .wording import listed, order_text, phrase
 
 ORDER, DEFAULT, DROP, FACT = "order", "default", "drop", "fact"
@@ -171,10 +171,11 @@ class Position:
         if player in waiting or accepts_orders(self.game, self.state, player):
             return
         phase, prompts = self._asked()
+        code = phase_code(self.game, phase.key)  # as the player reads it
         if any(s.player == player for s in self.steps) and prompts[0].simultaneous:
-            raise Refused(f"your part in {phase.name} (phase {phase.key}) is finished; your last set "
+            raise Refused(f"your part in {phase.name} (phase {code}) is finished; your last set "
                           f"stands until the phase resolves (waiting for {', '.join(waiting)})")
-        raise Refused(f"nothing is asked of {player} in {phase.name} (phase {phase.key}); "
+        raise Refused(f"nothing is asked of {player} in {phase.name} (phase {code}); "
                       f"waiting for {', '.join(waiting)}")
 
     # -- reading orders

@@ -50,9 +50,11 @@ class Receipt:
     seq: int | None = None
     deadline: str = ""  # the open phase's deadline, in the player's time zone
     menu: list[str] = field(default_factory=list)  # every order the player may give, after a rejection
+    ahead: list[str] = field(default_factory=list)  # and the standing and plan orders among them
     language: str = DEFAULT_LANGUAGE  # the player's: the receipt is written, and its orders echoed, in it
     set_aside: list[Any] = field(default_factory=list)  # lines of a mail read as prose, not orders (or a message)
     notes: list[Any] = field(default_factory=list)  # how a mail was read: messages, in the player's language
+    stale: str = ""  # the code of the closed phase the orders were for, when that refused them
 
     @property
     def ok(self) -> bool:

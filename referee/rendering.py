@@ -12,11 +12,12 @@ import re
 import textwrap
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, \
     select_autoescape
 from jinja2.runtime import Context
+from markupsafe import Markup, escape
 
 from . import registry
 from .contract import Game, State, menu_lines
@@ -100,24 +101,111 @@ def _wrapped(text: str, indent: int, hang: int, width: int) -> str:
     return filled.replace(NBSP, " ")
 
 
+class MenuText(NamedTuple):
+    """A player's menu as written: the orders that answer the decision open now, the standing
+    and plan orders (`MenuLine.ahead`, shown under "Plan ahead"), and whether it lists every
+    order."""
+
+    now: list[str]
+    ahead: list[str]
+    complete: bool
+
+
 def menu_text(game: Game, state: State, player: str, width: int = 72,
-              lang: str = DEFAULT_LANGUAGE) -> tuple[list[str], bool]:
+              lang: str = DEFAULT_LANGUAGE) -> MenuText:
     """The player's menu (`menu_lines`) as lines no wider than `width`, a long line going on,
-    indented, on the next ones; and whether it lists every order. Reports, HELP and receipts
-    all show it this way, with the order words in the player's language."""
+    indented, on the next ones. Reports, HELP and receipts all show it this way, with the
+    order words in the player's language."""
     menu, complete = menu_lines(game, state, player)
-    out: list[str] = []
+    now: list[str] = []
+    ahead: list[str] = []
     for line in menu:
         text = say(line.text, lang, game) if isinstance(line.text, Phrase) else localise_menu(game, lang, line.text)
         for part in text.splitlines():
-            out += _menu_lines(part, width)
-    return out, complete
+            (ahead if line.ahead else now).extend(_menu_lines(part, width))
+    return MenuText(now, ahead, complete)
 
 
 @lru_cache(maxsize=4096)
 def _menu_lines(part: str, width: int) -> list[str]:
     return textwrap.wrap(part, width, subsequent_indent="    ", break_long_words=False,
                          break_on_hyphens=False) or [""]
+
+
+_BULLET = re.compile(r"^[-+*] ")
+
+
+def logical_lines(text: str, width: int = 78) -> list[tuple[int, str]]:
+    """Plain text written for `width` columns (`wrap`) back as its logical lines, (indent,
+    text), a blank line as (0, ""). A line goes on the one before it when the line before was
+    wrapped there (the first word of this one would not have fitted on it), this one starts
+    no bullet, and it is indented as a continuation: as deep as the line's continuations so
+    far, or, for the first, two columns deeper than a line at the margin and four deeper than
+    an indented one (a suggestion under an error is a line of its own), or, in a paragraph
+    whose lines are all at the margin (a notice filled flush), at the margin too. What a
+    mail's HTML part shows as prose, wrapped by the reader's screen."""
+    out: list[tuple[int, str]] = []
+    rows = text.splitlines()
+    flush = _flush_blocks(rows)
+    start = more = -1  # the current logical line's indent and its continuations' (-1: none yet)
+    before = 0  # the length of the physical line before
+    for number, raw in enumerate(rows):
+        body = raw.rstrip().lstrip(" ")
+        indent = len(raw) - len(raw.lstrip(" "))
+        if not body:
+            out.append((0, ""))
+            start = more = -1
+            before = 0
+            continue
+        wrapped = start >= 0 and before + 1 + len(_first_chunk(body)) > width and not _BULLET.match(body)
+        if indent > start:
+            goes_on = wrapped and (indent == more if more >= 0 else indent - start >= (4 if start else 2))
+        else:
+            goes_on = wrapped and indent == start == 0 and flush[number]
+        if goes_on:
+            out[-1] = (start, out[-1][1] + " " + body)
+            more = indent
+        else:
+            out.append((indent, body))
+            start, more = indent, -1
+        before = len(raw.rstrip())
+    return out
+
+
+def _flush_blocks(rows: list[str]) -> list[bool]:
+    """For each line, whether the block it stands in (the lines between blank ones) has all
+    its lines at the margin: a paragraph filled flush, whose lines go on at the margin."""
+    out: list[bool] = []
+    block: list[str] = []
+    for raw in rows + [""]:
+        if raw.strip():
+            block.append(raw)
+            continue
+        out += [all(not line.startswith(" ") for line in block)] * len(block) + [True]
+        block = []
+    return out[:len(rows)]
+
+
+_FIRST_CHUNK = re.compile(r"\S+(?: (?:orders|end)\b\S*)*", re.IGNORECASE)
+
+
+def _first_chunk(line: str) -> str:
+    """What `wrap` moved to the start of a line as one piece: its first word, and the words
+    "orders" and "end" after it, which `wrap` never begins a line with."""
+    found = _FIRST_CHUNK.match(line)
+    return found.group(0) if found else line
+
+
+def prose(text: str) -> Markup:
+    """Plain text of a mail (a receipt, a notice) as HTML prose: its logical lines, each on a
+    line of its own and indented as it was, wrapped by the reader's screen instead of at 78
+    monospaced columns (which a phone would wrap a second time)."""
+    parts = []
+    for indent, line in logical_lines(text.strip("\n")):
+        shown = escape(line)
+        parts.append(Markup('<span style="padding-left: {}em">{}</span>').format(indent // 2, shown) if indent
+                     else shown)
+    return Markup("<br>").join(parts)
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -195,7 +283,7 @@ def _environment(lang: str) -> Environment:
     )
     env.globals["lang"] = lang  # before any template is compiled: CompiledMessages reads it
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
-    env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak,
+    env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak, prose=prose,
                        number=lambda value: format_number(value, lang),
                        term=lambda word, game: term(game, lang, word),
                        say=lambda message, game=None: say(message, lang, registry.get(game) if game else None))

@@ -12,7 +12,10 @@ from referee.contract import (
     OrderError,
     OrderErrors,
     Result,
+    why_not,
 )
+from referee.i18n.messages import say
+from referee.wording import Phrase, phrase
 
 
 def test_orders_compare_and_hash_by_value():
@@ -55,6 +58,25 @@ def test_several_errors_travel_together():
     assert [e.line for e in errors.errors] == [1, 4]
     with pytest.raises(ValueError):
         OrderErrors([])
+
+
+def test_alternatives_refused_for_one_reason_are_named_together():
+    """Each reason is said once, after every alternative it refused, in the order they were
+    tried; an error's `reason` (the rule in words that fit every order) groups where its
+    message names the order's own values."""
+    taken = phrase("that dock is taken")
+    failures = [
+        ("A1", IllegalOrder(phrase("dock {dock} is taken", dock="A"), reason=taken)),
+        ("B2", IllegalOrder(phrase("there is no {good} in the market", good="G2"))),
+        ("A2", IllegalOrder(phrase("dock {dock} is taken", dock="A"), reason=taken)),
+        ("C2", IllegalOrder(phrase("there is no {good} in the market", good="G2"))),
+        ("X", phrase("that answers another decision")),
+    ]
+    said = why_not(failures, lambda alts: " or ".join(alts))
+    assert said == ("A1 or A2: that dock is taken; B2 or C2: there is no G2 in the market; "
+                    "X: that answers another decision")
+    assert isinstance(said, Phrase)
+    assert "A1 or A2" in say(said, "de") and "G2" in say(said, "de")
 
 
 def test_event_visibility_and_json():

@@ -45,7 +45,7 @@ from typing import Any
 from mailer.inbound.message import InboundMail, parse_message
 from mailer.inbound.orders import find_orders
 from referee.bots import Bot
-from referee.contract import Game, OrderError, State
+from referee.contract import Game, OrderError, State, phase_code
 from referee.i18n import DEFAULT_LANGUAGE, translations
 from referee.i18n.terms import localise
 from referee.playthrough import own_position
@@ -186,7 +186,7 @@ class MailBot:
         if parsed.orders_from_block and parsed.orders_tag:
             words = parsed.orders_tag.split()
             if len(words) >= 2 and words[0] == self.game_id:
-                key = words[1]
+                key = phase_code(self.game, words[1])  # phases are told apart by their codes, as mail names them
                 section, _ = find_orders(parsed.body)
                 block = [f"ORDERS {parsed.orders_tag}", *section.lines, "END"]
         return Received(parsed, head.get("Reply-To"), str(head.get("References") or ""),
@@ -226,7 +226,8 @@ class MailBot:
             self._sets[self._awaiting.key] = self._awaiting.orders
             self._awaiting = None
         state = stored.state
-        key = self.game.phase(state).key
+        engine_key = self.game.phase(state).key
+        key = phase_code(self.game, engine_key)
         prompts = self.game.prompts(state)
         mine = [p for p in prompts if p.player == self.name]
         target = self._targets.get(key)
@@ -248,7 +249,7 @@ class MailBot:
         if self.brain is not None and not self._refusals.get(key):
             earlier, new = [], self._think(stored)  # a whole set (and plans) from the game's own bot
         else:
-            new = self.choose(state, key, limit, random.Random(f"{self.seed}/{self.name}/{key}/{count}"))
+            new = self.choose(state, key, limit, random.Random(f"{self.seed}/{self.name}/{engine_key}/{count}"))
         if not new:
             self.problem = f"{self.name}: asked in phase {key} but the rules allow no order"
             return
@@ -281,7 +282,7 @@ class MailBot:
             text = rng.choice(fresh or list(menu))
             state, _ = self.game.apply(state, self.name, [menu[text]])
             chosen.append(text)
-            if self.game.phase(state).key != key:
+            if phase_code(self.game, self.game.phase(state).key) != key:
                 break
             if not any(p.player == self.name for p in self.game.prompts(state)):
                 break

@@ -22,8 +22,8 @@ from .components import GOODS, OFFICES
 from .draft import writable, writable_sheet
 from .grammar import FREE_OFFICE
 from .production import producible
-from .state import (GOOD_VALUE, GameState, components_of, gain_goods, illegal, menu_order, new_phase_key, office_of,
-                    sentence_start, shared_prompt, sheet_of, turn_order)
+from .state import (CANNOT_PRODUCE, GOOD_VALUE, GameState, components_of, gain_goods, illegal, menu_order,
+                    new_phase_key, office_of, sentence_start, shared_prompt, sheet_of, turn_order)
 
 
 def start(state: GameState) -> None:
@@ -259,7 +259,8 @@ def _check_pretorio_good(state: GameState, player: str, order: Order) -> None:
     types = producible(sheet_of(state, player), components_of(state))
     if order.args["good"] not in types:
         raise illegal(phrase("you cannot produce {good}", good=term(order.args["good"])),
-                      phrase("choose one of {goods}", goods=listed(term(g) for g in sorted(types, key=GOOD_VALUE.get))))
+                      phrase("choose one of {goods}", goods=listed(term(g) for g in sorted(types, key=GOOD_VALUE.get))),
+                      CANNOT_PRODUCE)
 
 
 def _check_duel_answer(state: GameState, player: str, order: Order) -> None:
@@ -289,12 +290,13 @@ def _check_choice(state: GameState, player: str, order: Order) -> None:
         office = taken_office(state, args["office"])
         if state["offices"][office] is not None:
             raise illegal(phrase("{office} is not vacant", office=office_name(state, office)),
-                          order_phrase(f"bid {office} {min_bid(state, office)}"))
+                          order_phrase(f"bid {office} {min_bid(state, office)}"), phrase("that office is not vacant"))
     elif kind == "bid":
         holder = state["offices"][args["office"]]
         name = office_name(state, args["office"])
         if holder is None:
-            raise illegal(phrase("{office} is vacant", office=name), order_phrase(f"take {args['office']}"))
+            raise illegal(phrase("{office} is vacant", office=name), order_phrase(f"take {args['office']}"),
+                          phrase("that office is vacant"))
         if holder == player:
             raise illegal(phrase("you already hold that office"), order_phrase("stay"))
         need = min_bid(state, args["office"])

@@ -114,13 +114,16 @@ def check_purchase(state: GameState, player: str, args: dict[str, Any], *, preem
     else:
         name = args["building"]
         if state["supply"].get(name, 0) <= 0:
-            raise illegal(phrase("no {building} is left in the supply", building=name))
+            raise illegal(phrase("no {building} is left in the supply", building=name),
+                          reason=phrase("none of that building is left in the supply"))
         if name in sheet["buildings"]:
             raise illegal(phrase("you already own a {building}", building=name))
         if kind == "production" and not has_licence(state, sheet, name):
             licence = components["buildings"][name]["licence"]
+            needed = LICENCES[LICENCES.index(licence) - 1]
             raise illegal(phrase("{building} needs a building of licence {licence} first", building=name,
-                                 licence=LICENCES[LICENCES.index(licence) - 1]))
+                                 licence=needed),
+                          reason=phrase("that needs a building of licence {licence} first", licence=needed))
     cost = purchase_cost(state, args)
     if args.get("redemptor"):
         _check_redemptor(state, sheet, preempt)
@@ -128,7 +131,8 @@ def check_purchase(state: GameState, player: str, args: dict[str, Any], *, preem
     if public and not state["options"]["public_gold"]:
         return
     if cost > sheet["gold"]:
-        raise illegal(phrase("that costs {cost} gold; you have {gold}", cost=cost, gold=sheet["gold"]))
+        raise illegal(phrase("that costs {cost} gold; you have {gold}", cost=cost, gold=sheet["gold"]),
+                      reason=phrase("that costs more than the {gold} gold you have", gold=sheet["gold"]))
 
 
 def _check_wall(state: GameState, player: str, wall: str, preempt: bool) -> None:

@@ -14,8 +14,8 @@ from referee.wording import phrase, term
 from .components import GOODS, tables
 from .draft import writable_sheet
 from .production import able_to_produce, producible
-from .state import (GameState, PlayerSheet, components_of, gain_goods, goods_count, illegal, lose_goods, market_card,
-                    menu_order, sheet_of, too_few)
+from .state import (CANNOT_PRODUCE, GameState, PlayerSheet, components_of, gain_goods, goods_count, illegal, lose_goods,
+                    market_card, menu_order, sheet_of, too_few)
 
 KINDS = ("buy", "sell", "use", "exchange", "trade", "discard")
 TRADE_WALL_GOLD = 10
@@ -111,7 +111,7 @@ def _check_exchange_wall(state: GameState, sheet: PlayerSheet, give: str, get: s
     if sheet["goods"][give] < 1:
         raise illegal(phrase("you have no {good}", good=term(give)))
     if get not in able_to_produce(state, sheet):
-        raise illegal(phrase("you cannot produce {good}", good=term(get)))
+        raise illegal(phrase("you cannot produce {good}", good=term(get)), reason=CANNOT_PRODUCE)
 
 
 def _check_trade_wall(sheet: PlayerSheet, goods: list[str]) -> None:

@@ -15,7 +15,7 @@ from referee.wording import Phrase, order_phrase, phrase, term
 from . import plan_book
 from .draft import writable, writable_sheet
 from .production import able_to_produce
-from .state import (GameState, goods_count, illegal, lose_goods, market_card, menu_order, new_phase_key,
+from .state import (CANNOT_PRODUCE, GameState, goods_count, illegal, lose_goods, market_card, menu_order, new_phase_key,
                     shared_prompt, sheet_of)
 
 
@@ -61,10 +61,11 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     if entry is None:
         raise illegal(phrase("the current market takes no {good} donation", good=term(good)))
     if good not in able_to_produce(state, sheet_of(state, player)):
-        raise illegal(phrase("you cannot produce {good}", good=term(good)))
-    if sheet_of(state, player)["goods"][entry["good"]] < entry["count"]:
-        raise illegal(phrase("a donation of {good} needs {count} goods", good=term(entry["good"]),
-                             count=entry["count"]))
+        raise illegal(phrase("you cannot produce {good}", good=term(good)), reason=CANNOT_PRODUCE)
+    have = sheet_of(state, player)["goods"][entry["good"]]
+    if have < entry["count"]:
+        raise illegal(phrase("a donation of {good} needs {count} goods; you have {have}", good=term(entry["good"]),
+                             count=entry["count"], have=have))
 
 
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:

@@ -19,6 +19,7 @@ from referee.orderlines import spans
 from referee.wording import Listing, either, in_a_row, listed, menu_order, order_phrase, order_text, phrase, term
 
 from . import accept, auction, construction, donations, end_of_round, flow
+from .buildings import REDEMPTOR_DISCOUNT, public_tile
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .grammar import FREE_OFFICE, format_order
 from .state import GameState, PlayerSheet, components_of, goods_count, market_card, sheet_of
@@ -31,7 +32,8 @@ def menu(state: GameState, player: str) -> list[MenuLine]:
     mine = [p for p in flow.prompts(state) if p.player == player]
     if not mine:
         return []
-    return _for_phase(state, player, set(mine[0].orders)) + [_defend_line()]  # a standing order, sent any time
+    # a standing order, sent any time: of the decision open now only in the auction it is for
+    return _for_phase(state, player, set(mine[0].orders)) + [_defend_line(ahead=state["phase"] != "auction")]
 
 
 def _for_phase(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
@@ -67,6 +69,16 @@ def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
 
 def _family(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> list[MenuLine]:
     return menu_family(head, list(labelled), judge)
+
+
+def _explained(said: Callable[[Listing], object], labelled: Iterable[tuple[object, Order]],
+               judge: Judge) -> list[MenuLine]:
+    """A family's line that says what its orders do, `said(choices)` (a phrase with the order
+    syntax, the explanation and the legal choices); no line when none is legal."""
+    kept = [(label, o) for label, o in labelled if judge(o)]
+    if not kept:
+        return []
+    return [MenuLine(said(listed(label for label, _ in kept)), tuple(o for _, o in kept))]
 
 
 def _line(head: str, choices: object, orders: tuple[Order, ...]) -> MenuLine:
@@ -107,10 +119,11 @@ def _stock(sheet: PlayerSheet) -> Listing:
     return listed(goods_count(sheet["goods"][g], g) for g in GOODS if sheet["goods"][g])
 
 
-def _defend_line() -> MenuLine:
+def _defend_line(ahead: bool) -> MenuLine:
     return MenuLine(phrase("{order}: the most you pay to keep your office in the auction",
                            order=menu_order("defend <gold>")), (Order("defend", {"gold": 0}),),
-                    lambda o: o.kind == "defend" and isinstance(o.args.get("gold"), int) and o.args["gold"] >= 0)
+                    lambda o: o.kind == "defend" and isinstance(o.args.get("gold"), int) and o.args["gold"] >= 0,
+                    ahead=ahead)
 
 
 # --------------------------------------------------------------------------- phase 1
@@ -177,11 +190,21 @@ def _builds(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
         out += _family(f"build <building>{tail}", [(b, Order("build", {"building": b, **extra}))
                                                    for b in components["buildings"]], judge)
         fames = sorted({t["fame"] for t in components["public"]})
-        out += _family(f"build public <fame>{tail}", [(str(f), Order("build", {"public": f, **extra})) for f in fames],
-                       judge)
+        out += _family(f"build public <fame>{tail}",
+                       [(_public_label(state, f, red), Order("build", {"public": f, **extra})) for f in fames], judge)
         out += _family(f"build wall <segment>{tail}", [(term(w), Order("build", {"wall": w, **extra}))
                                                        for w in WALL_ABILITIES], judge)
     return out
+
+
+def _public_label(state: GameState, fame: int, redemptor: bool) -> object:
+    """`3 (Hippodromus, 21 gold)`: the fame a player writes, the building it buys now and its
+    price (after the Redemptor's discount on that line)."""
+    tile = public_tile(state, fame)
+    if tile is None:
+        return str(fame)
+    cost = max(0, tile["cost"] - REDEMPTOR_DISCOUNT) if redemptor else tile["cost"]
+    return phrase("{fame} ({building}, {gold} gold)", fame=fame, building=tile["name"], gold=cost)
 
 
 def _dealings(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
@@ -221,23 +244,25 @@ def _exchange_line(pairs: list[tuple[str, str]]) -> MenuLine:
     return MenuLine(text, tuple(Order("exchange", {"give": a, "get": b}) for a, b in pairs))
 
 
-def _preempt_lines(state: GameState, judge: Judge) -> list[MenuLine]:
+def _preempt_lines(state: GameState, judge: Judge, ahead: bool) -> list[MenuLine]:
+    """The Consul's standing list (`preempt list`, `preempt never`, `preempt ask`)."""
     listing = Order("preempt-list", {"buildings": []})
     if not judge(listing):
         return []
     return [MenuLine(phrase("{order}: pre-empt these unasked; '{never}' for none",
                             order=menu_order("preempt list <buildings>"), never=order_text("preempt never")),
-                     (listing,), lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list)),
-            MenuLine(order_phrase("preempt ask"), (Order("preempt-ask"),))]
+                     (listing,), lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list),
+                     ahead=ahead),
+            MenuLine(order_phrase("preempt ask"), (Order("preempt-ask"),), ahead=ahead)]
 
 
 def _construct(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
     judge = _judge(construction.check_order, state, player)
-    if state["construct"]["pending"] is not None:
-        return _singles(judge, [Order("allow"), Order("preempt")]) + _preempt_lines(state, judge)
+    if state["construct"]["pending"] is not None:  # the Consul asked: his standing list answers it too
+        return _singles(judge, [Order("allow"), Order("preempt")]) + _preempt_lines(state, judge, ahead=False)
     out = _singles(judge, [Order("done")]) + _builds(state, player, judge) + _dealings(state, player, judge)
-    if "preempt-list" in kinds:
-        out += _preempt_lines(state, judge)
+    if "preempt-list" in kinds:  # the Consul's own turn: the list is for the purchases of the others to come
+        out += _preempt_lines(state, judge, ahead=True)
     return out
 
 
@@ -275,8 +300,12 @@ def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
     loaded = [c for s in sheet["ships"] for c in s["cargo"]]
     out += _family("unload <contract>", [(str(c), Order("unload", {"contract": c})) for c in loaded], judge)
     out += _singles(judge, [Order("post")])
-    out += _family("save <contract>", [(str(c), Order("save", {"contract": c})) for c in hand], judge)
-    out += _family("free <contract>", [(str(c), Order("free", {"contract": c})) for c in sheet["saved"]], judge)
+    out += _explained(lambda choices: phrase("{order} (kept on a trading post past this round): {choices}",
+                                             order=menu_order("save <contract>"), choices=choices),
+                      [(str(c), Order("save", {"contract": c})) for c in hand], judge)
+    out += _explained(lambda choices: phrase("{order} (from its trading post back into your hand): {choices}",
+                                             order=menu_order("free <contract>"), choices=choices),
+                      [(str(c), Order("free", {"contract": c})) for c in sheet["saved"]], judge)
     out += _family("ship <size>", [(term(s), Order("ship", {"size": s})) for s in SIZES], judge)
     out += _dealings(state, player, judge)
     if "offer" in kinds:

@@ -107,7 +107,7 @@ def lapse(state: GameState, part: str, events: list[Event], keep: Sequence[str] 
             continue
         left = "; ".join(line_text(line) for line in plans_of(state, player)[part])
         drop_part(state, player, part)
-        events.append(Event("plan.lapsed", phrase("Your plan for {when} lapses, {why} (left unused: {orders}).",
+        events.append(Event("plan.lapsed", phrase("Your plan for {when} lapses: {why} (left unused: {orders}).",
                                                   when=WHEN[part], why=LAPSES[part], orders=order_text(left)),
                             {"part": part}, to=(player,)))
 

@@ -23,7 +23,7 @@ PART_NAMES = {"auction": "auction", "pretorio": "pretorio", "praefectus pretorio
               "storage": "store", "end of round": "store"}
 CANCELLABLE = {**PART_NAMES, "plan": "plan", "all": "plan", "defend": "defend"}
 # why the plan for a part lapses, and what each part is for, in the notes a player reads about
-# their plan ("Your plan for the donation lapses, ...")
+# their plan ("Your plan for the donation lapses: ...")
 LAPSES: dict[str, Phrase] = {
     "auction": phrase("the auction is over"), "pretorio": phrase("nobody asked you for the Praefectus Pretorio's good"),
     "consul": phrase("you are not the Consul with an unused ability this round"),

@@ -37,8 +37,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from referee.contract import Event, IllegalOrder, InvalidOrder, Order, OrderError
+from referee.contract import why_not as contract_why_not
 from referee.orderlines import OPTIONAL
-from referee.wording import Phrase, in_a_row, listed, menu_order, order_phrase, order_text, phrase
+from referee.wording import Phrase, listed, menu_order, order_phrase, order_text, phrase
 
 from . import phases
 from .plan_book import (after_consul, consul_plan_order, drop_part, ends_turn, keep_ship_alternatives,  # noqa: F401
@@ -92,17 +93,25 @@ def _fallback(part: str) -> Phrase | None:
 # --------------------------------------------------------------------------- alternatives
 
 
-def first_legal(state: GameState, player: str, alts: Sequence[Order]) -> tuple[int | None, list[Phrase]]:
-    """The index of the first alternative legal now, and why the ones before it were not."""
-    reasons = []
+def first_legal(state: GameState, player: str, alts: Sequence[Order]) -> tuple[int | None, list[tuple[Order, Any]]]:
+    """The index of the first alternative legal now, and why the ones before it were not:
+    (alternative, error) pairs, said by `why_not`."""
+    failures: list[tuple[Order, Any]] = []
     for i, alt in enumerate(alts):
         try:
             phases.check_order(state, player, alt)
         except OrderError as exc:
-            reasons.append(phrase("'{order}': {reason}", order=order_text(format_order(alt)), reason=exc.message))
+            failures.append((alt, exc))
             continue
-        return i, reasons
-    return None, reasons
+        return i, failures
+    return None, failures
+
+
+def why_not(failures: Sequence[tuple[Order, Any]]) -> Any:
+    """Why alternatives were passed over, each reason once, the alternatives it refused
+    named together: `'build Textrinum or Figulina': that costs more than the 5 gold you have`."""
+    return contract_why_not(failures, lambda alts: phrase("'{order}'",
+                                                          order=order_text(format_alternatives(alts, False))))
 
 
 def apply_either(state: GameState, player: str, order: Order, events: list[Event]) -> None:
@@ -110,14 +119,13 @@ def apply_either(state: GameState, player: str, order: Order, events: list[Event
     carried out; with `if available` none at all is fine. An accepted `ship` keeps the sizes
     after it, for the case an earlier player takes that ship by priority."""
     alts = [Order.from_json(a) for a in order.args["alts"]]
-    i, reasons = first_legal(state, player, alts)
+    i, failures = first_legal(state, player, alts)
     if i is None:
         if order.args.get("optional"):
-            skipped = order_text(format_order(order))
-            events.append(Event("plan.skipped", phrase("Skipped '{order}': {reasons}.", order=skipped,
-                                                       reasons=in_a_row(reasons)), {}, to=(player,)))
+            events.append(Event("plan.skipped", phrase("Skipped, as it is not available ({reasons}).",
+                                                       reasons=why_not(failures)), {}, to=(player,)))
             return
-        raise IllegalOrder(phrase("none of the alternatives is possible now: {reasons}", reasons=in_a_row(reasons)))
+        raise IllegalOrder(phrase("none of the alternatives is possible now: {reasons}", reasons=why_not(failures)))
     phases.apply_order(state, player, alts[i], events)
     if alts[i].kind == "ship" and state["phase"] == "accept":
         keep_ship_alternatives(state, player, [a.args["size"] for a in alts[i + 1:] if a.kind == "ship"])
@@ -147,17 +155,17 @@ def _from_pool(state: GameState, player: str, part: str, events: list[Event]) ->
     taken out (the auction goes on with the rest; the other parts are used up)."""
     lines = plans_of(state, player)[part]
     alts = [Order.from_json(a) for line in lines for a in line["alts"]]
-    i, reasons = first_legal(state, player, alts)
+    i, failures = first_legal(state, player, alts)
     if i is None:
         drop_part(state, player, part)
-        _failed(state, player, part, alts, reasons, events)
+        _failed(state, player, part, failures, events)
         return False
     rest = alts[:i] + alts[i + 1:]
     if part == "auction" and rest:
         set_part(state, player, part, [{"alts": [a.to_json() for a in rest], "optional": False}])
     else:
         drop_part(state, player, part)
-    _play(state, player, alts[i], reasons, events)
+    _play(state, player, alts[i], failures, events)
     return True
 
 
@@ -174,19 +182,19 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
         if line.get("waiting"):
             return False  # the Consul has not answered yet
         alts = [Order.from_json(a) for a in line["alts"]]
-        i, reasons = first_legal(state, player, alts)
+        i, failures = first_legal(state, player, alts)
         if i is None:
             if line.get("optional"):
                 set_part(state, player, "construction", rest) if rest else drop_part(state, player, "construction")
-                events.append(Event("plan.skipped", phrase("Your construction plan skips '{line}': {reasons}.",
-                                                           line=order_text(line_text(line)), reasons=in_a_row(reasons)),
+                events.append(Event("plan.skipped", phrase("Your construction plan skips a line that is not "
+                                                           "available ({reasons}).", reasons=why_not(failures)),
                                     {"part": "construction"}, to=(player,)))
                 if not rest:
                     events.append(Event("plan.used_up", _USED_UP, {"part": "construction"}, to=(player,)))
                     return False
                 continue
             drop_part(state, player, "construction")
-            _failed(state, player, "construction", alts, reasons, events)
+            _failed(state, player, "construction", failures, events)
             return False
         chosen = alts[i]
         if chosen.kind == "done":
@@ -198,7 +206,7 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
         else:
             set_part(state, player, "construction", rest) if rest else drop_part(state, player, "construction")
         before = len(events)
-        _play(state, player, chosen, reasons, events)
+        _play(state, player, chosen, failures, events)
         if chosen.kind == "build":
             pending = state["construct"] and state["construct"]["pending"]
             if not (pending and pending["buyer"] == player):  # settled at once (bought, or the standing list)
@@ -210,23 +218,23 @@ def _construction_step(state: GameState, player: str, events: list[Event]) -> bo
 _USED_UP = phrase("Your construction plan is used up; you are asked for the rest of your turn.")
 
 
-def _play(state: GameState, player: str, order: Order, reasons: list[Phrase], events: list[Event]) -> None:
+def _play(state: GameState, player: str, order: Order, failures: Sequence[tuple[Order, Any]],
+          events: list[Event]) -> None:
     """Carry out a plan's choice, exactly as the order sent live; its owner is told alone
-    that the plan made it (and what was passed over)."""
+    that the plan made it (and what was passed over, and why)."""
     played = order_text(format_order(order))
-    said = phrase("Your plan plays '{order}' (passed over: {reasons}).", order=played, reasons=in_a_row(reasons)) \
-        if reasons else phrase("Your plan plays '{order}'.", order=played)
+    said = phrase("Your plan plays '{order}' (passed over: {reasons}).", order=played, reasons=why_not(failures)) \
+        if failures else phrase("Your plan plays '{order}'.", order=played)
     events.append(Event("plan.used", said, {"order": format_order(order)}, to=(player,)))
     phases.apply_order(state, player, order, events)
 
 
-def _failed(state: GameState, player: str, part: str, alts: Sequence[Order], reasons: list[Phrase],
+def _failed(state: GameState, player: str, part: str, failures: Sequence[tuple[Order, Any]],
             events: list[Event]) -> None:
-    shown = order_text(format_alternatives(list(alts), False))
-    events.append(Event("plan.failed", phrase("Your plan for {when} could not be used: none of '{orders}' is possible "
-                                              "now ({reasons}). It is dropped and you are asked.", when=WHEN[part],
-                                              orders=shown, reasons=in_a_row(reasons)),
-                        {"part": part, "reasons": [str(r) for r in reasons]}, to=(player,)))
+    why = why_not(failures)
+    events.append(Event("plan.failed", phrase("Your plan for {when} could not be used ({reasons}); it is dropped and "
+                                              "you are asked.", when=WHEN[part], reasons=why),
+                        {"part": part, "reasons": str(why)}, to=(player,)))
 
 
 # --------------------------------------------------------------------------- the report's template
@@ -241,7 +249,6 @@ def _part_line(part: str, orders: str) -> Phrase:
 # the lines of the plan template (they never change)
 _DONATE = _part_line("donate", "donate <good> or pass")
 _STORE = _part_line("store", "keep <goods> or keep nothing")
-_DEFEND = order_phrase("defend <gold>")
 _AUCTION = _part_line("auction", "bid <office> up to <gold> or take free or stay")
 _PRETORIO = _part_line("pretorio", "good <type> or <type>")
 _CONSUL = phrase("{part}: {orders} (or: {other})", part=order_text("consul"), orders=order_text("preempt never"),
@@ -261,8 +268,7 @@ def template(state: GameState, player: str) -> list[Phrase]:
     mine = plans_of(state, player)
     rest_of_round = [line for part, line in (("donate", _DONATE), ("store", _STORE)) if part not in mine]
     holds = {office for office, holder in state["offices"].items() if holder == player}
-    next_round = [] if player in state["defend"] else [_DEFEND]
-    next_round += [] if "auction" in mine else [_AUCTION]
+    next_round = [] if "auction" in mine else [_AUCTION]  # (the defend limit is a line of the menu, under "Plan ahead")
     next_round += [_PRETORIO] if "pretorio" in holds and "pretorio" not in mine else []
     next_round += [_CONSUL] if "consul" in holds and "consul" not in mine else []
     next_round += [] if "construction" in mine else _CONSTRUCTION
@@ -273,7 +279,7 @@ def template(state: GameState, player: str) -> list[Phrase]:
     if phase == "store":
         return next_round
     if phase == "auction":
-        return [line for line in next_round if line is not _DEFEND]
+        return next_round
     if phase == "pretorio":
         return [line for line in next_round if line.startswith(("consul", "construction"))]
     return []

@@ -221,8 +221,13 @@ def menu_order(kind: str, *args: tuple[str, Any]) -> Order:
 components_of = for_state  # the component set of a state (a plain alias: it is called very often)
 
 
-def illegal(message: Phrase, suggestion: Phrase | None = None) -> IllegalOrder:
-    return IllegalOrder(message, suggestion=suggestion)
+CANNOT_PRODUCE = phrase("you cannot produce that good")  # the reason shared by orders naming such goods
+
+
+def illegal(message: Phrase, suggestion: Phrase | None = None, reason: Phrase | None = None) -> IllegalOrder:
+    """An illegal order; `reason` says the rule in words that fit every order it refuses
+    (`that costs more than the 5 gold you have`), for a plan's alternatives said together."""
+    return IllegalOrder(message, suggestion=suggestion, reason=reason)
 
 
 def sentence_start(name: str, sentence: bool = True) -> str:
@@ -237,7 +242,9 @@ def goods_count(count: int | str, good: str) -> Phrase:
 
 
 def too_few(sheet: PlayerSheet, good: str) -> IllegalOrder:
-    """`you have only 2 green`: fewer goods of a type than an order needs."""
+    """`you have only 2 green` (or `you have no green`): fewer goods of a type than an order needs."""
+    if not sheet["goods"][good]:
+        return illegal(phrase("you have no {good}", good=term(good)))
     return illegal(phrase("you have only {goods}", goods=goods_count(sheet["goods"][good], good)))
 
 
@@ -281,6 +288,8 @@ def gain_goods(state: GameState, sheet: PlayerSheet, good: str, n: int) -> None:
 def lose_goods(state: GameState, sheet: PlayerSheet, good: str, n: int) -> None:
     """`sheet` must come from `writable_sheet`."""
     if sheet["goods"][good] < n:
+        if not sheet["goods"][good]:
+            raise illegal(phrase("you have no {good}", good=term(good)))
         raise illegal(phrase("you have only {goods}, not {count}", goods=goods_count(sheet["goods"][good], good),
                              count=n))
     sheet["goods"][good] -= n

@@ -24,8 +24,6 @@ from .shipping import ship_by_charter
 from .state import State
 
 ACTION_KINDS = ("captain", "aristocrat", "loadmaster", "merchant", "porter")
-GERMAN = {"captain": "Kapitän", "aristocrat": "Aristokrat", "loadmaster": "Lademeister",
-          "merchant": "Händler", "porter": "Träger"}
 ARISTOCRAT_ROUTES = (("supply", "lighthouse"), ("supply", "temple"), ("lighthouse", "supply"),
                      ("temple", "supply"), ("lighthouse", "temple"), ("temple", "lighthouse"))
 
@@ -46,6 +44,10 @@ def aristocrat_moves(to_lighthouse: int, to_temple: int) -> int:
 # --------------------------------------------------------------------------- checks
 
 
+DOCK_TAKEN = phrase("that dock is taken")  # reasons shared by the orders naming such a dock
+NOT_YOURS = phrase("that dock is not yours")
+
+
 def _cost_left(state: State, seat: int, kind: str, slot: Any) -> int:
     """The servants left in supply after paying for `slot`; raises when the slot cannot be used."""
     if not isinstance(slot, int) or not 1 <= slot <= 6:
@@ -55,7 +57,7 @@ def _cost_left(state: State, seat: int, kind: str, slot: Any) -> int:
         where = [str(i + 1) for i, card in enumerate(state["slots"]) if card == kind]
         hint = phrase("the {card} lies on slot {slots}", card=term(kind), slots=both(where)) if where else None
         raise IllegalOrder(phrase("slot {slot} holds the {lying}, not the {card}", slot=slot, lying=term(lying),
-                                  card=term(kind)), suggestion=hint)
+                                  card=term(kind)), reason=phrase("that slot holds another card"), suggestion=hint)
     cost = slot_info(state, slot)["cost"]
     if state["supply"][seat] < cost:
         raise IllegalOrder(plural_phrase(cost, "slot {slot} costs {n} servant and you have {supply} in supply",
@@ -108,16 +110,16 @@ def _check_loadmaster(state: State, seat: int, args: dict[str, Any], left: int) 
     mode, dock = args.get("mode"), _dock_named(state, args.get("dock"))
     if mode == "occupy":
         if state["dock_o"][dock] is not None:
-            raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["dock"]))
+            raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["dock"]), reason=DOCK_TAKEN)
         if left < 2:
             raise IllegalOrder(phrase("occupying a dock needs 2 servants in supply besides the slot cost"))
     elif mode in ("switch", "dissolve"):
         if state["dock_o"][dock] != seat:
-            raise IllegalOrder(phrase("dock {dock} is not yours", dock=args["dock"]))
+            raise IllegalOrder(phrase("dock {dock} is not yours", dock=args["dock"]), reason=NOT_YOURS)
         if mode == "switch":
             target = _dock_named(state, args.get("to"))
             if state["dock_o"][target] is not None:
-                raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["to"]))
+                raise IllegalOrder(phrase("dock {dock} is already owned", dock=args["to"]), reason=DOCK_TAKEN)
     else:
         raise IllegalOrder(phrase("unknown loadmaster mode {mode!r}", mode=mode))
 
@@ -132,7 +134,8 @@ def _check_merchant(state: State, seat: int, args: dict[str, Any], left: int) ->
     if free_storage(state, seat) < 1:
         raise IllegalOrder(phrase("your storage has no free space"))
     if state["money"][seat] < goods_price(state):
-        raise IllegalOrder(phrase("the next good costs {price} talents", price=goods_price(state)))
+        raise IllegalOrder(phrase("the next good costs {price} talents and you have {money}", price=goods_price(state),
+                                  money=state["money"][seat]))
 
 
 def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> None:
@@ -145,7 +148,7 @@ def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> N
     else:
         dock = _dock_named(state, source)
         if state["dock_o"][dock] != seat:
-            raise IllegalOrder(phrase("dock {dock} is not yours", dock=source))
+            raise IllegalOrder(phrase("dock {dock} is not yours", dock=source), reason=NOT_YOURS)
         if state["dock_g"][dock] is None:
             raise IllegalOrder(phrase("dock {dock} holds no good", dock=source))
     if target == source:
@@ -160,13 +163,13 @@ def _check_porter(state: State, seat: int, args: dict[str, Any], left: int) -> N
         if state["temple"][seat] < 1:
             raise IllegalOrder(phrase("charter shipping needs a servant of yours in the Baal temple"))
         if not state["deck"]:
-            raise IllegalOrder(phrase("the ship deck is empty, so nothing can be shipped (A21)"))
+            raise IllegalOrder(phrase("the ship deck is empty, so nothing can be shipped"))
     else:
         dock = _dock_named(state, target)
         if state["dock_o"][dock] != seat:
-            raise IllegalOrder(phrase("dock {dock} is not yours", dock=target))
+            raise IllegalOrder(phrase("dock {dock} is not yours", dock=target), reason=NOT_YOURS)
         if state["dock_g"][dock] is not None:
-            raise IllegalOrder(phrase("dock {dock} already stores a good (A15)", dock=target))
+            raise IllegalOrder(phrase("dock {dock} already stores a good", dock=target))
 
 
 _CHECKS: dict[str, Callable[[State, int, dict[str, Any], int], None]] = {
@@ -218,11 +221,11 @@ def execute_main(state: State, seat: int, order: Order, events: list[Event]) -> 
             "{player} takes slot {slot} ({card}) only for its side action.", player=name, slot=slot, card=card),
             {"player": name, "slot": slot}))
         return
-    head = plural_phrase(cost, "{player} uses the {card} ({german}) on slot {slot} paying {n} servant",
-                         "{player} uses the {card} ({german}) on slot {slot} paying {n} servants",
-                         player=name, card=term(kind), german=GERMAN[kind], slot=slot) if cost else phrase(
-        "{player} uses the {card} ({german}) on slot {slot}", player=name, card=term(kind), german=GERMAN[kind],
-        slot=slot)
+    # the card in the reader's words: the rulebook's German name only in German mail (the glossary's)
+    head = plural_phrase(cost, "{player} uses the {card} on slot {slot} paying {n} servant",
+                         "{player} uses the {card} on slot {slot} paying {n} servants",
+                         player=name, card=term(kind), slot=slot) if cost else phrase(
+        "{player} uses the {card} on slot {slot}", player=name, card=term(kind), slot=slot)
     _EFFECTS[kind](state, seat, args, head, events)
 
 

@@ -70,11 +70,14 @@ def dock_ship(state: State, ship: str, at: int | None, events: list[Event], who:
     return at
 
 
+NOT_IN_ROW_1 = phrase("that ship is not in row 1")  # the reason shared by the ships a plan names
+
+
 def validate_choice(state: State, seat: int, kind: str, ship: str, at: str | None) -> int | None:
     """IllegalOrder unless the chooser may dock (at dock I or II) or reject this ship; the
     dock index chosen, if any."""
     if ship not in state["row1"]:
-        raise IllegalOrder(phrase("ship {ship} is not in row 1", ship=ship),
+        raise IllegalOrder(phrase("ship {ship} is not in row 1", ship=ship), reason=NOT_IN_ROW_1,
                            suggestion=phrase("row 1 holds {ships}", ships=listed(state["row1"])))
     if kind == "reject":
         if not (state["arr"]["i"] == 0 and state["arr"]["fresh"]):
@@ -87,6 +90,7 @@ def validate_choice(state: State, seat: int, kind: str, ship: str, at: str | Non
     dock = first if at == "I" else second
     if state["dock_s"][dock] is not None:
         raise IllegalOrder(phrase("dock {dock} already has a ship", dock=dock_name(state, dock)),
+                           reason=phrase("that dock already has a ship"),
                            suggestion=phrase("write {order} without a numeral", order=order_text(f"DOCK {ship}")))
     return dock
 

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from referee.contract import Event, IllegalOrder, Order, OrderError
-from referee.wording import Phrase, in_a_row, listed, order_phrase, order_text, phrase
+from referee.contract import Event, IllegalOrder, Order, OrderError, why_not
+from referee.wording import Phrase, listed, order_phrase, order_text, phrase, plural_phrase, term
 
 from . import actions, arrival, grammar, plans, privileges
 from .action_menu import main_menu
 from .board import DOCKS, dock_index, dock_name
 from .flow import MAIN_KINDS, Decision, advance, current_decision, describe
+from .intrigue import max_conversion
 from .palace import buy_final_seat, final_problem
-from .state import State
+from .state import PendingDecision, State
 
 
 def menu_orders(state: State, decision: Decision) -> list[Order]:
@@ -91,8 +92,9 @@ def validate(state: State, decision: Decision, order: Order) -> None:
             raise IllegalOrder(phrase("there is no {good} in the market", good=order.args.get("good")),
                                suggestion=phrase("the market holds {goods}", goods=" ".join(state["market"])))
     elif name in _DOCK_ROUNDS and decision.item is None and order.kind == "occupy":
-        if not _occupies_as_offered(state, name, order):
-            _not_possible(state, decision, order)
+        _check_dock_round(state, name, order)
+    elif decision.item is not None:
+        _check_pending(state, decision.item, order)
     elif order not in menu_orders(state, decision):
         _not_possible(state, decision, order)
 
@@ -100,21 +102,57 @@ def validate(state: State, decision: Decision, order: Order) -> None:
 _DOCK_ROUNDS = ("setup.optional_dock", "setup.compulsory_dock")
 
 
-def _occupies_as_offered(state: State, name: str, order: Order) -> bool:
-    """Whether an OCCUPY is one `menu_orders` offers in a dock round (a free dock and, in the
-    compulsory round, one of the market's goods while it has any), without building the menu:
-    the report's menu judges every dock and good, which made the round quadratic."""
+def _check_dock_round(state: State, name: str, order: Order) -> None:
+    """An OCCUPY of a setup dock round, checked as `menu_orders` offers them (a free dock and,
+    in the compulsory round, one of the market's goods while it has any) without building the
+    menu: the report's menu judges every dock and good, which made the round quadratic. The
+    error says which rule the order breaks."""
     args = order.args
-    if args.get("dock") not in _free_docks(state):
-        return False
+    dock = args.get("dock")
+    if dock not in _free_docks(state):
+        raise IllegalOrder(phrase("dock {dock} is already owned", dock=dock), reason=actions.DOCK_TAKEN,
+                           suggestion=phrase("free docks: {docks}", docks=listed(_free_docks(state))))
     if name == "setup.optional_dock" or not state["market"]:
-        return set(args) == {"dock"}
-    return set(args) == {"dock", "good"} and args["good"] in state["market"]
+        if "good" in args:
+            raise IllegalOrder(phrase("no good is taken in this round"),
+                               suggestion=order_phrase(f"OCCUPY {dock}"))
+        return
+    good = args.get("good")
+    if good is None:
+        raise IllegalOrder(phrase("this round also takes one good from the market into your storage"),
+                           suggestion=phrase("the market holds {goods}", goods=listed(dict.fromkeys(state["market"]))))
+    if good not in state["market"]:
+        raise IllegalOrder(phrase("there is no {good} in the market", good=good),
+                           suggestion=phrase("the market holds {goods}", goods=listed(dict.fromkeys(state["market"]))))
+
+
+def _check_pending(state: State, item: PendingDecision, order: Order) -> None:
+    """An answer to one of the small decisions (intrigue points, an immediate privilege, the
+    arrangement of looked-at cards), with the rule it breaks when it is not one."""
+    if order in privileges.decision_menu(state, item):
+        return
+    kind, seat = item["t"], item["p"]
+    if kind == "reward":
+        most = max_conversion(state, seat, item["n"])
+        raise IllegalOrder(plural_phrase(most, "at most {n} point can go onto the intrigue path now: each needs a "
+                                               "servant from your supply and a free field on the path",
+                                         "at most {n} points can go onto the intrigue path now: each needs a "
+                                         "servant from your supply and a free field on the path"),
+                           suggestion=order_phrase(f"INTRIGUE {most}"))
+    if kind == "priv" and order.kind == "accept":
+        raise IllegalOrder(phrase("this privilege puts a servant from your supply onto the intrigue path, and you "
+                                  "have none in supply or the path is full"), suggestion=order_phrase("DECLINE"))
+    if kind == "arrange":
+        raise IllegalOrder(phrase("name each of the looked-at cards once, top first: {cards}",
+                                  cards=listed(item["cards"])))
+    _not_possible(state, current_decision(state) or Decision(seat, "", ()), order)
 
 
 def _not_possible(state: State, decision: Decision, order: Order) -> NoReturn:
+    """The last resort, for an order of the right keyword that no rule above explains."""
     options = [grammar.format_order(m) for m in menu_orders(state, decision)[:6]]
     raise IllegalOrder(phrase("{order} is not possible now", order=order_text(grammar.format_order(order))),
+                       reason=phrase("that is not possible now"),
                        suggestion=phrase("try {orders}", orders=order_text(" or ".join(options))))
 
 
@@ -175,12 +213,12 @@ PASSES = {"action.main": Order("talents"), "action.after": Order("done")}  # PAS
 def candidates(state: State, decision: Decision, order: Order) -> list[Order]:
     """The orders a planned order stands for at this decision: PASS is the decision's
     do-nothing answer (TALENTS on an action turn, DONE after it); an action without a slot
-    number is tried on each slot where its card lies, left to right."""
+    number is tried on each slot where its card lies, left to right (none: no slot holds it)."""
     if order.kind == "pass" and decision.name in PASSES:
         return [PASSES[decision.name]]
-    if order.kind in grammar.SLOTTED and order.args.get("slot") is None:
+    if order.kind in grammar.SLOTTED and order.args.get("slot") is None and order.kind in decision.kinds:
         slots = [i + 1 for i, card in enumerate(state["slots"] or []) if card == order.kind]
-        return [Order(order.kind, {**order.args, "slot": n}) for n in slots] or [order]
+        return [Order(order.kind, {**order.args, "slot": n}) for n in slots]
     return [order]
 
 
@@ -194,21 +232,35 @@ def answers(decision: Decision, order: Order) -> bool:
                for c in alternatives_of(order))
 
 
-def choose(state: State, decision: Decision, order: Order) -> tuple[Order | None, list[Phrase]]:
+def choose(state: State, decision: Decision, order: Order) -> tuple[Order | None, list[tuple[Order, object]]]:
     """The first of a planned order's alternatives that is legal now, and why the ones
-    before it were not."""
-    reasons = []
+    before it were not: (alternative, error or reason) pairs, for `reasons`."""
+    failures: list[tuple[Order, object]] = []
     for alt in alternatives_of(order):
-        why = phrase("{order} does not answer this decision", order=order_text(alt.kind.upper()))
-        for candidate in candidates(state, decision, alt):
+        if not answers(decision, alt):
+            failures.append((alt, _OTHER_DECISION))
+            continue
+        options = candidates(state, decision, alt)
+        why: object = phrase("no {card} card lies on the slots now", card=term(alt.kind))
+        for candidate in options:
             try:
                 validate(state, decision, candidate)
             except OrderError as exc:
-                why = exc.message
+                why = exc
                 continue
-            return candidate, reasons
-        reasons.append(phrase("{order}: {reason}", order=order_text(grammar.format_order(alt)), reason=why))
-    return None, reasons
+            return candidate, failures
+        failures.append((alt, why))
+    return None, failures
+
+
+_OTHER_DECISION = phrase("that answers another decision")
+
+
+def reasons(failures: list[tuple[Order, object]]) -> object:
+    """Why no alternative was played, each reason once, the alternatives it refused named
+    together (`referee.contract.why_not`)."""
+    return why_not(failures, lambda alts: order_text(grammar.format_order(
+        alts[0] if len(alts) == 1 else Order("either", {"alts": [a.to_json() for a in alts]}))))
 
 
 def run_queues(state: State, events: list[Event]) -> None:
@@ -223,19 +275,18 @@ def run_queues(state: State, events: list[Event]) -> None:
         queue = state["queue"].get(player) or []
         head = Order.from_json(queue[0]) if queue else None
         if head is not None and answers(decision, head):
-            order, reasons = choose(state, decision, head)
+            order, failures = choose(state, decision, head)
             queue.pop(0)
             if order is None:
-                why = in_a_row(reasons)
-                planned = order_text(grammar.format_order(head))
+                why = reasons(failures)
                 if decision.name == "arrival.lighthouse":
-                    events.append(Event("queue", phrase("Preference {order} skipped: {reasons}.", order=planned,
-                                                        reasons=why), {"player": player}, to=(player,)))
+                    events.append(Event("queue", phrase("A ship you preferred is skipped: {reasons}.", reasons=why),
+                                        {"player": player}, to=(player,)))
                     continue
                 state["queue"][player] = []
-                events.append(Event("queue", phrase("Your queued order {order} is no longer legal ({reasons}); the "
-                                                    "rest of your queue is dropped and you are asked.", order=planned,
-                                                    reasons=why), {"player": player}, to=(player,)))
+                events.append(Event("queue", phrase("Your queued order no longer fits ({reasons}); the rest of your "
+                                                    "queue is dropped and you are asked.", reasons=why),
+                                    {"player": player}, to=(player,)))
                 return
             # told to the others exactly like a live answer; that it was queued, to its owner alone
             done = order_text(grammar.format_order(order))
@@ -272,13 +323,13 @@ def _standing(state: State, decision: Decision, part: str, events: list[Event]) 
         events.append(Event("order", phrase("{player}: {order}", player=player, order=done), {"player": player}))
         carry_out(state, decision, order, events)
         return True
-    _, reasons = choose(state, decision, Order("either", {"alts": answers_json}))
+    _, failures = choose(state, decision, Order("either", {"alts": answers_json}))
     if part == "lighthouse":
         plans.set_part(state, player, part, None)
-    why = in_a_row(reasons)
+    why = reasons(failures)
     text = phrase("Your plan for {when} has no answer that fits now ({reasons}); you are asked. The list is dropped.",
                   when=plans.WHEN[part], reasons=why) if part == "lighthouse" else \
         phrase("Your plan for {when} has no answer that fits now ({reasons}); you are asked.", when=plans.WHEN[part],
                reasons=why)
-    events.append(Event("plan.failed", text, {"part": part, "reasons": [str(r) for r in reasons]}, to=(player,)))
+    events.append(Event("plan.failed", text, {"part": part, "reasons": str(why)}, to=(player,)))
     return False

@@ -15,7 +15,7 @@ from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural
 
 from . import checks, components, grammar, menus, plans, scoring, views
 from .board import seat_of
-from .decisions import alternatives_of, carry_out, choose, menu_orders, run_queues, validate
+from .decisions import alternatives_of, carry_out, choose, menu_orders, reasons, run_queues, validate
 from .flow import MAIN_KINDS, advance, current_decision, describe
 from .setup import new_state
 from .state import State, copy_state
@@ -34,6 +34,13 @@ DECISION_TITLES = {
     "privilege.arrange": "privilege cards: arrange",
     "market.refill_buy": "market refill: buy",
     "end.final_seat": "final palace seat",
+}
+# each decision's short word in a phase code (`d2-lighthouse-38`), where the key has its name
+PHASE_CODES = {
+    "setup.optional_dock": "dock1", "setup.compulsory_dock": "dock2", "arrival.lighthouse": "lighthouse",
+    "action.main": "turn", "action.after": "extras", "intrigue.reward": "intrigue",
+    "privilege.immediate": "privilege", "privilege.arrange": "arrange", "market.refill_buy": "buy",
+    "end.final_seat": "final",
 }
 
 
@@ -88,6 +95,12 @@ class PortoCarthago:
         kind = decision.name.split(".")[0]
         return PhaseInfo(f"d{state['decade']}-{decision.name}-{state['n']}", state["decade"],
                          DECISION_TITLES[decision.name], kind)
+
+    def phase_code(self, key: str) -> str:
+        """`d2-lighthouse-38` for the key `d2-arrival.lighthouse-38`; a code stays as it is."""
+        head, _, rest = key.partition("-")
+        name, _, number = rest.rpartition("-")
+        return f"{head}-{PHASE_CODES[name]}-{number}" if name in PHASE_CODES else key
 
     def prompts(self, state: State) -> list[Prompt]:
         decision = current_decision(state)
@@ -174,10 +187,10 @@ class PortoCarthago:
         if rest and decision.seat == seat:
             first = chosen = rest.pop(0)
             if first.kind == "either":
-                chosen, reasons = choose(new, decision, first)
+                chosen, failures = choose(new, decision, first)
                 if chosen is None:
                     raise IllegalOrder(phrase("none of the alternatives is possible now: {reasons}",
-                                              reasons=in_a_row(reasons)),
+                                              reasons=reasons(failures)),
                                        line=first_line, text=grammar.format_order(first))
             else:
                 try:
@@ -240,7 +253,8 @@ class PortoCarthago:
             return phrase("The game is over.")
         if state["players"][decision.seat] != player:
             return phrase("It is {player}'s decision ({decision}). You may queue orders now; they run when your turn "
-                          "comes if still legal.", player=state["players"][decision.seat], decision=decision.name)
+                          "comes if still legal.", player=state["players"][decision.seat],
+                          decision=describe(state, decision))
         task = describe(state, decision, sentence=True)  # every order itself is listed by `menu`
         return phrase("{task}. Orders: {orders}.", task=task,
                       orders=listed(order_text(k.upper()) for k in decision.kinds))

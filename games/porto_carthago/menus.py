@@ -45,7 +45,8 @@ def menu(state: State, decision: Decision, judge: Judge) -> list[MenuLine]:
         return lines + [MenuLine(phrase("a main action for your next turn ({orders}, ...): ends this turn and waits in "
                                         "your queue", orders=menu_order("TALENTS, REFILL, CAPTAIN <slot>")),
                                  (Order("talents"),),
-                                 lambda o: o.kind in MAIN_KINDS and o.kind != "use" and _well_formed(state, o))]
+                                 lambda o: o.kind in MAIN_KINDS and o.kind != "use" and _well_formed(state, o),
+                                 ahead=True)]
     if name == "intrigue.reward":
         ok = [n for n in range(decision.item["n"] + 1) if judge(Order("intrigue", {"count": n}))]
         return [MenuLine(phrase("{order}: {numbers} of the points onto the intrigue path, the rest on the track",

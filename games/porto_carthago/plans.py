@@ -92,7 +92,7 @@ def lapse(state: State, part: str, events: list[Event]) -> None:
         if left:
             set_part(state, player, part, None)
             unused = order_text(format_alternatives([Order.from_json(a) for a in left]))
-            events.append(Event("plan.lapsed", phrase("Your plan for {when} lapses, the arrival is over (left unused: "
+            events.append(Event("plan.lapsed", phrase("Your plan for {when} lapses: the arrival is over (left unused: "
                                                       "{orders}).", when=WHEN[part], orders=unused),
                                 {"part": part}, to=(player,)))
 

@@ -14,7 +14,7 @@ from referee.contract import Event, IllegalOrder, Order
 from referee.wording import listed, phrase, plural_phrase
 
 from .actions import refill_buy_problem
-from .arrival import privilege_entry
+from .arrival import NOT_IN_ROW_1, privilege_entry
 from .board import (ANY_GOOD, EXTRA_POINT, EXTRA_TALENTS, IMMEDIATE, MOVE_SERVANTS, PALACE_SEAT, PATH_SERVANT, PEEK,
                     PRIVILEGE_TEXT, dock_index, dock_name, own_docks, ship_card)
 from .intrigue import gain_points, max_conversion, place_on_path, resolve_reward
@@ -62,7 +62,7 @@ def validate_use(state: State, seat: int, args: dict[str, Any]) -> None:
         if problem:
             raise IllegalOrder(problem)
     elif args.get("ship") not in state["row1"]:  # SHIP_ENTERS
-        raise IllegalOrder(phrase("ship {ship!r} is not in row 1", ship=args.get("ship")),
+        raise IllegalOrder(phrase("ship {ship!r} is not in row 1", ship=args.get("ship")), reason=NOT_IN_ROW_1,
                            suggestion=phrase("row 1 holds {ships}", ships=listed(state["row1"])) if state["row1"]
                            else None)
 
@@ -76,7 +76,7 @@ def _validate_any_good(state: State, seat: int, dock: Any) -> None:
     if state["dock_o"][index] != seat:
         raise IllegalOrder(phrase("dock {dock} is not yours", dock=dock))
     if state["dock_s"][index] is None or state["dock_g"][index] is None:
-        raise IllegalOrder(phrase("dock {dock} needs both a ship and a good to load (A24)", dock=dock))
+        raise IllegalOrder(phrase("dock {dock} needs both a ship and a good to load", dock=dock))
 
 
 def _validate_servant_moves(state: State, moves: list[Any]) -> None:

@@ -104,6 +104,9 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             out["my_plan"] = plan
     out["ship_cards"] = _face_up(state, out)
     out["privileges"] = dict(PRIVILEGE_TEXT)
+    ships = sorted(components["ship_cards"])
+    out["codes"] = {"goods": list(components["goods"]), "civilizations": list(components["civilizations"]),
+                    "ships": [ships[0], ships[-1]] if ships else []}  # what the codes of the mail stand for
     out["prices"] = {"palace_fields": [list(f) for f in components["palace_fields"]],
                      "palace_big_field": dict(components["palace_big_field"]),
                      "expand_storage": components["storage"]["expand_cost"]}

@@ -22,6 +22,7 @@ from mailer.own_address import referee_address
 from referee.i18n import DEFAULT_LANGUAGE, LanguageError, language_code, translations
 from referee.rendering import paragraphs, render
 from referee.service import Referee, ServiceError
+from referee.tokens import longest_name
 
 from .mail_commands import SUBJECT_PREFIX
 from .refusals import RefusalBook
@@ -118,12 +119,7 @@ class Desk:
             return self._guarded(mail, serial, "LEAVE", args[0], lang, lambda: self.referee.leave_request(
                 args[0].lower(), sender, serial=serial, in_reply_to=mail.message_id))
         t = translations(lang)
-        if name == "HELP":
-            problem = ""
-        elif name:
-            problem = t.gettext("{command} was not understood as written: see the forms below.").format(command=name)
-        else:
-            problem = t.gettext("Your mail holds no command the referee knows.")
+        problem = "" if name == "HELP" else form_problem(name, args, lang)
         self._answer(sender, t.gettext("Commands of the referee"), render(
             "signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang)), mail, serial)
         if name == "HELP":
@@ -172,6 +168,39 @@ class Desk:
         may be forged: someone else's address must not be flooded with LIST answers)."""
         self.answers.answer(to, player=True, send=lambda: self.notifier.system_mail(
             to, subject, text, in_reply_to=mail.message_id, serial=serial))
+
+
+def form_problem(name: str, args: list[str], lang: str) -> str:
+    """Which rule of its command's form a desk mail breaks, in `lang` (the forms themselves
+    follow, in the list of commands): the right number of words after the command, a name
+    that is one word, or a mail that begins with no command at all."""
+    t = translations(lang)
+    if not name:
+        return t.gettext("Your mail holds no command the referee knows: the first line of the mail, or else its "
+                         "subject, must begin with one of the commands below.")
+    if name in ("LIST", "GAMES"):
+        return t.gettext("{command} takes nothing after it: write {command} alone.").format(command=name)
+    if name == "CONFIRM":
+        return t.gettext("CONFIRM takes one word after it, the code of your confirmation mail (or reply to that "
+                         "mail instead).")
+    if name == "LEAVE":
+        return t.gettext("LEAVE takes one word after it, the id of the game whose seat you give up.")
+    if not args:
+        return t.gettext("JOIN needs the id of the game after it (LIST shows the games open for sign-ups), and may "
+                         "take your name after that.")
+    game, words = args[0].lower(), args[1:]
+    return t.gettext("A name is one word, and {name!r} is {count} words. A name may hold letters, digits, '_' and '-', "
+                     "must start with a letter or digit, and may have at most {most} characters in this game: for "
+                     "instance JOIN {game} {example}.").format(
+        name=" ".join(words)[:60], count=len(words), most=max(longest_name(game), 1), game=game,
+        example=_one_word(words, longest_name(game)))
+
+
+def _one_word(words: list[str], most: int) -> str:
+    """A name made of several words the way the rules take it: `Carla M.` -> `carla_m`."""
+    parts = ["".join(c for c in word.lower() if c.isascii() and (c.isalnum() or c in "_-")) for word in words]
+    joined = "_".join(p for p in parts if p).lstrip("_-")
+    return (joined or "carla")[:max(most, 1)]
 
 
 def _digest(message_id: str | None, raw: bytes) -> str:

@@ -54,6 +54,19 @@ SET_ASIDE = N_(
 )
 
 
+# The answer to CHECK. Its subject does not begin with CHECK, so that a reply to it with the
+# corrected orders (it goes to the game, by the player's reply address) plays them.
+CHECKED_OK = N_("[{game}] Checked, not sent: your orders would be accepted")
+CHECKED_NOT_OK = N_("[{game}] Checked, not sent: your orders would NOT be accepted")
+CHECK_ONLY = N_("CHECK only: nothing was sent and the game is unchanged. Sent now, these orders would get this "
+                "receipt:")
+CHECK_TO_SEND = N_("To send your orders, reply to this mail with them (without CHECK); the reply goes to the game.")
+
+
+def _filled(text: str) -> str:
+    return textwrap.fill(text, 78, break_long_words=False, break_on_hyphens=False)
+
+
 @dataclass(frozen=True)
 class Handled:
     outcome: str  # accepted, rejected, refused, duplicate, unmatched, ignored
@@ -251,14 +264,13 @@ class MailHandler:
         seat = self.referee.seat(game_id, player, token)
         if seat is None:  # wrong token or unknown player: answer the sender, reveal nothing
             return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)
-        phase_key = read.phase_key()
         t = translations(receipt.language)
         subject = t.gettext("[{game}] Orders not accepted").format(game=game_id)
-        if phase_key is not None and receipt.phase and receipt.phase.get("key") != phase_key:
+        if receipt.stale and receipt.phase:
             subject = t.gettext("[{game}] Too late: phase {old} is closed, {key} is open").format(
-                game=game_id, old=phase_key, key=receipt.phase["key"])
+                game=game_id, old=receipt.stale, key=receipt.phase["key"])
         self.notifier.system_mail(
-            seat["email"], subject, receipt.render(),
+            seat["email"], subject, receipt.render(), seat=seat, game_id=game_id,
             in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}")
         return Handled(receipt.status if receipt.status == REJECTED else "refused", receipt.reason, game_id, player)
 
@@ -320,11 +332,12 @@ class MailHandler:
         receipt = self.referee.check_submission(game_id, Submission(
             player, checked.orders_text, token=token, phase_key=read.phase_key(), source="mail",
             reader=MailReading(checked, game_id)))
-        verdict = "would be accepted" if receipt.ok else "would NOT be accepted"
+        t = translations(receipt.language)
+        subject = t.gettext(CHECKED_OK if receipt.ok else CHECKED_NOT_OK).format(game=game_id)
+        text = "\n\n".join([_filled(t.gettext(CHECK_ONLY)), receipt.render().rstrip("\n"),
+                             _filled(t.gettext(CHECK_TO_SEND))]) + "\n"
         self.notifier.system_mail(
-            seat["email"], f"[{game_id}] CHECK: your orders {verdict}",
-            "CHECK only: nothing was sent and the game is unchanged. Sent now, these orders would get this "
-            "receipt:\n\n" + receipt.render(),
+            seat["email"], subject, text, seat=seat, game_id=game_id,
             in_reply_to=read.mail.message_id, serial=f"{game_id}.check.{_digest(read.mail.message_id, read.raw)}")
         return Handled("command", f"CHECK: {receipt.status}", game_id, player)
 

@@ -62,7 +62,8 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
     with the same player's name read as one line: `bruno sells 1 blue for 2 gold; sells 3
     green for 3 gold; ends the construction turn.` Events in a row of the same kind (every
     player's production, every draw of contracts) are joined with `;` when that takes no more
-    lines of `width` than one line each, unless an event names its player as `name: ...` (an
+    lines of `width` than one line each (a sentence that begins with a capital goes on after a
+    full stop, not after `;`), unless an event names its player as `name: ...` (an
     order as sent: what it did follows on its line). A mail that covers a whole round stays
     readable, and nothing is left out."""
     out: list[str] = []
@@ -73,10 +74,10 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
         kind, text = item.kind, item.text
         who = next((p for p in players if item.lead.startswith((p + " ", p + ": "))), None)
         if out and who is not None and who == last_who and item.lead == text:
-            out[-1] = out[-1].rstrip(".") + "; " + text[len(who):].removeprefix(":").lstrip()
+            out[-1] = _joined(out[-1], text[len(who):].removeprefix(":").lstrip())
         elif out and kind == last_kind and not step and item.lead == text and not (
                 who and item.lead.startswith(who + ": ")) and _lines(
-                joined := out[-1].rstrip(".") + "; " + text, width) <= _lines(out[-1], width) + _lines(text, width):
+                joined := _joined(out[-1], text), width) <= _lines(out[-1], width) + _lines(text, width):
             out[-1] = joined
             who = None  # a joined line no longer belongs to one player
         else:
@@ -84,6 +85,13 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
             step = item.lead != text
         last_who, last_kind = who, kind
     return out
+
+
+def _joined(line: str, text: str) -> str:
+    """`line; text`, or `line. Text` when `text` begins a sentence with a capital."""
+    if text[:1].isupper() and not text[:2].isupper():
+        return line.rstrip(".") + ". " + text
+    return line.rstrip(".") + "; " + text
 
 
 def _lines(text: str, width: int) -> int:

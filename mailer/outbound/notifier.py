@@ -17,7 +17,7 @@ from referee.config import Settings
 from referee.contract import Event, Game, State, standing_plan
 from referee.i18n import NAMES, recipient_language, translations
 from referee.i18n.messages import Message, msg, say
-from referee.i18n.terms import phase_name
+from referee.i18n.terms import phase_name, shown_phase
 from referee.notify import DIGEST, EACH, Notify, bag_of
 from referee.receipts import Receipt
 from referee.rendering import paragraphs, render
@@ -175,7 +175,7 @@ class MailNotifier:
         if self._choice(seat).mode != EACH:
             folding.add_part(tx, player, "reminder", subject.removeprefix(f"[{tx.game_id}] "), render(
                 "reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=True,
-                phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                phase=shown_phase(game, lang, phase),
                 prompt="", left=show_span(due - now), deadline="", help="", block=[]), urgent=True)
             return
         prompts = [p for p in game.prompts(state) if p.player == player]
@@ -183,7 +183,7 @@ class MailNotifier:
             subject = your_move(translations(lang), tx.game_id, phase.round, phase_name(game, lang, phase.name),
                                 deadline_short(meta, seat.get("timezone"), lang), reminder=show_span(due - now))
         text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=False,
-                      phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                      phase=shown_phase(game, lang, phase),
                       prompt=say(prompts[0].text, lang, game) if prompts else "", left=show_span(due - now),
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=say(game.help(state, player), lang, game) if prompts else "",
@@ -203,7 +203,7 @@ class MailNotifier:
         t = translations(lang)
         body = render("reopened.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, by=by,
                       brief=brief,
-                      phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                      phase=shown_phase(game, lang, phase),
                       lines=[say(line, lang, game) for line in lines],
                       cancelled=[say(line, lang, game) for line in cancelled],
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
@@ -530,7 +530,14 @@ class MailNotifier:
     # -- mail that must not touch a game
 
     def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str,
-                    reply_to: str | None = None, due: datetime | None = None) -> None:
+                    seat: Mapping[str, Any] | None = None, game_id: str = "", reply_to: str | None = None,
+                    due: datetime | None = None) -> None:
+        """A mail that belongs to no game's unit of work (a refusal, an answer of the desk, a
+        CHECK), queued in the system outbox. With a player's `seat` in `game_id` it comes from
+        the game's address with the player's reply address, so that a reply with orders (the
+        corrected ones, after a CHECK or a rejection) goes to the game and plays them."""
+        if seat is not None:
+            reply_to = reply_to or reply_address(game_id, seat, self.settings.hostname)
         store = self.system_outbox.store
         if not store.exists(SYSTEM_GAME):
             try:
@@ -538,7 +545,7 @@ class MailNotifier:
             except GameExists:
                 pass  # another worker thread or process made it first
         with store.transaction(SYSTEM_GAME) as tx:
-            queue(tx, OutgoingMail("", "notice", to, subject, text,
+            queue(tx, OutgoingMail(game_id if seat is not None else "", "notice", to, subject, text,
                                    message_id("system", "notice", serial, "x", self.settings.hostname),
                                    reply_to=reply_to, in_reply_to=in_reply_to, auto="auto-replied"),
                   host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock(), due=due)

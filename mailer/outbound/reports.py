@@ -17,11 +17,11 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.contract import Event, Game, State, decision_reads, plan_template, standing_plan
+from referee.contract import Event, Game, State, decision_reads, phase_code, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
 from referee.i18n.messages import say
 from referee.wording import Phrase
-from referee.i18n.terms import localise, phase_name
+from referee.i18n.terms import localise, shown_phase
 from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
 from referee.standings import standings_context
@@ -99,8 +99,8 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
     plan template (a report leaves it out when the player's last mail showed the same one)."""
     phase = game.phase(state)
     t = translations(lang)
-    lines = [f"ORDERS {game_id} {phase.key}"]
-    menu, complete = menu_text(game, state, player, lang=lang)
+    lines = [f"ORDERS {game_id} {phase_code(game, phase.key)}"]
+    menu, ahead, complete = menu_text(game, state, player, lang=lang)
     if menu:
         if complete:
             lines += _comment(t.gettext("Write your orders below, one per line. Every order you may give now:"))
@@ -112,8 +112,9 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
                 lines += _comment(t.gettext("... and {count} more; send HELP for the full list.").format(
                     count=len(menu) - MENU_LINES))
     template = plan_template(game, state, player) if plan else []
-    if template:
+    if template or ahead:  # the standing orders always, the template when it is new to the reader
         lines += _comment(t.gettext("Plan ahead (optional, only you see it): fill in, remove the #"))
+        lines += [f"# {part}" for part in ahead]
         lines += [f"#   {plan_line(game, lang, part)}" for part in template]
     lines.append("END")
     return lines
@@ -164,7 +165,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "game_id": game_id,
         "title": game.title,
         "player": player,
-        "phase": {"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+        "phase": shown_phase(game, lang, phase),
         "events": grouped(told, players),  # every one: the HTML part
         "events_text": shown_events,  # the text part: in short when they run long
         "events_summarised": summarised,
@@ -233,10 +234,10 @@ def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: 
     and the mail commands."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
-    menu = menu_text(game, state, player, width=74, lang=lang)[0] if prompts else []
-    template = [plan_line(game, lang, part) for part in plan_template(game, state, player)] if prompts else []
+    menu, ahead, _ = menu_text(game, state, player, width=74, lang=lang) if prompts else ([], [], False)
+    template = ahead + [plan_line(game, lang, part) for part in plan_template(game, state, player)] if prompts else []
     return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player, template=template,
-                  phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
+                  phase=shown_phase(game, lang, phase),
                   prompt=say(prompts[0].text, lang, game) if prompts else "",
                   help=say(game.help(state, player), lang, game) if prompts else "",
                   menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),

@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable
 
-from ..contract import InvalidOrder, OrderErrors
+from ..contract import InvalidOrder, OrderErrors, phase_code
 from ..orderlines import fold
 from . import DEFAULT_LANGUAGE, translations
 
@@ -38,6 +38,7 @@ class Terms:
     shown: dict[str, str] = field(default_factory=dict)  # English (folded) -> the local word shown
     nouns: dict[str, str] = field(default_factory=dict)  # a kind of name in errors ("building") -> local
     phases: dict[str, str] = field(default_factory=dict)  # a phase's English name -> local
+    names: dict[str, str] = field(default_factory=dict)  # English (folded) -> the word in prose, if cased apart
 
     def english(self, phrase: str) -> str | None:
         key = fold(phrase)
@@ -76,6 +77,7 @@ def _terms(package: str, lang: str) -> Terms:
                 terms.shown.setdefault(fold(english), local[0])
     terms.nouns.update(data.get("nouns", {}))
     terms.phases.update(data.get("phases", {}))
+    terms.names.update({fold(k): v for k, v in data.get("names", {}).items()})
     return terms
 
 
@@ -86,8 +88,17 @@ def phase_name(game: Any, lang: str, name: str) -> str:
 
 
 def localised_phase(game: Any, lang: str, phase: dict[str, Any]) -> dict[str, Any]:
-    """A phase dict (`key`, `round`, `name`, ...) with its name in `lang`."""
-    return dict(phase, name=phase_name(game, lang, phase["name"])) if "name" in phase else dict(phase)
+    """A phase dict (`key`, `round`, `name`, ...) as a player reads it: its name in `lang`,
+    its key as the short code players write (`referee.contract.phase_code`)."""
+    shown = dict(phase, name=phase_name(game, lang, phase["name"])) if "name" in phase else dict(phase)
+    if "key" in shown:
+        shown["key"] = phase_code(game, shown["key"])
+    return shown
+
+
+def shown_phase(game: Any, lang: str, info: Any) -> dict[str, Any]:
+    """A `PhaseInfo` as the phase dict a player's mail shows (`localised_phase`)."""
+    return localised_phase(game, lang, {"key": info.key, "round": info.round, "name": info.name})
 
 
 def english_keywords(game: Any) -> set[str]:
@@ -218,7 +229,9 @@ def term(game_name: str, lang: str, word: object) -> str:
     except Exception:  # an unknown game: nothing to translate with
         return text
     table = terms(game, lang)
-    return table.shown.get(fold(text), text) if table else text
+    if table is None:
+        return text
+    return table.names.get(fold(text)) or table.shown.get(fold(text), text)
 
 
 def localise_menu(game: Any, lang: str, line: str) -> str:

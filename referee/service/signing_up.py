@@ -44,7 +44,8 @@ class SigningUp(OpenGames, Starting):
             if message_id and any(p.get("message_id") == message_id for p in record["pending"]):
                 return {"game": game_id, "name": wanted, "email": address, "duplicate": True}
             if any(s["email"].lower() == address.lower() for s in meta["seats"]):
-                raise ServiceError(msg("this address already has a seat in {game}", game=game_id))
+                raise ServiceError(msg("this address already has a seat in {game}, and an address holds one seat "
+                                       "a game", game=game_id))
             if len(meta["seats"]) >= record["max"]:
                 raise ServiceError(msg("{game} is full: all {max} seats are taken", game=game_id, max=record["max"]))
             problem = _name_refusal(game_id, wanted, named=bool(name))
@@ -160,7 +161,8 @@ class SigningUp(OpenGames, Starting):
                 raise ServiceError(msg("the name {name!r} was taken in {game} meanwhile; send JOIN {game} with another "
                                        "name", name=entry["name"], game=game_id))
             if any(s["email"].lower() == entry["email"].lower() for s in meta["seats"]):
-                raise ServiceError(msg("this address already has a seat in {game}", game=game_id))
+                raise ServiceError(msg("this address already has a seat in {game}, and an address holds one seat "
+                                       "a game", game=game_id))
             seat = {"name": entry["name"], "email": entry["email"], "token": new_token(), "code": entry["code"]}
             record["pending"] = [p for p in record["pending"] if p is not entry]
             tx.set_meta(seats=[*meta["seats"], seat], players=[*meta["players"], seat["name"]], signup=record)
@@ -227,8 +229,8 @@ def _name_refusal(game_id: str, name: str, *, named: bool) -> dict[str, Any] | N
     when it can. `named`: the name was given (else it was taken from the address)."""
     most = longest_name(game_id)
     if not valid_name(name):
-        said = msg("the name {name!r} cannot be a player's: use letters, digits, '_' and '-', starting with a letter "
-                   "or digit", name=name[:40])
+        said = msg("the name {name!r} cannot be a player's: a name is one word of letters, digits, '_' and '-', "
+                   "starting with a letter or digit, of at most {most} characters", name=name[:40], most=most)
     elif len(name) > most:
         said = msg("the name {name!r} is too long: a name in game {game} may have at most {most} characters",
                    name=name[:40], game=game_id, most=most)

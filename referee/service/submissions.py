@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from ..contract import Game, OrderError, State, planned_orders
+from ..contract import Game, OrderError, State, phase_code, planned_orders, same_phase
 from ..i18n import recipient_language, translations
 from ..i18n.messages import say
 from ..i18n.terms import in_language, localise, localised_phase, to_english
@@ -16,6 +16,7 @@ from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lin
 from ..rendering import menu_text
 from ..schedule import deadline_text, due_of, seat_zone
 from ..tokens import same_token
+from .problems import errors_of, on_text_lines, together, without_lines
 from .steps import Reopened, Steps
 
 
@@ -122,16 +123,19 @@ class Submissions(Steps):
         if meta.get("status") == "finished" or pos.over:
             return Receipt(REFUSED, reason=t.gettext("{game} is over; no more orders are taken").format(game=game_id),
                            **base)
-        if phase_key is not None and phase_key != phase["key"]:
-            return Receipt(REFUSED, reason=self._stale(tx, player, phase_key, base["phase"], lang), **base)
+        if phase_key is not None and not same_phase(game, phase_key, phase["key"]):
+            return Receipt(REFUSED, reason=self._stale(tx, game, player, phase_key, base["phase"], lang),
+                           stale=phase_code(game, phase_key), **base)
         try:
             # read at the edge: the game, its errors and the log see English only
-            orders = pos.take(player, to_english(game, lang, text))
+            english = to_english(game, lang, text)
+            orders = pos.take(player, english)
         except Refused as exc:
             return Receipt(REFUSED, reason=str(exc), **base)
         except OrderError as exc:
+            exc = self._and_illegal(game, lang, pos, player, text, exc)
             return Receipt(REJECTED, errors=error_list(exc, text, lang, game), more_errors=more_errors(exc),
-                           menu=self._menu(game, pos, player, lang), next=self._next(game, pos, player, False, lang),
+                           **self._menu(game, pos, player, lang), next=self._next(game, pos, player, False, lang),
                            **base)
         held = meta.get("held")
         previous = pos.last_set(player)
@@ -141,8 +145,9 @@ class Submissions(Steps):
             trial = Position(game, pos.state, pos.opening, list(pos.steps))
             outcome = trial.submit(player, orders)
         except OrderError as exc:
+            exc = on_text_lines(exc, english, lambda t: pos.read(player, t), len(orders))
             return Receipt(REJECTED, errors=error_list(exc, text, lang, game), more_errors=more_errors(exc),
-                           menu=self._menu(game, pos, player, lang), next=self._next(game, pos, player, False, lang),
+                           **self._menu(game, pos, player, lang), next=self._next(game, pos, player, False, lang),
                            **base)
         echo = [game.format(o) for o in orders]
         planned = planned_orders(game, pos.state, player, orders)
@@ -193,6 +198,27 @@ class Submissions(Steps):
             self._notify_reports(tx, game, pos.state)
         return receipt
 
+    @staticmethod
+    def _and_illegal(game: Game, lang: str, pos: Position, player: str, text: str, exc: OrderError) -> OrderError:
+        """The invalid lines of a submission, and with them what the position refuses of the
+        lines that are orders (referee/service/problems.py): every problem in one answer."""
+        found = errors_of(exc)
+        invalid = {e.line for e in found}
+        if None in invalid:
+            return exc
+        try:
+            rest = to_english(game, lang, without_lines(text, invalid))
+            orders = pos.read(player, rest)
+        except OrderError:
+            return exc  # nothing more reads as orders: the invalid lines are the whole answer
+        try:
+            Position(game, pos.state, pos.opening, list(pos.steps)).submit(player, orders)
+        except OrderError as more:
+            return together(found + errors_of(on_text_lines(more, rest, lambda t: pos.read(player, t), len(orders))))
+        except Refused:
+            pass
+        return exc
+
     def _screened(self, tx: Any, game_id: str, player: str, sub: Submission,
                   base: dict[str, Any]) -> Receipt | None:
         """The receipt of a submission that is not read at all: a wrong player name or token,
@@ -226,7 +252,7 @@ class Submissions(Steps):
                        **dict(base, phase=None))
 
     @staticmethod
-    def _menu(game: Game, pos: Position, player: str, lang: str) -> list[str]:
+    def _menu(game: Game, pos: Position, player: str, lang: str) -> dict[str, list[str]]:
         """What a player whose set was rejected may send: in a simultaneous phase the menu of
         the position a new set replaces the earlier one in; a game with a complete menu only."""
         state = pos.state
@@ -235,19 +261,20 @@ class Submissions(Steps):
                 state = pos.without(player).state
             except OrderError:  # the earlier set no longer comes off cleanly: the menu of the position as it is
                 pass
-        lines, complete = menu_text(game, state, player, lang=lang)
-        return lines if complete else []
+        menu = menu_text(game, state, player, lang=lang)
+        return {"menu": menu.now, "ahead": menu.ahead} if menu.complete else {}
 
-    def _stale(self, tx: Any, player: str, phase_key: str, phase: Mapping[str, Any], lang: str) -> str:
-        """Why orders for a past phase are refused, and which phase is open now."""
+    def _stale(self, tx: Any, game: Game, player: str, phase_key: str, phase: Mapping[str, Any], lang: str) -> str:
+        """Why orders for a past phase are refused, and which phase is open now (`phase` as the
+        player reads it; `phase_key` as they wrote it, a code or a key)."""
         t = translations(lang)
-        defaulted = any(e["type"] == DEFAULT and e.get("phase") == phase_key and e.get("player") == player
-                        and e.get("source") == "deadline" for e in tx.events())
+        defaulted = any(e["type"] == DEFAULT and e.get("player") == player and e.get("source") == "deadline"
+                        and same_phase(game, phase_key, e.get("phase") or "") for e in tx.events())
         how = (t.gettext("which closed at its deadline (your default orders were played)") if defaulted
                else t.gettext("which is not open (already resolved)"))
         return t.gettext("these orders are for phase {old}, {how}; the phase now open is {phase} (round {round}, "
-                         "phase {key})").format(old=phase_key, how=how, phase=phase["name"], round=phase["round"],
-                                                key=phase["key"])
+                         "phase {key})").format(old=phase_code(game, phase_key), how=how, phase=phase["name"],
+                                                round=phase["round"], key=phase["key"])
 
     def _holds(self, meta: Mapping[str, Any], pos: Position, player: str) -> bool:
         """Whether a set that completes the phase must wait for the deadline (early=false):

@@ -25,7 +25,9 @@ def test_a_queued_action_no_longer_legal_drops_the_queue_and_asks():
     s, events = do(s, "TALENTS")
     assert who(s) == "Bob" and decision(s) == "action.main" and s["queue"]["Bob"] == []
     private = [e for e in events if e.kind == "queue" and e.to == ("Bob",)]
-    assert private and "no longer legal" in private[0].text
+    assert private and private[0].text == (f"Your queued order no longer fits (MERCHANT 4 {s['market'][0]}: the next "
+                                           "good costs 4 talents and you have 0); the rest of your queue is dropped "
+                                           "and you are asked.")
 
 
 def test_a_queued_side_action_then_the_next_turn():

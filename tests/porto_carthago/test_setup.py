@@ -73,6 +73,43 @@ def test_compulsory_round_needs_a_good_and_a_free_dock():
         do(s, "OCCUPY C2-I")
 
 
+def refusal(state: dict, text: str) -> str:
+    with pytest.raises(IllegalOrder) as caught:
+        do(state, text)
+    return caught.value.message
+
+
+def test_a_refused_dock_order_says_which_rule_it_breaks():
+    s = new(P3)
+    assert refusal(s, f"OCCUPY C1-I TAKE {s['market'][0]}") == "no good is taken in this round"
+    s, _ = do(s, "OCCUPY C1-I")
+    s, _ = do(s, "PASS")
+    s, _ = do(s, "PASS")
+    assert refusal(s, f"OCCUPY C1-I TAKE {s['market'][0]}") == "dock C1-I is already owned"
+    assert refusal(s, "OCCUPY C2-I") == "this round also takes one good from the market into your storage"
+    missing = next(g for g in ("G1", "G2", "G3", "G4", "G5") if g not in s["market"])
+    assert refusal(s, f"OCCUPY C2-I TAKE {missing}") == f"there is no {missing} in the market"
+
+
+def test_a_queued_order_that_no_longer_fits_gives_each_reason_once():
+    """The alternatives refused for one reason are named together, each reason said once,
+    and no alternative is written twice."""
+    s = new(P3)
+    s, _ = do(s, "PASS")  # Ann
+    market = list(s["market"])
+    gone = next(g for g in ("G1", "G2", "G3", "G4", "G5") if g not in market)
+    # Bob answers now and queues his compulsory dock: C1-I (Cid takes it first) or a good the market lacks
+    s, _ = do(s, f"PASS\nOCCUPY C1-I TAKE {market[0]} or C1-I TAKE {market[-1]} or C2-I TAKE {gone} "
+                 f"or C3-I TAKE {gone}", "Bob")
+    s, _ = do(s, "OCCUPY C1-I", "Cid")
+    s, events = do(s, f"OCCUPY C4-I TAKE {market[1]}", "Cid")  # the compulsory round runs back: Cid, Bob, Ann
+    assert who(s) == "Bob" and decision(s) == "setup.compulsory_dock" and s["queue"]["Bob"] == []
+    told = [e.text for e in events if e.kind == "queue" and e.to == ("Bob",)]
+    assert told == [f"Your queued order no longer fits (OCCUPY C1-I TAKE {market[0]} or C1-I TAKE {market[-1]}: that "
+                    f"dock is taken; OCCUPY C2-I TAKE {gone} or C3-I TAKE {gone}: there is no {gone} in the market); "
+                    "the rest of your queue is dropped and you are asked."]
+
+
 def test_after_setup_each_player_has_one_or_two_docks_and_one_good():
     s = new(P3)
     s, _ = do(s, "OCCUPY C1-I")

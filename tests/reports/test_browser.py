@@ -2,9 +2,12 @@
 (`make install` installs it) shows each game's report on a phone-sized screen.
 
 For a decision in the middle of a game and for the final standings, in both games: the page
-lays out no wider than a 375-pixel phone screen (a wide table scrolls inside its own box), it
-loads nothing from outside, it keeps its styles in style attributes (mail programs drop
-<style> blocks), and its pictures of the position are there. A screenshot of every page is
+lays out no wider than a 375-pixel phone screen and nothing in it is cut off (no element's
+content is wider than its box: a phone's mail program hides scroll bars, so a table that
+scrolled sideways would hide its right-hand columns with no hint), the receipt at its top is
+prose that the screen wraps, not 78 monospaced columns wrapped a second time, it loads nothing
+from outside, it keeps its styles in style attributes (mail programs drop <style> blocks), and
+its pictures of the position are there. A screenshot of every page is
 kept in build/screenshots/ (REFEREE_SCREENSHOTS to choose another folder) for a person to
 look at; CI keeps that folder as an artefact.
 """
@@ -23,6 +26,7 @@ from games.constantinopolis import GAME as CONSTANTINOPOLIS
 from games.porto_carthago import GAME as PORTO_CARTHAGO
 from mailer.outbound.reports import render_report, report_context
 from referee.contract import Event
+from referee.receipts import Receipt
 
 from .util import positions
 
@@ -38,7 +42,16 @@ MEASURE = ("<script>const box = document.createElement('div');"
            f"box.style.width = '{CONTENT}px'; box.style.overflow = 'auto';"
            "while (document.body.firstChild) box.appendChild(document.body.firstChild);"
            "document.body.appendChild(box);"
-           "document.title = 'width=' + box.scrollWidth;</script>")
+           "const cut = [];"
+           "for (const el of box.querySelectorAll('*')) {"
+           " if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)"
+           "  cut.push(el.tagName + ' ' + el.scrollWidth + '>' + el.clientWidth + ' '"
+           "   + el.textContent.replace(/\\s+/g, ' ').slice(0, 40)); }"
+           "document.title = 'width=' + box.scrollWidth + ' cut=' + JSON.stringify(cut);</script>")
+RECEIPT = Receipt("accepted", "g-1", "ann", phase={"name": "action turn", "round": 3, "key": "d3-turn-40"},
+                  echo=["OCCUPY C5-I TAKE G1 or C5-I TAKE G2 or C3-II TAKE G1 or C3-II TAKE G2 or C5-II TAKE G1",
+                        "CAPTAIN or TALENTS", "REFILL or LOADMASTER OCCUPY C2-I or ARISTOCRAT LIGHTHOUSE +1 or TALENTS",
+                        "LIGHTHOUSE: DOCK S22 or S21 or S01 or S04 or S16"]).render(brief=True)
 
 
 def in_ci() -> bool:
@@ -84,7 +97,7 @@ def reports():
         for when, state, player in (("decision", middle, asked), ("end", end, end["players"][0])):
             ctx = report_context(game, state, game_id="g-1", player=player, deadline="Fri 27 Nov 2026 18:00 UTC",
                                  events=[Event("x", f"{player} did something worth a line in the report.")],
-                                 parts=[{"kind": "receipt", "text": "Accepted (the last phase, round 1): done."}])
+                                 parts=[{"kind": "receipt", "text": RECEIPT}])
             out.append((f"{game.name}-{when}", game, render_report(ctx)[1]))
     return out
 
@@ -115,6 +128,16 @@ def test_the_html_report_fits_a_phone_and_loads_nothing_from_outside(browser, sh
     measured = tmp_path / f"{name}-measure.html"
     measured.write_text(html.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
     dom = run(browser, tmp_path, "--dump-dom", measured.as_uri())
-    width = re.search(r"<title>width=(\d+)</title>", dom.stdout)
+    width = re.search(r"<title>width=(\d+) cut=(.*)</title>", dom.stdout)
     assert width, dom.stderr[-2000:]
     assert int(width.group(1)) <= CONTENT, f"{name} needs {width.group(1)} pixels on a {PHONE}-pixel screen"
+    assert width.group(2) == "[]", f"{name}: cut off at {PHONE} pixels: {width.group(2)}"
+
+
+@pytest.mark.parametrize("name,game,html", REPORTS[:1], ids=[REPORTS[0][0]])
+def test_the_receipt_at_the_top_is_prose_the_screen_wraps(name, game, html):
+    box = re.search(r'<div style="[^"]*border-left: 4px solid #999[^"]*">(.*?)</div>', html, re.DOTALL)
+    assert box and "monospace" not in box.group(0) and "pre-wrap" not in box.group(0)
+    # each logical line whole, as the text part wrapped it at 78 columns: the screen wraps it now
+    assert "OCCUPY C5-I TAKE G1 or C5-I TAKE G2 or C3-II TAKE G1 or C3-II TAKE G2 or C5-II TAKE G1; CAPTAIN" \
+        in " ".join(box.group(1).split()) and "\n" not in box.group(1).strip()

@@ -8,10 +8,9 @@ from datetime import datetime, timezone
 
 from games.constantinopolis import GAME
 from mailer.outbound.reports import help_text, orders_block
-from mailer.daemon.wiring import build
-from referee.config import Settings
 
 from ..constantinopolis.util import at_accept, at_construct, card, give_cards, give_goods, new, own, seat
+from .util import service_at
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -43,12 +42,7 @@ def test_help_and_the_orders_block_list_every_exchange_sale_and_trade():
 
 
 def test_a_rejected_set_gets_the_whole_menu_in_its_receipt(tmp_path):
-    svc = build(Settings(hostname="games.test", data_dir=tmp_path), clock=lambda: NOW)
-    svc.referee.new_game("constantinopolis", [(p, f"{p}@players.test") for p in ("greg", "jen", "kay")],
-                         seed="case", game_id="c1")
-    with svc.store.transaction("c1") as tx:
-        tx.set_state(builder())
-        tx.set_meta(steps=[])
+    svc = service_at(tmp_path, builder(), lambda: NOW)
     receipt = svc.referee.submit("c1", "greg", "exchange blue for red")
     assert receipt.status == "rejected"
     text = " ".join(receipt.render().split())

@@ -109,7 +109,8 @@ def test_show_as_a_player_prints_the_report_layout(tmp_path, race_registered):
     assert made.exit_code == 0, made.output
     shown = run("show", "c1", "--as", "Bob").output
     assert shown.startswith("c1 as seen by bob:\n\nYour position (bob): ")
-    assert "The table\n" in shown and "Players (in turn order; ? = hidden)" in shown
+    assert "The table\n" in shown
+    assert "Players (in turn order; ? = hidden; saved = contracts kept on a trading post)" in shown
     assert "sha256" not in shown and "catalogue" not in shown
     assert run("new", "race", "--player", "ann:a@x.org", "--player", "bob:b@x.org", "--id", "r1").exit_code == 0
     assert "What you see:\n  players: ann, bob\n" in run("show", "r1", "--as", "ann").output

@@ -74,3 +74,18 @@ def section(text: str, start: str, end: str | None = None) -> str:
     first = next(i for i, line in enumerate(lines) if line.startswith(start))
     last = next((i for i, line in enumerate(lines) if end and i > first and line.startswith(end)), len(lines))
     return "\n".join(lines[first:last])
+
+
+def service_at(data_dir, state: State, clock):
+    """The service (as the daemon wires it) of a Constantinopolis game `c1` of greg, jen and
+    kay, put in `state`, for what a submission's receipt says there."""
+    from mailer.daemon.wiring import build
+    from referee.config import Settings
+
+    svc = build(Settings(hostname="games.test", data_dir=data_dir), clock=clock)
+    svc.referee.new_game("constantinopolis", [(p, f"{p}@players.test") for p in ("greg", "jen", "kay")],
+                         seed="case", game_id="c1")
+    with svc.store.transaction("c1") as tx:
+        tx.set_state(state)
+        tx.set_meta(steps=[])
+    return svc

@@ -45,17 +45,57 @@ def test_check_by_mail_answers_the_receipt_and_changes_nothing(world):
     to = f"g1+ann+{token_of(world, 'g1', 'ann')}@{HOST}"
     world.mail("ann@p.test", "CHECK\nADD 2", to=to)
     answer = last(world, "ann@p.test")
-    assert answer["Subject"] == "[g1] CHECK: your orders would be accepted"
+    assert answer["Subject"] == "[g1] Checked, not sent: your orders would be accepted"
     assert "nothing was sent and the game is unchanged" in answer.get_content()
     assert "Understood as:\r\n  ADD 2" in answer.get_content()
     world.mail("ann@p.test", "ADD 9", to=to, subject="Re: CHECK")
     answer = last(world, "ann@p.test")
-    assert answer["Subject"] == "[g1] CHECK: your orders would NOT be accepted"
+    assert answer["Subject"] == "[g1] Checked, not sent: your orders would NOT be accepted"
     assert "Errors:" in answer.get_content()
     world.mail("ann@p.test", "CHECK\n\nORDERS g1\nADD 1\nEND\n", to=to)
     assert "ADD 1" in last(world, "ann@p.test").get_content()
     assert path.read_bytes() == before  # not a byte written to the game
     assert world.ref.status("g1")["waiting_for"][0]["player"] == "ann"
+
+
+def test_a_reply_to_the_check_with_the_corrected_orders_plays_them(world):
+    """The answer comes from the game's address with the player's reply address, and its
+    subject is no CHECK: replying to it with the corrected orders sends them to the game."""
+    world.ref.new_game("race", [("ann", "ann@p.test"), ("bob", "bob@p.test")], game_id="g1", seed="s")
+    to = f"g1+ann+{token_of(world, 'g1', 'ann')}@{HOST}"
+    world.mail("ann@p.test", "CHECK\nADD 9", to=to)
+    answer = last(world, "ann@p.test")
+    assert answer["From"] == f"Referee <g1@{HOST}>" and answer["Reply-To"] == to
+    assert "reply to this mail with them (without CHECK)" in " ".join(answer.get_content().split())
+    quoted = "\n".join("> " + line for line in answer.get_content().splitlines())
+    world.mail("ann@p.test", f"ADD 2\n\nOn Monday the referee wrote:\n{quoted}\n", to=answer["Reply-To"],
+               subject=f"Re: {answer['Subject']}")
+    assert world.ref.status("g1")["waiting_for"][0]["player"] == "bob"  # ann's ADD 2 was played
+
+
+def test_check_lists_every_problem_of_every_line_at_once(world):
+    """An invalid line and an illegal one in the same mail: both in the first answer, each on
+    the line the player wrote it, whatever the comments and blank lines above."""
+    world.ref.new_game("race", [("ann", "ann@p.test"), ("bob", "bob@p.test")], game_id="g1", seed="s")
+    to = f"g1+ann+{token_of(world, 'g1', 'ann')}@{HOST}"
+    world.mail("ann@p.test", "CHECK\n# my turn\n\nADD 9\nFROB\n", to=to)
+    text = " ".join(last(world, "ann@p.test").get_content().split())
+    assert 'line 3 [illegal] "ADD 9": you may add' in text
+    assert 'line 4 [invalid] "FROB": expected ADD <n>' in text
+    assert text.index("line 3") < text.index("line 4")
+
+
+def test_a_rejected_order_is_named_on_its_own_line(world):
+    """An error of `apply` is on the line its order was written, not on the order's place
+    among the orders (the comments of a pre-filled block come first)."""
+    world.ref.new_game("constantinopolis", [("ann", "ann@p.test"), ("bob", "bob@p.test"), ("cy", "cy@p.test")],
+                       game_id="c1", seed="s")
+    asked = world.ref.status("c1")["waiting_for"][0]["player"]
+    to = f"c1+{asked}+{token_of(world, 'c1', asked)}@{HOST}"
+    world.mail(f"{asked}@p.test", "# my orders\n\nbid comes 99\n", to=to)
+    answer = last(world, f"{asked}@p.test")
+    assert 'line 3 [illegal] "bid comes 99": you have only 30 gold' in " ".join(answer.get_content().split())
+    assert answer["Reply-To"] == to  # a reply with the corrected orders goes to the game
 
 
 def test_check_with_a_wrong_token_is_refused_like_any_unmatched_mail(world):
@@ -108,7 +148,7 @@ def test_check_above_a_quoted_report_reads_the_lines_added_to_its_orders_block(w
          + quoted.replace("\n", "\r\n") + "\r\n").encode())
     world.worker.run_once(world.svc.spool)
     answer = last(world, "ann@p.test")
-    assert answer["Subject"] == "[g1] CHECK: your orders would be accepted", answer.get_content()
+    assert answer["Subject"] == "[g1] Checked, not sent: your orders would be accepted", answer.get_content()
     assert "Understood as:\r\n  ADD 2" in answer.get_content()
     assert world.svc.store.path("g1").read_bytes() == before
 

@@ -116,7 +116,8 @@ def test_refusals_unknown_started_full_name_taken_bad_name(world):
     world.mail("zoe@p.test", "JOIN r2 ann")
     assert "the name 'ann' is taken in r2" in last(world, "zoe@p.test").get_content()
     world.mail("zoe@p.test", "JOIN r2 -x")
-    assert "the name '-x' cannot be a player's" in last(world, "zoe@p.test").get_content()
+    assert ("the name '-x' cannot be a player's: a name is one word of letters, digits, '_' and '-', starting with a "
+            "letter or digit, of at most") in " ".join(last(world, "zoe@p.test").get_content().split())
     world.mail("zoe@p.test", "JOIN r2 " + "z" * 60)
     assert "is too long" in last(world, "zoe@p.test").get_content()
     join(world, "ann", "r1")
@@ -234,8 +235,32 @@ def test_join_processed_twice_is_one_sign_up(world):
 
 def test_unknown_command_to_the_referee_gets_the_list_of_commands(world):
     world.mail("zoe@p.test", "hello there")
-    text = last(world, "zoe@p.test").get_content()
-    assert "no command the referee knows" in text and "JOIN <game id> [NAME]" in text
+    text = " ".join(last(world, "zoe@p.test").get_content().split())
+    assert "no command the referee knows: the first line of the mail, or else its subject, must begin" in text
+    assert "JOIN <game id> [NAME]" in text
+
+
+def test_a_command_written_wrongly_is_told_the_rule_of_its_form(world):
+    """Each refusal of the desk names the rule the mail breaks; a name of several words is
+    told what a name may be, with the name it could have been."""
+    world.ref.open_game("constantinopolis", "2..4", game_id="constantinopolis-1")
+    world.mail("carla@p.test", "JOIN constantinopolis-1 Carla M.")
+    text = " ".join(last(world, "carla@p.test").get_content().split())
+    assert "was not understood" not in text
+    assert ("A name is one word, and 'Carla M.' is 2 words. A name may hold letters, digits, '_' and '-', must start "
+            "with a letter or digit, and may have at most 28 characters in this game: for instance JOIN "
+            "constantinopolis-1 carla_m.") in text
+    world.mail("carla@p.test", "JOIN constantinopolis-1 carla_m")
+    assert "Confirm your sign-up as carla_m" in last(world, "carla@p.test")["Subject"]
+    for mail, rule in (("LIST all", "LIST takes nothing after it: write LIST alone."),
+                       ("GAMES now", "GAMES takes nothing after it: write GAMES alone."),
+                       ("CONFIRM", "CONFIRM takes one word after it, the code of your confirmation mail"),
+                       ("LEAVE", "LEAVE takes one word after it, the id of the game whose seat you give up."),
+                       ("JOIN", "JOIN needs the id of the game after it (LIST shows the games open for sign-ups)")):
+        world.mail("zoe@p.test", mail)
+        assert rule in " ".join(last(world, "zoe@p.test").get_content().split()), mail
+    world.mail("zoe@p.test", "ANMELDEN constantinopolis-1 Zoe Z")  # in German, the game's rule in German
+    assert "Ein Name ist ein Wort" in " ".join(last(world, "zoe@p.test").get_content().split())
 
 
 def test_before_the_start_moderator_commands_refuse_and_after_it_the_record_replays(world):
@@ -284,7 +309,8 @@ def test_refusals_of_the_moderator_and_of_a_second_seat(world):
     world.ref.open_game("race", "2..3", game_id="r2", approve=True)
     join(world, "ann")
     world.mail("ann@p.test", "JOIN r1 anne")
-    assert "this address already has a seat in r1" in last(world, "ann@p.test").get_content()
+    assert ("this address already has a seat in r1, and an address holds one seat a game"
+            in " ".join(last(world, "ann@p.test").get_content().split()))
     with pytest.raises(ServiceError, match="players who confirm by mail; there is nothing to approve"):
         world.ref.approve("r1", "ann")
     with pytest.raises(ServiceError, match="no such sign-up waits in r2"):
