@@ -23,6 +23,7 @@ player's whole set when it asks everyone at once (a new set replaces an earlier 
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
@@ -57,11 +58,12 @@ class Observation:
 def observe(game: Game, state: State, player: str, components: Mapping[str, Any],
             events: Sequence[Event] = ()) -> Observation:
     """The observation of `player` at `state`: taken on the referee's side, which holds the
-    state, so that only the view (and the events the player may see) passes on."""
+    state, so that only the view (and the events the player may see) passes on, as plain
+    JSON data (texts as the strings they read)."""
     prompt = next(p for p in game.prompts(state) if p.player == player)
-    seen = tuple(e.to_json() for e in events if e.visible_to(player))
-    return Observation(game.name, player, game.view(state, player), components, prompt.decision,
-                       prompt.simultaneous, game.phase(state).key, seen)
+    seen = json.loads(json.dumps([e.to_json() for e in events if e.visible_to(player)]))
+    return Observation(game.name, player, json.loads(json.dumps(game.view(state, player))), components,
+                       prompt.decision, prompt.simultaneous, game.phase(state).key, tuple(seen))
 
 
 def available(game: Game) -> bool:

@@ -15,6 +15,8 @@ _POLICIES = {"constantinopolis": "referee.bots.computer.constantinopolis",
 
 
 class GamePolicy(Protocol):
+    close: float  # orders valued within this of the best are played out by the strong level
+
     def value(self, state: State, player: str) -> float:
         """How good `state` is for `player`, in the game's own units (a palace seat, a point
         of fame): the score so far and what their position promises."""
@@ -30,6 +32,11 @@ class GamePolicy(Protocol):
 
     def stop(self, start: State, state: State, steps: int) -> bool:
         """Whether a play-out from `start` has gone far enough at `state`."""
+        ...
+
+    def interlude(self, state: State, player: str) -> bool:
+        """Whether the decision open now is another player's answer in the middle of
+        `player`'s turn, after which the turn goes on (the Consul asked about a purchase)."""
         ...
 
     def ends_planning(self, order: Order) -> bool:

@@ -35,6 +35,8 @@ END_TALENT, END_POINT = 0.0001, 0.01  # the tie-breaks, once nothing can be boug
 
 
 class PortoCarthagoPolicy:
+    close = 0.3  # palace seats
+
     # ------------------------------------------------------------------ value
 
     def value(self, state: State, player: str) -> float:
@@ -86,6 +88,9 @@ class PortoCarthagoPolicy:
         if state["stage"] == "over":
             return True
         return steps >= 2 * len(state["players"]) + 4
+
+    def interlude(self, state: State, player: str) -> bool:
+        return False  # another player's small decision never comes in the middle of a turn
 
     def ends_planning(self, order: Order) -> bool:
         return False  # every decision is asked of one player at a time

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ...contract import Game, Order, OrderError, State
+from ...contract import Game, Order, OrderError, State, canonical_json
 from .policy import GamePolicy
 
 TURN_STEPS = 6  # own orders played greedily after the one judged, while the turn stays the player's
@@ -57,10 +57,19 @@ def _own_turn(game: Game, state: State, player: str) -> bool:
 
 def finish_turn(game: Game, policy: GamePolicy, state: State, player: str) -> State:
     """The rest of the player's own turn played greedily, one order at a time by its value
-    right after it (the extras after an action, the rest of a construction turn)."""
+    right after it (the extras after an action, the rest of a construction turn); another
+    player's answer in the middle of it (the Consul asked about a purchase) is their
+    default."""
     for _ in range(TURN_STEPS):
         if not _own_turn(game, state, player):
-            break
+            if not policy.interlude(state, player):
+                break
+            prompt = game.prompts(state)[0]
+            after = _try_all(game, state, prompt.player, game.default_orders(state, prompt.player))
+            if after is None:
+                break
+            state = after
+            continue
         best, best_value = None, float("-inf")
         for order in game.legal_orders(state, player):
             after = _try(game, state, player, order)
@@ -74,14 +83,29 @@ def finish_turn(game: Game, policy: GamePolicy, state: State, player: str) -> St
     return state
 
 
+def _try_all(game: Game, state: State, player: str, orders: list[Order]) -> State | None:
+    try:
+        return game.apply(state, player, orders)[0]
+    except OrderError:
+        return None
+
+
 def ranked(game: Game, policy: GamePolicy, world: State, player: str, menu: list[Order]) -> list[tuple[float, int]]:
-    """Each order's value after it and the rest of the turn, best first: (value, index)."""
+    """Each order's value after it and the rest of the turn, best first: (value, index).
+    Orders that lead to the same position once the turn is finished (a sale before or after
+    a building's use) count once, as the first of them."""
     out = []
+    seen: set[str] = set()
     for i, order in enumerate(menu):
         after = _try(game, world, player, order)
         if after is None:
             continue
-        out.append((margin(policy, finish_turn(game, policy, after, player), player), i))
+        end = finish_turn(game, policy, after, player)
+        same = canonical_json(end)
+        if same in seen:
+            continue
+        seen.add(same)
+        out.append((margin(policy, end, player), i))
     out.sort(key=lambda x: (-x[0], x[1]))
     return out
 
@@ -122,7 +146,8 @@ def strong_choice(game: Game, policy: GamePolicy, worlds: list[State], player: s
     first = ranked(game, policy, worlds[0], player, menu)
     if not first:
         return menu[0]
-    candidates = [menu[i] for _, i in first[:budget.candidates]]
+    # only the orders the greedy look finds close to the best are worth playing out
+    candidates = [menu[i] for value, i in first[:budget.candidates] if value >= first[0][0] - policy.close]
     if len(candidates) == 1:
         return candidates[0]
     deadline = None if budget.seconds is None else clock() + budget.seconds

@@ -1,0 +1,254 @@
+"""How a computer player judges Constantinopolis (rulebook: "Winning the Game": the most
+fame wins, then gold, then goods).
+
+`value` is in points of fame: the fame won, gold (worth a point for every nine or so while
+public buildings can still be bought, fifteen at the end), goods (what a contract or a
+commercial building makes of them; what the store phase would throw away is worth little),
+contracts on the way home, and what the player's pieces promise for the rounds left:
+production buildings (their goods, and more contracts drawn), commercial buildings fed by
+their own production, utility buildings, ships, trading posts, wall segments (their final
+fame and their ability), and the office held until its ability is used.
+
+`quick` is the rule of thumb for play-outs: stay in office or take a good vacant one, load
+the best contracts, use commercial buildings, buy a production building while the game is
+young and a public one when gold piles up, donate, keep the best good.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.constantinopolis.components import GOODS
+from games.constantinopolis.state import components_of
+
+from ...contract import Game, Order, State
+
+ROUNDS = 9  # at most, when no one buys the last public building (five market cards)
+GOOD_WORTH = {"green": 0.35, "blue": 0.4, "red": 0.5, "black": 0.65, "yellow": 0.7}  # a good used well, in fame
+GOLD_EARLY, GOLD_LATE = 1 / 12, 1 / 15  # public buildings while they can be bought; the final count
+OFFICE_WORTH = {"magister": 1.2, "pretorio": 0.35, "comes": 0.45, "urbi": 0.6, "consul": 0.4}
+DRAW_WORTH = 0.35  # a contract drawn, a round
+SHIP_WORTH = 0.12  # a cargo place, a round
+UTILITY_WORTH = {"Horreum": 0.25, "Taberna": 0.1, "Mensae": 0.15, "Redemptor": 0.1}
+WALL_ABILITY = 0.15  # a segment's ability, a round
+END_GOLD, END_GOODS = 0.001, 0.0001  # tie-breaks
+
+
+class ConstantinopolisPolicy:
+    close = 1.5  # points of fame
+
+    # ------------------------------------------------------------------ value
+
+    def value(self, state: State, player: str) -> float:
+        return self.values(state)[state["players"].index(player)]
+
+    def values(self, state: State) -> list[float]:
+        components = components_of(state)
+        over = state["phase"] == "over"
+        left = 0 if over or state["last_public"] else max(0, ROUNDS - state["round"])
+        return [_value(state, components, name, left, over) for name in state["players"]]
+
+    # ------------------------------------------------------------------ quick choice
+
+    def quick(self, game: Game, state: State, player: str, menu: list[Order], rng: random.Random) -> Order:
+        components = components_of(state)
+        sheet = state["p"][player]
+        best, best_score = menu[0], float("-inf")
+        for order in menu:
+            score = _score(state, components, sheet, player, order) + rng.random() * 0.5
+            if score > best_score:
+                best, best_score = order, score
+        return best
+
+    def stop(self, start: State, state: State, steps: int) -> bool:
+        """The round played out (the next auction opens), or the game over."""
+        return state["phase"] == "over" or (state["round"] > start["round"] and state["phase"] == "auction")
+
+    def interlude(self, state: State, player: str) -> bool:
+        construct = state.get("construct")
+        return bool(construct and construct["pending"] and construct["pending"]["buyer"] == player)
+
+    def ends_planning(self, order: Order) -> bool:
+        """A trading post or a redraw draws contracts the sampled world cannot know."""
+        return order.kind in ("post", "redraw")
+
+
+POLICY = ConstantinopolisPolicy()
+
+
+# --------------------------------------------------------------------------- the value
+
+
+def _value(state: State, components: dict[str, Any], name: str, left: int, over: bool) -> float:
+    sheet = state["p"][name]
+    fame, gold = sheet["fame"], sheet["gold"]
+    goods_total = sum(sheet["goods"].values())
+    if over:
+        return fame + END_GOLD * gold + END_GOODS * goods_total
+    phase = state["phase"]
+    info = _tables(components)
+    buildings = components["buildings"]
+    gold_worth = GOLD_EARLY if left > 0 or phase in ("auction", "pretorio", "construct") else GOLD_LATE
+    value = fame + gold * gold_worth + END_GOLD * gold
+    value += _goods(state, components, sheet, phase, left)
+    productions = left + (1 if phase in ("auction", "pretorio") else 0)  # production phases to come
+    output: dict[str, int] = dict(components["ager"])
+    level = 1
+    for building in sheet["buildings"]:
+        b = buildings[building]
+        if b["kind"] == "production":
+            level += 1
+            for good, k in b["output"].items():
+                output[good] = output.get(good, 0) + k
+        elif b["kind"] == "utility":
+            value += UTILITY_WORTH.get(building, 0.1) * left
+    value += _production(output, productions)
+    draws = left + (1 if phase in ("auction", "pretorio", "construct") else 0)  # draw phases to come
+    per_draw = components["draw_by_level"][min(level, len(components["draw_by_level"])) - 1]
+    per_draw += sheet["posts"] - len(sheet["saved"]) + (1 if "draw" in sheet["walls"] else 0)
+    value += DRAW_WORTH * min(per_draw, 6) * draws
+    value += _commercial(sheet, components, info, output, left + (0 if phase in ("donate", "store") else 1))
+    value += _ships(sheet, components, gold_worth, left, phase)
+    value += _walls(sheet, components) + WALL_ABILITY * len(sheet["walls"]) * left
+    value += 0.5 * sum(_contract_worth(components, c, GOLD_LATE) for c in sheet["saved"])
+    office = next((o for o, holder in state["offices"].items() if holder == name), None)
+    if office is not None and not over:
+        value += _office(state, office, phase)
+    return value
+
+
+_TABLES: dict[str, dict[str, Any]] = {}
+
+
+def _tables(components: dict[str, Any]) -> dict[str, Any]:
+    """What the value reads again and again from a component set (by its hash): commercial
+    inputs."""
+    found = _TABLES.get(components["sha256"])
+    if found is None:
+        found = _TABLES[components["sha256"]] = {
+            "inputs": {n: b["input"] for n, b in components["buildings"].items() if b["kind"] == "commercial"}}
+    return found
+
+
+def _goods(state: State, components: dict[str, Any], sheet: dict[str, Any], phase: str, left: int) -> float:
+    """Goods in storage: the ones the store phase keeps are worth their use; the rest only
+    while this round can still use them (sell, a commercial building, a contract, a gift)."""
+    keep = components["horreum_limit"] if "Horreum" in sheet["buildings"] else components["store_limit"]
+    worths = sorted((GOOD_WORTH[g] for g in GOODS for _ in range(sheet["goods"][g])), reverse=True)
+    rest = {"auction": 0.6, "pretorio": 0.6, "construct": 0.6, "accept": 0.45, "donate": 0.25}.get(phase, 0.0)
+    kept = 1.0 if left > 0 else rest
+    return sum(w * (kept if i < keep else rest) for i, w in enumerate(worths))
+
+
+def _production(output: dict[str, int], rounds: int) -> float:
+    """Goods made in the rounds to come; past five a round they are hard to use."""
+    worths = sorted((GOOD_WORTH[g] for g, k in output.items() for _ in range(k)), reverse=True)
+    a_round = sum(w * (1.0 if i < 5 else 0.4) for i, w in enumerate(worths))
+    return a_round * rounds * 0.85
+
+
+def _commercial(sheet: dict[str, Any], components: dict[str, Any], info: dict[str, Any], output: dict[str, int],
+                rounds: int) -> float:
+    """Commercial buildings, each used once a round on goods the player makes."""
+    value = 0.0
+    for building in sheet["buildings"]:
+        need = info["inputs"].get(building)
+        if need is None:
+            continue
+        b = components["buildings"][building]
+        gain = b["gold"] * GOLD_EARLY + b["fame"] - sum(GOOD_WORTH[g] * k for g, k in need.items()) * 0.7
+        fed = all(output.get(g, 0) >= k for g, k in need.items())
+        value += max(0.0, gain) * rounds * (1.0 if fed else 0.35)
+    return value
+
+
+def _contract_worth(components: dict[str, Any], number: int, gold_worth: float) -> float:
+    card = components["contracts"][number - 1]
+    return card["gold"] * gold_worth + card["fame"]
+
+
+def _ships(sheet: dict[str, Any], components: dict[str, Any], gold_worth: float, left: int, phase: str) -> float:
+    """Contracts on board come home with their gold and fame; every ship is room for the
+    contracts of the rounds to come."""
+    value = 0.0
+    for ship in sheet["ships"]:
+        for number in ship["cargo"]:
+            value += _contract_worth(components, number, gold_worth)
+        if ship["at"] == 0 and ship["cargo"] and phase == "accept":
+            voyage = max(components["contracts"][c - 1]["voyage"][ship["size"]] or 1 for c in ship["cargo"])
+            value += (2 if ship["size"] == "large" else 1) if voyage >= 2 else 0
+        value += SHIP_WORTH * min(components["ships"][ship["size"]]["capacity"], 4) * left
+    return value
+
+
+def _walls(sheet: dict[str, Any], components: dict[str, Any]) -> float:
+    count = len(sheet["walls"])
+    return components["wall_fame"][count - 1] if count else 0.0
+
+
+def _office(state: State, office: str, phase: str) -> float:
+    """An office's ability, while this round still holds it."""
+    if office == "magister":
+        return OFFICE_WORTH[office] if phase in ("auction", "pretorio", "construct") else 0.0
+    if office in ("comes", "pretorio"):
+        return OFFICE_WORTH[office] if phase == "auction" or (office == "pretorio" and phase == "pretorio") else 0.0
+    if office in ("urbi", "consul"):
+        used = state["ability"].get(office) is not None
+        return 0.0 if used or phase not in ("auction", "pretorio", "construct", "accept") else OFFICE_WORTH[office]
+    return 0.0
+
+
+# --------------------------------------------------------------------------- rules of thumb
+
+
+def _score(state: State, components: dict[str, Any], sheet: dict[str, Any], player: str, order: Order) -> float:
+    kind, args = order.kind, order.args
+    left = max(0, ROUNDS - state["round"])
+    if kind == "stay":
+        return 3.0
+    if kind == "take":
+        office = args["office"]
+        return 2.0 + OFFICE_WORTH.get(office, 0.5)
+    if kind == "bid":
+        return 1.0 + OFFICE_WORTH.get(args["office"], 0.3) - 0.3 * args.get("gold", 1) if "limit" not in args else -1.0
+    if kind == "raise":
+        return 0.5 - 0.2 * args["gold"] + (1.5 if sheet["gold"] > 25 else 0.0)
+    if kind == "good":
+        return GOOD_WORTH[args["good"]]
+    if kind == "use":
+        return 6.0
+    if kind == "build":
+        if "public" in args:
+            return 4.0 + args["public"] * 0.3 if sheet["gold"] > 35 or left <= 2 else 0.5
+        if "wall" in args:
+            return 3.0
+        b = components["buildings"][args["building"]]
+        if b["kind"] == "production":
+            return 5.0 - b["cost"] / 10 if left >= 3 else 0.3
+        if b["kind"] == "commercial":
+            fed = all(g in _made(sheet, components) for g in b["input"])
+            return 4.0 if fed and left >= 2 else 0.3
+        return 1.0 if left >= 3 else 0.1
+    if kind == "load":
+        return 8.0 + _contract_worth(components, args["contract"], GOLD_EARLY)
+    if kind == "ship":
+        return 2.0 if len(sheet["hand"]) >= 3 and sheet["gold"] >= 20 else -1.0
+    if kind == "donate":
+        return 5.0
+    if kind == "keep":
+        return sum(GOOD_WORTH[g] for g in args["goods"])
+    if kind == "sell":
+        return 0.2
+    if kind in ("done", "pass", "allow"):
+        return 1.0
+    return -0.5
+
+
+def _made(sheet: dict[str, Any], components: dict[str, Any]) -> set[str]:
+    made = set(components["ager"])
+    for building in sheet["buildings"]:
+        b = components["buildings"][building]
+        if b["kind"] == "production":
+            made |= set(b["output"])
+    return made
