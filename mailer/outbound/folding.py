@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import orjson
 
+from referee.computer_seats import computer_names, is_computer
 from referee.contract import Event, Game, State
 from referee.notify import DIGEST, EACH, SOON, TURN, Notify, bag_of, next_slot
 from referee.schedule import due_of
@@ -36,6 +37,8 @@ def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: st
     """Keep something for the player's next mail (in the game's meta, this unit of work).
     `urgent`: it asks the player to act now (a reminder, a reopened part), so it does not
     wait for the next round or digest."""
+    if player in computer_names(tx.meta):
+        return  # the referee plays the seat: nothing waits for a mail it never gets
     bags = dict(tx.meta.get("mailbag") or {})
     bag = bag_of(tx.meta, player)
     bag["parts"].append({"kind": kind, "subject": subject, "text": text, "reply": reply, "urgent": urgent,
@@ -179,6 +182,8 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
     due = due_of(meta.get("schedule")) if not meta.get("paused") else None
     mailed: list[tuple[str, str]] = []
     for seat in meta["seats"]:
+        if is_computer(seat):
+            continue  # the referee plays it: no mail
         name = seat["name"]
         choice = Notify.of_seat(seat)
         bag = bag_of(meta, name)

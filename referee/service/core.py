@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from .. import registry
-from ..computer_seats import due_computers
+from ..computer_seats import due_computers, is_computer
 from ..contract import Game
 from ..errors import ServiceError
 from ..i18n import DEFAULT_LANGUAGE, translations
@@ -179,6 +179,8 @@ class ServiceCore:
         messages (`referee.i18n.messages`) each player reads in their own language."""
         notices = {p: list(v) for p, v in (tx.meta.get("notices") or {}).items()}
         for seat in tx.meta["seats"]:
+            if is_computer(seat):
+                continue  # nobody reads a computer seat's reports
             name = seat["name"]
             extra = [kept_message(line) for line in (*lines, *(own or {}).get(name, ()))]
             if extra:

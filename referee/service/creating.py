@@ -56,11 +56,11 @@ class Creating(Openings):
         (name, level or None for the default level), seated after the people."""
         game, planned, problems = self._game_and_id(game_type, game_id)
         levels = _bot_levels(game, bots, problems)
-        names = [name.strip().lower() for name, _ in players] + [name for name, _ in levels]
+        names = [name.strip().lower() for name, _ in players] + [name.strip().lower() for name, _ in bots]
         if not game.min_players <= len(names) <= game.max_players:
             problems.append(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(names)}")
         addresses: list[str] = []
-        for name, _ in levels:
+        for name in names[len(players):]:
             problem = self.player_name_problem(planned, name)
             if problem:
                 problems.append(problem)
