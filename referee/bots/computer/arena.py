@@ -37,13 +37,13 @@ class Match:
     steps: int = 0
 
 
-Watcher = Callable[[Game, State, str, str, list[str]], None]
+Watcher = Callable[[Game, State, str, str, str, list[str]], None]
 
 
 def play_match(game: Game, seats: Mapping[str, str], seed: str, *, options: Mapping[str, Any] | None = None,
                budgets: Mapping[str, Budget] | None = None, watch: Watcher | None = None) -> Match:
     """Play one game to its end; `seats` maps each player, in seat order, to a kind. `watch`
-    sees every computer decision: (game, state, player, level, lines)."""
+    sees every computer decision: (game, state, player, level, seed, lines)."""
     players = list(seats)
     components = game.load_components(None)
     state = game.setup(players, seed, dict(options or {}), components)
@@ -68,7 +68,7 @@ def play_match(game: Game, seats: Mapping[str, str], seed: str, *, options: Mapp
             lines = decide(game, observation, kind, seed=f"{seed}/{count}", budget=(budgets or {}).get(kind))
             match.times.setdefault(kind, []).append(time.process_time() - started)
             if watch is not None:
-                watch(game, state, player, kind, lines)
+                watch(game, state, player, kind, f"{seed}/{count}", lines)
             orders = game.parse(state, player, "\n".join(lines))
         state, events = game.apply(state, player, orders)
         for p in players:
