@@ -72,8 +72,11 @@ def available(game: Game) -> bool:
 
 
 def decide(game: Game, seen: Observation, level: str = DEFAULT_LEVEL, seed: str = "",
-           budget: Budget | None = None) -> list[str]:
-    """The lines of the player's next submission (canonical order text)."""
+           budget: Budget | None = None, *, whole_set: bool = False) -> list[str]:
+    """The lines of the player's next submission (canonical order text). A set planned in a
+    phase played by all at once stops after an order that draws hidden cards, to go on once
+    they are seen (the caller sends it again with what follows); with `whole_set` (a caller
+    that cannot come back to it) the set is ended there with the player's default orders."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
     policy = policy_for(game.name)
@@ -89,7 +92,11 @@ def decide(game: Game, seen: Observation, level: str = DEFAULT_LEVEL, seed: str 
             break
         orders.append(order)
         worlds = _after(game, worlds, seen.player, order)
-        if not worlds or not _still_asked(game, worlds[0], seen) or policy.ends_planning(order):
+        if not worlds or not _still_asked(game, worlds[0], seen):
+            break
+        if policy.ends_planning(order):
+            if whole_set:
+                orders += game.default_orders(worlds[0], seen.player)
             break
     return [game.format(o) for o in orders]
 

@@ -74,7 +74,7 @@ def finish_turn(game: Game, policy: GamePolicy, state: State, player: str) -> St
         for order in game.legal_orders(state, player):
             after = _try(game, state, player, order)
             if after is not None:
-                value = margin(policy, after, player)
+                value = policy.value(after, player)  # within one's own turn the others stand still
                 if value > best_value:
                     best, best_value = after, value
         if best is None:
