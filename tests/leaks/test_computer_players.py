@@ -1,5 +1,5 @@
 """A computer player decides from what its seat may see, never from another player's
-secrets: whole games of both titles played by computer players, and at every decision of
+secrets: a whole game of each title played by computer players, and at every decision of
 theirs the same decision made again on positions where another player's secrets differ
 (hidden.py: gold or money, hands and contracts loaded in secret, the decks' order, the
 goods in the bag, defend limits, queued orders, the seeded streams). The choice must be the
@@ -24,7 +24,7 @@ from referee.contract import canonical_json
 
 from .hidden import HIDE
 
-GAMES = 2  # whole games per title
+GAMES = 1  # whole games per title
 STRONG_EVERY = 7
 PLAYERS = ("ann", "bob", "cid", "dee")
 
