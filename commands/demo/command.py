@@ -15,6 +15,7 @@ import click
 from click.core import ParameterSource
 
 from referee import registry
+from referee.bots.computer import available as computer_available
 from referee.contract import Game, Result
 from referee.gamelog import replay_log, write_log
 from referee.i18n import NAMES, LanguageError, language_code
@@ -120,8 +121,8 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
     keep = keep or own_dir
     run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick, bots_kind=bots_kind,
                   languages=spoken, chooser="fast")
-    click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}; bots: {bots_kind}, choosing "
-               f"as the computer player's fast level")
+    choosing = ", choosing as the computer player's fast level" if computer_available(game) else ""
+    click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}; bots: {bots_kind}{choosing}")
     if spoken:
         click.echo("Languages: " + ", ".join(f"{n} {spoken[n]}" for n in names))
     ok = False

@@ -83,84 +83,90 @@ POLICY = ConstantinopolisPolicy()
 def _value(state: State, components: dict[str, Any], name: str, left: int, over: bool) -> float:
     sheet = state["p"][name]
     fame, gold = sheet["fame"], sheet["gold"]
-    goods_total = sum(sheet["goods"].values())
+    goods = sheet["goods"]
     if over:
-        return fame + END_GOLD * gold + END_GOODS * goods_total
+        return fame + END_GOLD * gold + END_GOODS * sum(goods.values())
     phase = state["phase"]
     info = _tables(components)
-    buildings = components["buildings"]
-    gold_worth = GOLD_EARLY if left > 0 or phase in ("auction", "pretorio", "construct") else GOLD_LATE
+    early = phase in ("auction", "pretorio")
+    gold_worth = GOLD_EARLY if left > 0 or early or phase == "construct" else GOLD_LATE
     value = fame + gold * gold_worth + END_GOLD * gold
-    value += _goods(state, components, sheet, phase, left)
-    productions = left + (1 if phase in ("auction", "pretorio") else 0)  # production phases to come
-    output: dict[str, int] = dict(components["ager"])
+    owned = sheet["buildings"]
+    keep = components["horreum_limit"] if "Horreum" in owned else components["store_limit"]
+    rest = _LEFT_THIS_ROUND.get(phase, 0.0)
+    value += _units(goods, keep, 1.0 if left > 0 else rest, rest)
+    output = dict(info["ager"])
     level = 1
-    for building in sheet["buildings"]:
-        b = buildings[building]
-        if b["kind"] == "production":
+    commercial = []
+    for building in owned:
+        kind = info["kind"][building]
+        if kind == "production":
             level += 1
-            for good, k in b["output"].items():
+            for good, k in info["output"][building]:
                 output[good] = output.get(good, 0) + k
-        elif b["kind"] == "utility":
+        elif kind == "utility":
             value += UTILITY_WORTH.get(building, 0.1) * left
-    value += _production(output, productions)
-    draws = left + (1 if phase in ("auction", "pretorio", "construct") else 0)  # draw phases to come
-    per_draw = components["draw_by_level"][min(level, len(components["draw_by_level"])) - 1]
+        elif kind == "commercial":
+            commercial.append(building)
+    productions = left + (1 if early else 0)  # production phases to come
+    value += _units(output, 5, 1.0, 0.4) * productions * 0.85  # past five a round, goods are hard to use
+    draws = left + (1 if early or phase == "construct" else 0)  # draw phases to come
+    per_draw = info["draw"][min(level, len(info["draw"])) - 1]
     per_draw += sheet["posts"] - len(sheet["saved"]) + (1 if "draw" in sheet["walls"] else 0)
     value += DRAW_WORTH * min(per_draw, 6) * draws
-    value += _commercial(sheet, components, info, output, left + (0 if phase in ("donate", "store") else 1))
-    value += _ships(sheet, components, gold_worth, left, phase)
-    value += _walls(sheet, components) + WALL_ABILITY * len(sheet["walls"]) * left
-    value += 0.5 * sum(_contract_worth(components, c, GOLD_LATE) for c in sheet["saved"])
+    uses = left + (0 if phase in ("donate", "store") else 1)  # commercial buildings are used once a round
+    for building in commercial:
+        need, gain = info["commercial"][building]
+        fed = all(output.get(g, 0) >= k for g, k in need)
+        value += gain * uses * (1.0 if fed else 0.35)
+    value += _ships(sheet, info, gold_worth, left, phase)
+    walls = len(sheet["walls"])
+    value += (components["wall_fame"][walls - 1] if walls else 0.0) + WALL_ABILITY * walls * left
+    worth = info["contract"]
+    value += 0.5 * sum(worth[c][0] * GOLD_LATE + worth[c][1] for c in sheet["saved"])
     office = next((o for o, holder in state["offices"].items() if holder == name), None)
-    if office is not None and not over:
+    if office is not None:
         value += _office(state, office, phase)
     return value
 
 
+# goods the store phase would throw away are worth what this round can still make of them
+_LEFT_THIS_ROUND = {"auction": 0.6, "pretorio": 0.6, "construct": 0.6, "accept": 0.45, "donate": 0.25}
+_BY_WORTH = tuple(sorted(GOODS, key=lambda g: -GOOD_WORTH[g]))
 _TABLES: dict[str, dict[str, Any]] = {}
 
 
 def _tables(components: dict[str, Any]) -> dict[str, Any]:
-    """What the value reads again and again from a component set (by its hash): commercial
-    inputs."""
+    """What the value reads again and again from a component set, worked out once (by its
+    hash): each building's kind, output and commercial gain, each contract's gold and fame."""
     found = _TABLES.get(components["sha256"])
     if found is None:
+        buildings = components["buildings"]
         found = _TABLES[components["sha256"]] = {
-            "inputs": {n: b["input"] for n, b in components["buildings"].items() if b["kind"] == "commercial"}}
+            "ager": dict(components["ager"]), "draw": list(components["draw_by_level"]),
+            "kind": {n: b["kind"] for n, b in buildings.items()},
+            "output": {n: tuple(b["output"].items()) for n, b in buildings.items() if b["kind"] == "production"},
+            "commercial": {n: (tuple(b["input"].items()), max(0.0, b["gold"] * GOLD_EARLY + b["fame"] - 0.7 * sum(
+                GOOD_WORTH[g] * k for g, k in b["input"].items())))
+                for n, b in buildings.items() if b["kind"] == "commercial"},
+            "contract": {c["id"]: (c["gold"], c["fame"], c["voyage"]) for c in components["contracts"]},
+            "capacity": {size: min(s["capacity"], 4) for size, s in components["ships"].items()},
+        }
     return found
 
 
-def _goods(state: State, components: dict[str, Any], sheet: dict[str, Any], phase: str, left: int) -> float:
-    """Goods in storage: the ones the store phase keeps are worth their use; the rest only
-    while this round can still use them (sell, a commercial building, a contract, a gift)."""
-    keep = components["horreum_limit"] if "Horreum" in sheet["buildings"] else components["store_limit"]
-    worths = sorted((GOOD_WORTH[g] for g in GOODS for _ in range(sheet["goods"][g])), reverse=True)
-    rest = {"auction": 0.6, "pretorio": 0.6, "construct": 0.6, "accept": 0.45, "donate": 0.25}.get(phase, 0.0)
-    kept = 1.0 if left > 0 else rest
-    return sum(w * (kept if i < keep else rest) for i, w in enumerate(worths))
-
-
-def _production(output: dict[str, int], rounds: int) -> float:
-    """Goods made in the rounds to come; past five a round they are hard to use."""
-    worths = sorted((GOOD_WORTH[g] for g, k in output.items() for _ in range(k)), reverse=True)
-    a_round = sum(w * (1.0 if i < 5 else 0.4) for i, w in enumerate(worths))
-    return a_round * rounds * 0.85
-
-
-def _commercial(sheet: dict[str, Any], components: dict[str, Any], info: dict[str, Any], output: dict[str, int],
-                rounds: int) -> float:
-    """Commercial buildings, each used once a round on goods the player makes."""
-    value = 0.0
-    for building in sheet["buildings"]:
-        need = info["inputs"].get(building)
-        if need is None:
-            continue
-        b = components["buildings"][building]
-        gain = b["gold"] * GOLD_EARLY + b["fame"] - sum(GOOD_WORTH[g] * k for g, k in need.items()) * 0.7
-        fed = all(output.get(g, 0) >= k for g, k in need.items())
-        value += max(0.0, gain) * rounds * (1.0 if fed else 0.35)
-    return value
+def _units(counts: dict[str, int], first: int, full: float, after: float) -> float:
+    """Goods by their worth, the most valuable first: the first `first` of them at `full`
+    of their worth, the rest at `after`."""
+    total = 0.0
+    seen = 0
+    for good in _BY_WORTH:
+        n = counts.get(good, 0)
+        if n:
+            top = min(n, max(0, first - seen))
+            total += GOOD_WORTH[good] * (top * full + (n - top) * after)
+            seen += n
+    return total
 
 
 def _contract_worth(components: dict[str, Any], number: int, gold_worth: float) -> float:
@@ -168,23 +174,22 @@ def _contract_worth(components: dict[str, Any], number: int, gold_worth: float) 
     return card["gold"] * gold_worth + card["fame"]
 
 
-def _ships(sheet: dict[str, Any], components: dict[str, Any], gold_worth: float, left: int, phase: str) -> float:
-    """Contracts on board come home with their gold and fame; every ship is room for the
-    contracts of the rounds to come."""
+def _ships(sheet: dict[str, Any], info: dict[str, Any], gold_worth: float, left: int, phase: str) -> float:
+    """Contracts on board come home with their gold and fame (a long voyage begun now earns
+    its fame at once); every ship is room for the contracts of the rounds to come."""
     value = 0.0
+    worth = info["contract"]
     for ship in sheet["ships"]:
-        for number in ship["cargo"]:
-            value += _contract_worth(components, number, gold_worth)
-        if ship["at"] == 0 and ship["cargo"] and phase == "accept":
-            voyage = max(components["contracts"][c - 1]["voyage"][ship["size"]] or 1 for c in ship["cargo"])
-            value += (2 if ship["size"] == "large" else 1) if voyage >= 2 else 0
-        value += SHIP_WORTH * min(components["ships"][ship["size"]]["capacity"], 4) * left
+        cargo = ship["cargo"]
+        for number in cargo:
+            gold, fame, _ = worth[number]
+            value += gold * gold_worth + fame
+        if cargo and ship["at"] == 0 and phase == "accept":
+            size = ship["size"]
+            if max(worth[c][2][size] or 1 for c in cargo) >= 2:
+                value += 2 if size == "large" else 1
+        value += SHIP_WORTH * info["capacity"][ship["size"]] * left
     return value
-
-
-def _walls(sheet: dict[str, Any], components: dict[str, Any]) -> float:
-    count = len(sheet["walls"])
-    return components["wall_fame"][count - 1] if count else 0.0
 
 
 def _office(state: State, office: str, phase: str) -> float:
