@@ -16,7 +16,7 @@ seat (Porto Carthago) or ends in the top band of the fame track (Constantinopoli
 more, where the rulebook's example of a final scoring ends), and the processor time of every
 strong decision (median at most 2 s, 99th percentile at most 10 s). The games are played on
 the engines directly, each computer decision from an observation of its seat's view
-(referee/bots/computer/arena.py), with the level's fixed budget, the one the referee plays
+(referee/computer/arena.py), with the level's fixed budget, the one the referee plays
 with; `--jobs` plays games in several processes at once (the times are processor time of the
 process that thinks, so they hold on a busy machine).
 
@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _support import machine, percentile, quick  # noqa: E402
 from referee import registry  # noqa: E402
-from referee.bots.computer.arena import RANDOM, play_match, rotated  # noqa: E402
+from referee.computer.arena import RANDOM, play_match, rotated  # noqa: E402
 
 PLAYERS = ("ann", "bob", "cid", "dee")
 MATCHES = (("strong", RANDOM, 0.85), ("strong", "fast", 0.45), ("fast", RANDOM, 0.60))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from typing import Any, Iterable, Mapping, Sequence
 
-from .bots.computer import DEFAULT_LEVEL, LEVELS
+from .computer import DEFAULT_LEVEL, LEVELS
 from .tokens import new_token
 
 # Names given to computer players that fill an open game's empty seats, first free first.

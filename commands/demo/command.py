@@ -15,7 +15,7 @@ import click
 from click.core import ParameterSource
 
 from referee import registry
-from referee.bots.computer import available as computer_available
+from referee.computer import available as computer_available
 from referee.contract import Game, Result
 from referee.gamelog import replay_log, write_log
 from referee.i18n import NAMES, LanguageError, language_code

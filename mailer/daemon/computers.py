@@ -16,7 +16,7 @@ import logging
 import threading
 from typing import Callable
 
-from referee.bots.computer.thinking import Thinker
+from referee.computer.thinking import Thinker
 
 from .wiring import Services
 

@@ -25,7 +25,7 @@ from mailer.outbound.outbox import Outbox, SendReport
 from mailer.outbound.relay import Relay, relay_from_url
 from mailer.outbound.sending import send_all
 from referee import registry, rendering
-from referee.bots.computer.thinking import Thinker
+from referee.computer.thinking import Thinker
 from referee.config import Settings
 from referee.service import Referee, TickAction, next_wake, stored_game_problem, system_clock
 from referee.signups import SignupLimits

@@ -15,7 +15,7 @@ it down. Each bot draws from its own seeded stream, so a game of bots is the sam
 
 Two ways to choose the answer (`CHOOSERS`): `taste`, a few rules and chance per game (the
 benchmarks of mail and tempo count with it), and `fast`, the computer player's fast level
-(referee/bots/computer), which plays like a real player: the demo's bots use it. A `fast`
+(referee/computer), which plays like a real player: the demo's bots use it. A `fast`
 planning bot plans only what that level would answer the same way (a donation, the good to
 keep, staying in office...), and leaves the decisions that need judgement to be asked.
 

@@ -36,7 +36,7 @@ class MailingBot(ABC):
     def fast_answer(self, game: Game, state: State, player: str) -> list[str]:
         """The computer player's fast level, from what the player may see; a whole set in a
         phase played by all at once (the bot's mail replaces its earlier set)."""
-        from .computer import decide, observe
+        from ..computer import decide, observe
 
         self._asked += 1
         seen = observe(game, state, player, game.load_components(None))

@@ -24,8 +24,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..bots.computer import Observation, observe
-from ..bots.computer.thinking import ThinkingFailed
+from ..computer import Observation, observe
+from ..computer.thinking import ThinkingFailed
 from ..computer_seats import due_computers
 from ..contract import Event, OrderError
 from ..playthrough import own_position_and_set

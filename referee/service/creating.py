@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Callable, Mapping, Sequence
 
 from .. import registry
-from ..bots.computer import available as computer_available
+from ..computer import available as computer_available
 from ..computer_seats import BadLevel, checked_level, computer_seat
 from ..contract import ComponentError, Game, SetupError, State, phase_kinds
 from ..errors import BadRequest

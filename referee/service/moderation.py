@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.computer import available as computer_available
+from ..computer import available as computer_available
 from ..computer_seats import BadLevel, checked_level, computer_seat, is_computer
 from ..contract import OrderError
 from ..errors import BadRequest, ServiceError

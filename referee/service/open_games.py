@@ -10,7 +10,7 @@ from ..errors import BadRequest, ServiceError
 from ..i18n import LanguageError, language_code, language_or_default
 from ..rng import new_seed
 from ..i18n.messages import msg
-from ..bots.computer import available as computer_available
+from ..computer import available as computer_available
 from ..computer_seats import BadLevel, checked_level
 from ..signups import (FULL, OPEN, SignupError, SignupLimits, forget_old, new_record, parse_seats, parse_start,
                        start_rule, start_rule_text)

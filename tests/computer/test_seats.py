@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from commands.main import cli
 from mailer.daemon.wiring import build
 from referee import registry
-from referee.bots.computer import decide
-from referee.bots.computer.thinking import ThinkingFailed
+from referee.computer import decide
+from referee.computer.thinking import ThinkingFailed
 from referee.config import Settings
 from referee.gamelog import replay_log, write_log
 from referee.service import BadRequest, next_wake

@@ -10,8 +10,8 @@ import signal
 import pytest
 
 from referee import registry
-from referee.bots.computer import Observation, decide, observe
-from referee.bots.computer.thinking import Thinker, ThinkingFailed
+from referee.computer import Observation, decide, observe
+from referee.computer.thinking import Thinker, ThinkingFailed
 
 
 @pytest.fixture

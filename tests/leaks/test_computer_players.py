@@ -18,8 +18,8 @@ import random
 import pytest
 
 from referee import registry
-from referee.bots.computer import decide, observe
-from referee.bots.computer.arena import play_match
+from referee.computer import decide, observe
+from referee.computer.arena import play_match
 from referee.contract import canonical_json
 
 from .hidden import HIDE

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from ...contract import Event, Game, Result, State
+from ..contract import Event, Game, Result, State
 from . import LEVELS, decide, observe
 from .search import Budget
 

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ...contract import Game, Order, OrderError, State, canonical_json
+from ..contract import Game, Order, OrderError, State, canonical_json
 from .policy import GamePolicy
 
 TURN_STEPS = 6  # own orders played greedily after the one judged, while the turn stays the player's

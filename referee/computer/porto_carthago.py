@@ -23,7 +23,7 @@ from games.porto_carthago.intrigue import bonus_seats
 from games.porto_carthago.palace import cheapest_field
 from games.porto_carthago.scoring import seats_bought
 
-from ...contract import Game, Order, State
+from ..contract import Game, Order, State
 
 SEAT = 1.0
 TALENT = 1 / 15  # a seat costs about fifteen talents, counting the turn spent buying it

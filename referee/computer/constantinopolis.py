@@ -22,7 +22,7 @@ from typing import Any
 from games.constantinopolis.components import GOODS
 from games.constantinopolis.state import components_of
 
-from ...contract import Game, Order, State
+from ..contract import Game, Order, State
 
 ROUNDS = 9  # at most, when no one buys the last public building (five market cards)
 GOOD_WORTH = {"green": 0.35, "blue": 0.4, "red": 0.5, "black": 0.65, "yellow": 0.7}  # a good used well, in fame

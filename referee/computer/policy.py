@@ -8,10 +8,10 @@ import importlib
 import random
 from typing import Protocol
 
-from ...contract import Game, Order, State
+from ..contract import Game, Order, State
 
-_POLICIES = {"constantinopolis": "referee.bots.computer.constantinopolis",
-             "porto-carthago": "referee.bots.computer.porto_carthago"}
+_POLICIES = {"constantinopolis": "referee.computer.constantinopolis",
+             "porto-carthago": "referee.computer.porto_carthago"}
 
 
 class GamePolicy(Protocol):

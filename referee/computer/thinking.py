@@ -3,7 +3,7 @@ limit, so that nothing else waits for it and a search that runs away or crashes 
 stopped without harm.
 
 `Thinker.decide` sends the observation to the process (`python -m
-referee.bots.computer.thinking`, a fresh interpreter: no fork of one that holds locks in
+referee.computer.thinking`, a fresh interpreter: no fork of one that holds locks in
 other threads, no second import of the caller's main module) and waits at most `timeout`
 seconds for the lines. On a timeout the process is killed (a new one starts for the next
 decision); a crash or an error in the search comes back as `ThinkingFailed` with the reason.
@@ -89,10 +89,10 @@ class Thinker:
         if self._process is not None and self._process.poll() is None:
             return self._process
         self._stop()
-        root = Path(__file__).resolve().parents[3]  # the folder that holds referee/ and games/
+        root = Path(__file__).resolve().parents[2]  # the folder that holds referee/ and games/
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH", "")) if p)
-        process = subprocess.Popen([sys.executable, "-m", "referee.bots.computer.thinking"], stdin=subprocess.PIPE,
+        process = subprocess.Popen([sys.executable, "-m", "referee.computer.thinking"], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, env=env)
         assert process.stdout is not None
         try:
@@ -138,7 +138,7 @@ def _wait(stream: IO[bytes], timeout: float) -> bool:
 
 def main() -> None:
     """In the thinking process: answer decisions until stdin ends."""
-    from ... import registry
+    from .. import registry
     from . import decide
 
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer

@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ...contract import Event, Game, Order, OrderError, State, sample_world
+from ..contract import Event, Game, Order, OrderError, State, sample_world
 from .policy import GamePolicy, policy_for
 from .search import Budget, fast_choice, strong_choice
 
