@@ -73,8 +73,9 @@ def play_me(svc, gid, token, seed="me", most=3000):
     raise AssertionError("the game did not end")
 
 
-def test_a_person_plays_a_whole_game_against_computer_players(svc):
-    gid, token = alone(svc)
+@pytest.mark.parametrize("name", ["porto-carthago", "constantinopolis"])
+def test_a_person_plays_a_whole_game_against_computer_players(svc, name):
+    gid, token = alone(svc, name)
     asked = play_me(svc, gid, token)
     stored = svc.store.load(gid)
     assert stored.meta["status"] == "finished" and asked > 20
