@@ -18,6 +18,7 @@ from referee.computer import decide
 from referee.computer.thinking import ThinkingFailed
 from referee.config import Settings
 from referee.gamelog import replay_log, write_log
+from referee.playthrough import own_position_and_set
 from referee.service import BadRequest, next_wake
 
 from tests.deadlines.conftest import flat, mails
@@ -66,9 +67,10 @@ def play_me(svc, gid, token, seed="me", most=3000):
         if not prompts:
             return asked
         assert {p.player for p in prompts} == {"me"}, "after a tick the game waits only for the person"
-        menu = game.legal_orders(stored.state, "me")
+        state, earlier = own_position_and_set(game, stored, "me")  # a new set replaces the earlier one
+        menu = game.legal_orders(state, "me")
         asked += 1
-        receipt = svc.referee.submit(gid, "me", game.format(rng.choice(menu)), token=token)
+        receipt = svc.referee.submit(gid, "me", "\n".join(earlier + [game.format(rng.choice(menu))]), token=token)
         assert receipt.status == "accepted", receipt.render()
     raise AssertionError("the game did not end")
 
