@@ -27,7 +27,8 @@ from ..contract import Game, Order, State
 ROUNDS = 9  # at most, when no one buys the last public building (five market cards)
 GOOD_WORTH = {"green": 0.35, "blue": 0.4, "red": 0.5, "black": 0.65, "yellow": 0.7}  # a good used well, in fame
 GOLD_EARLY, GOLD_LATE = 1 / 12, 1 / 15  # public buildings while they can be bought; the final count
-OFFICE_WORTH = {"magister": 1.2, "pretorio": 0.35, "comes": 0.45, "urbi": 0.6, "consul": 0.4}
+OFFICE_WORTH = {"magister": 0.8, "pretorio": 0.35, "comes": 0.35, "urbi": 0.5, "consul": 0.3}
+CONTESTED = 0.5  # an office's worth while the auction may still take it away
 DRAW_WORTH = 0.35  # a contract drawn, a round
 SHIP_WORTH = 0.12  # a cargo place, a round
 UTILITY_WORTH = {"Horreum": 0.25, "Taberna": 0.1, "Mensae": 0.15, "Redemptor": 0.1}
@@ -47,7 +48,8 @@ class ConstantinopolisPolicy:
         components = components_of(state)
         over = state["phase"] == "over"
         left = 0 if over or state["last_public"] else max(0, ROUNDS - state["round"])
-        return [_value(state, components, name, left, over) for name in state["players"]]
+        offices, owed = _as_if_settled(state)
+        return [_value(state, components, name, left, over, offices, owed.get(name, 0)) for name in state["players"]]
 
     # ------------------------------------------------------------------ quick choice
 
@@ -80,9 +82,28 @@ POLICY = ConstantinopolisPolicy()
 # --------------------------------------------------------------------------- the value
 
 
-def _value(state: State, components: dict[str, Any], name: str, left: int, over: bool) -> float:
+def _as_if_settled(state: State) -> tuple[dict[str, str | None], dict[str, int]]:
+    """The offices and the gold owed if a duel of the auction ended now: whoever made the
+    last bid or raise pays it and holds the office (a bid is paid only when it wins, so a
+    position in the middle of a duel is valued as it would end if the other side gave up)."""
+    auction = state.get("auction")
+    duel = auction.get("duel") if auction else None
+    if duel is None:
+        return state["offices"], {}
+    leader = duel["challenger"] if duel["turn"] == "holder" else duel["holder"]
+    offices = dict(state["offices"])
+    if leader == duel["challenger"]:  # the holder may then take the challenger's old office for free
+        old = next((o for o, holder in offices.items() if holder == leader), None)
+        if old is not None:
+            offices[old] = duel["holder"]
+        offices[duel["office"]] = leader
+    return offices, {leader: duel["bid"]}
+
+
+def _value(state: State, components: dict[str, Any], name: str, left: int, over: bool,
+           offices: dict[str, str | None], owed: int) -> float:
     sheet = state["p"][name]
-    fame, gold = sheet["fame"], sheet["gold"]
+    fame, gold = sheet["fame"], sheet["gold"] - owed
     goods = sheet["goods"]
     if over:
         return fame + END_GOLD * gold + END_GOODS * sum(goods.values())
@@ -124,7 +145,7 @@ def _value(state: State, components: dict[str, Any], name: str, left: int, over:
     value += (components["wall_fame"][walls - 1] if walls else 0.0) + WALL_ABILITY * walls * left
     worth = info["contract"]
     value += 0.5 * sum(worth[c][0] * GOLD_LATE + worth[c][1] for c in sheet["saved"])
-    office = next((o for o, holder in state["offices"].items() if holder == name), None)
+    office = next((o for o, holder in offices.items() if holder == name), None)
     if office is not None:
         value += _office(state, office, phase)
     return value
@@ -193,7 +214,10 @@ def _ships(sheet: dict[str, Any], info: dict[str, Any], gold_worth: float, left:
 
 
 def _office(state: State, office: str, phase: str) -> float:
-    """An office's ability, while this round still holds it."""
+    """An office's ability, while this round still holds it; while the auction runs, half of
+    it: whoever loses an office bids again, and gold paid there is gone for good."""
+    if phase == "auction":
+        return CONTESTED * OFFICE_WORTH[office]
     if office == "magister":
         return OFFICE_WORTH[office] if phase in ("auction", "pretorio", "construct") else 0.0
     if office in ("comes", "pretorio"):
