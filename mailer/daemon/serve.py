@@ -103,8 +103,8 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
             log.exception("the worker's pass failed")
             handled_now = []
         for handled in handled_now:
-            log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
-                     handled.detail)
+            log.info("mail %s %s: %s %s %s", handled.message_id or "<no Message-ID>", handled.outcome,
+                     handled.game or "-", handled.player or "-", handled.detail)
         if handled_now:
             sender.wake()
             computers.wake()  # the mail may have made a computer seat's turn

@@ -135,13 +135,14 @@ class Moderation(Steps):
             if level is not None and not computer_available(game):
                 raise ServiceError(f"{game.title} has no computer player")
             # a new person: new address and token, and none of the old person's time zone,
-            # misses or vacation (the vacation quota already used stays with the seat)
+            # misses, vacation or bouncing address (the vacation quota already used stays with the seat)
             token = new_token()
             if level is not None:
                 fresh = computer_seat(name, level)
                 token = fresh["token"]
             else:
-                fresh = {k: v for k, v in dict(seat, email=email, token=token).items() if k not in ("timezone", "computer")}
+                fresh = {k: v for k, v in dict(seat, email=email, token=token).items()
+                         if k not in ("timezone", "bouncing", "computer")}
             seats = [fresh if s["name"] == name else s for s in meta["seats"]]
             tx.set_meta(seats=seats, misses={p: n for p, n in meta.get("misses", {}).items() if p != name},
                         offered=[p for p in meta.get("offered", []) if p != name],
