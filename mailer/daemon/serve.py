@@ -6,8 +6,9 @@ it is started again. This process loops: process the spool, pass due deadlines a
 lock keeps them apart and the schedule record keeps either from doing anything twice), ask for
 due mail to be delivered (every `sender_interval_seconds`, and at once after a tick), then
 sleep. The decisions computer seats owe are played by a thread of their own
-(mailer/daemon/computers.py), which thinks in a process of its own. Delivery runs in a thread of its own: a relay that is slow or unreachable makes each
-attempt wait up to its timeout, and orders must not wait behind it. A stop request (SIGTERM,
+(mailer/daemon/computers.py), which thinks in a process of its own. Delivery runs in a thread
+of its own: a relay that is slow or unreachable makes each attempt wait up to its timeout, and
+orders must not wait behind it. A stop request (SIGTERM,
 SIGINT) is honoured between two steps, and the sender finishes the mails its connections are
 handing over, so no mail is half-processed when the daemon exits; anything left in the spool or
 the outbox is picked up at the next start.
