@@ -3,9 +3,10 @@ view alone, the hidden parts drawn at random. A computer player searches such wo
 what it decides can depend only on what its seat may see.
 
 Hidden from a player (views.py): the others' gold (unless the public-gold option is on), the
-contracts on the others' ships at sea, the order of the contract deck and what lies in the
-discards, the future market pile once it lies face down, the others' defend limits and
-standing lists, offers between other players and the seeded stream. In the accept phase the
+contracts on the others' ships at sea (unless the ships_public option is on), the order of
+the contract deck and what lies in the discards, the future market pile once it lies face
+down, the others' defend limits and standing lists, offers between other players and the
+seeded stream. In the accept phase the
 others show as before loading; a world where they have loaded nothing yet is one of those
 the player cannot tell apart. Everything else is in the view and is copied as it is.
 """
@@ -34,7 +35,7 @@ def sample_world(view: Mapping[str, Any], components: Mapping[str, Any], rng: ra
     known: set[int] = set()
     sheets: dict[str, Any] = {}
     for name in players:
-        sheet = _sheet(shown[name], name == me)
+        sheet = _sheet(shown[name])
         sheets[name] = sheet
         known.update(sheet["hand"], sheet["saved"])
         for ship in sheet["ships"]:
@@ -70,9 +71,9 @@ def sample_world(view: Mapping[str, Any], components: Mapping[str, Any], rng: ra
     return state  # type: ignore[return-value]
 
 
-def _sheet(shown: Mapping[str, Any], mine: bool) -> dict[str, Any]:
-    """A player sheet from what the view shows of it; another's gold and cargo at sea stay
-    open (None, "hidden") for the caller to draw."""
+def _sheet(shown: Mapping[str, Any]) -> dict[str, Any]:
+    """A player sheet from what the view shows of it; another's gold and cargo at sea, where
+    hidden, stay open (None, "hidden") for the caller to draw."""
     flags = new_round_flags()
     flags.update({k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
                   for k, v in shown["round"].items()})
@@ -80,7 +81,8 @@ def _sheet(shown: Mapping[str, Any], mine: bool) -> dict[str, Any]:
     flags["used"] = list(shown["used"])
     ships = []
     for ship in shown["ships"]:
-        cargo = [c["id"] for c in ship["cargo"]] if mine else ([] if ship["cargo"] == [] else "hidden")
+        # the player's own cargo, and the others' with the ships_public option, come as cards
+        cargo = [c["id"] for c in ship["cargo"]] if isinstance(ship["cargo"], list) else "hidden"
         ships.append({"id": ship["id"], "size": ship["size"], "at": ship["at"], "cargo": cargo})
     return {
         "gold": shown["gold"] if shown["gold"] != "hidden" else None, "fame": shown["fame"],
