@@ -30,7 +30,8 @@ def test_a_sampled_world_shows_the_same_view_and_menu(name):
     for n in range(GAMES):
         rng = random.Random(f"sampling {name} {n}")
         players = NAMES[:max(game.min_players, 2 + n % 4)][:game.max_players]
-        state = game.setup(players, f"sample-{n}", OPTIONS[name][n % len(OPTIONS[name])], components)
+        options = OPTIONS[name][n % len(OPTIONS[name])]
+        state = game.setup(players, f"sample-{n}", options, components)
         step = 0
         while game.prompts(state):
             step += 1
@@ -45,7 +46,7 @@ def test_a_sampled_world_shows_the_same_view_and_menu(name):
                         assert [game.format(o) for o in game.legal_orders(world, me)] == \
                             [game.format(o) for o in game.legal_orders(state, me)], (name, n, step, me)
                     looked += 1
-            if state["options"].get("dropout") and step == DROP_AT:  # a leaver, whose pieces go next round
+            if options.get("dropout") and step == DROP_AT:  # a leaver, whose pieces go next round
                 state, _ = game.drop(state, players[-1])
                 continue
             prompts = game.prompts(state)
