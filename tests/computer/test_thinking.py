@@ -35,9 +35,14 @@ def test_too_long_or_a_dead_process_fails_and_the_next_decision_starts_again(see
     thinker = Thinker(timeout=60)
     try:
         thinker.decide(seen, "fast", "warm")  # the process is up
-        thinker.timeout = 0.0001
+        thinker.timeout = 0.5
+        stopped = thinker._process.pid  # type: ignore[union-attr]
+        os.kill(stopped, signal.SIGSTOP)  # a process that never answers, however fast the machine
         with pytest.raises(ThinkingFailed, match="no decision within"):
             thinker.decide(seen, "strong", "slow")
+        assert thinker._process is None  # the silent process was killed, not left stopped
+        with pytest.raises(ProcessLookupError):
+            os.kill(stopped, 0)
         thinker.timeout = 60
         assert thinker.decide(seen, "fast", "again")  # a new process
         os.kill(thinker._process.pid, signal.SIGKILL)  # type: ignore[union-attr]
