@@ -89,7 +89,8 @@ def policy_set(ctx: click.Context, game_id: str, assignments: tuple[str, ...], r
 @click.pass_context
 @handles_errors
 def tick_command(ctx: click.Context, now_text: str | None, as_json: bool) -> None:
-    """Process due deadlines and reminders of every game, send the mail, and exit (for cron).
+    """Process due deadlines and reminders of every game, play the decisions computer players
+    owe, send the mail, and exit (for cron).
 
     Safe to run as often as you like, and alongside `referee serve`: nothing is ever done twice.
     """
@@ -103,7 +104,7 @@ def tick_command(ctx: click.Context, now_text: str | None, as_json: bool) -> Non
     if now is not None:
         root.obj = dict(root.obj or {}, clock=lambda: now)
     svc = services(ctx)
-    actions = svc.tick(now)
+    actions = svc.tick(now, computers=True)
     try:
         report = svc.send()
     except OSError as exc:  # the relay's trouble: the mail stays queued for the next run

@@ -22,6 +22,14 @@ def _split_player(value: str) -> tuple[str, str]:
     return name.strip(), email.strip()
 
 
+def _split_bot(value: str) -> tuple[str, str | None]:
+    """`NAME[:LEVEL]`: the level is checked by the service with everything else."""
+    name, sep, level = value.partition(":")
+    if not name.strip() or (sep and not level.strip()):
+        raise click.BadParameter(f"{value!r} is not NAME or NAME:LEVEL", param_hint="--bot")
+    return name.strip(), level.strip() or None
+
+
 def _read_components(path: Path) -> dict:
     try:
         raw = path.read_bytes()
@@ -42,6 +50,9 @@ def _read_components(path: Path) -> dict:
 @click.argument("game_type")
 @click.option("--player", "players", multiple=True, metavar="NAME:EMAIL",
               help="A player, in seat order; repeat for each player (not with --open).")
+@click.option("--bot", "bots", multiple=True, metavar="NAME[:LEVEL]",
+              help="A computer player (level fast or strong, default strong), seated after the --player seats; "
+                   "repeatable (docs/bots.md).")
 @click.option("--open", "is_open", is_flag=True,
               help="Make a game that waits for players to sign up by mail (JOIN), with --seats.")
 @click.option("--seats", default=None, metavar="MIN..MAX", help="With --open: how many players it takes, e.g. 3..5.")
@@ -50,6 +61,9 @@ def _read_components(path: Path) -> dict:
                    "MIN players.")
 @click.option("--approve", is_flag=True, help="With --open: the moderator approves each sign-up "
                                               "(`referee signups approve`) instead of a reply from the address.")
+@click.option("--fill-with-bots", "fill", is_flag=False, flag_value="strong", default=None, metavar="[LEVEL]",
+              help="With --open and --starts-when DATE: computer players (level fast or strong, default strong) "
+                   "take the seats still empty at the start date.")
 @click.option("--seed", default=None, help="The game's seed (default: a fresh random one).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option; repeatable.")
 @click.option("--components", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -65,8 +79,8 @@ def _read_components(path: Path) -> dict:
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @handles_errors
-def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is_open: bool, seats: str | None,
-                starts_when: str | None, approve: bool, seed: str | None,
+def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], bots: tuple[str, ...], is_open: bool,
+                seats: str | None, starts_when: str | None, approve: bool, fill: str | None, seed: str | None,
                 options: tuple[str, ...], components: Path | None, game_id: str | None, policy: str | None,
                 policy_set: tuple[str, ...], language: str | None, as_json: bool) -> None:
     """Create a game and print its id, each player's secret token and the seed commitment.
@@ -75,15 +89,18 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is
     Everything is checked before anything is created: game type, player count and names,
     email addresses, options and the component file.
     """
-    if is_open and players:
-        raise click.UsageError("--open makes a game that players join by mail; give no --player")
-    if not is_open and (seats or starts_when or approve):
-        raise click.UsageError("--seats, --starts-when and --approve go with --open")
+    if is_open and (players or bots):
+        raise click.UsageError("--open makes a game that players join by mail; give no --player or --bot "
+                               "(--fill-with-bots seats computer players at the start date)")
+    if not is_open and (seats or starts_when or approve or fill):
+        raise click.UsageError("--seats, --starts-when, --approve and --fill-with-bots go with --open")
     if is_open and not seats:
         raise click.UsageError("--open needs --seats MIN..MAX")
-    if not is_open and not players:
-        raise click.UsageError("give the players with --player NAME:EMAIL, or make an open game with --open")
+    if not is_open and not players and not bots:
+        raise click.UsageError("give the players with --player NAME:EMAIL (and computer players with --bot NAME), "
+                               "or make an open game with --open")
     pairs = [_split_player(p) for p in players]
+    computers = [_split_bot(b) for b in bots]
     given: dict[str, str] = {}
     for item in options:
         key, sep, value = item.partition("=")
@@ -96,15 +113,17 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is
         made = referee(ctx).open_game(game_type, seats, starts_when=starts_when, approve=approve,
                                       language=language or "English",
                                       seed=seed, options=given, components=data, game_id=game_id, policy=policy,
-                                      policy_set=list(policy_set))
+                                      policy_set=list(policy_set), fill=fill)
         if as_json:
             echo_json(made.to_json())
             return
         click.echo(f"Created open game {made.id} ({made.game}); players join by mail with JOIN {made.id}.")
+        if fill:
+            click.echo(f"At the start date computer players ({fill}) take the seats still empty.")
         click.echo(f"Seed commitment (SHA-256): {made.commitment}")
         return
     made = referee(ctx).new_game(game_type, pairs, seed=seed, options=given, components=data, game_id=game_id,
-                                 policy=policy, policy_set=list(policy_set), language=language)
+                                 policy=policy, policy_set=list(policy_set), language=language, bots=computers)
     if as_json:
         echo_json(made.to_json())
         return
@@ -112,7 +131,10 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is
     click.echo(f"Seed commitment (SHA-256): {made.commitment}")
     click.echo("Player tokens (give each player only their own):")
     for seat in made.players:
-        click.echo(f"  {seat['name']:<16} {seat['token']}  <{seat['email']}>")
+        if "computer" in seat:
+            click.echo(f"  {seat['name']:<16} computer player ({seat['computer']['level']})")
+        else:
+            click.echo(f"  {seat['name']:<16} {seat['token']}  <{seat['email']}>")
 
 
 @click.command("list")

@@ -15,6 +15,8 @@ def describe(event: dict) -> str:
         return f"game created for {', '.join(event.get('players', []))}"
     if kind in ("order", "default"):
         what = "orders" if kind == "order" else "default orders"
+        if event.get("source") == "computer":
+            what = f"computer {what}" + (f" ({event['reason']})" if event.get("reason") else "")
         tail = f", opened {event['opened']}" if event.get("opened") else ""
         tail += "".join(f"; cancelled {c['player']}'s orders ({c['reason']})" for c in event.get("cancelled", []))
         return f"{event['player']} {what} in {event.get('phase')}: {text}{tail}"
@@ -27,6 +29,8 @@ def describe(event: dict) -> str:
     if kind == "replace":
         dropped = len(event.get("dropped") or [])
         tail = f"; {dropped} mail(s) queued for the former player not sent" if dropped else ""
+        if event.get("computer"):
+            return f"{event['player']} handed to a computer player ({event['computer']}){tail}"
         return f"{event['player']} replaced (new address and token; welcome mailed){tail}"
     if kind == "held":
         return f"{event['player']} orders in {event.get('phase')}, held for the deadline: {text}"
@@ -105,19 +109,28 @@ def undo_command(ctx: click.Context, game_id: str, to: int, reason: str) -> None
 @click.command("replace")
 @click.argument("game_id")
 @click.argument("player")
-@click.option("--email", required=True, help="The new player's email address.")
+@click.option("--email", "--player", "email", default=None, metavar="EMAIL",
+              help="The new player's email address (also to hand a computer player's seat back to a person).")
+@click.option("--bot", "level", is_flag=False, flag_value="strong", default=None, metavar="[LEVEL]",
+              help="Hand the seat to a computer player (level fast or strong, default strong).")
 @click.pass_context
 @handles_errors
-def replace_command(ctx: click.Context, game_id: str, player: str, email: str) -> None:
-    """Hand a seat to someone else: new address and a new token (the old one stops working).
+def replace_command(ctx: click.Context, game_id: str, player: str, email: str | None, level: str | None) -> None:
+    """Hand a seat to someone else: new address and a new token (the old one stops working),
+    or to a computer player with --bot, which plays the seat's decisions from then on.
 
     The new player is mailed a welcome with their reply address, their token and the game
     as it stands; mail still queued for the former player (it names the old token) is not
     sent, and the game's history says how much.
     """
-    done = referee(ctx).replace(game_id, player, email)
-    click.echo(f"{done['player']} in {game_id} is now <{done['email']}>; new token: {done['token']}")
-    click.echo(f"A welcome with the reply address and the game as it stands is mailed to <{done['email']}>.")
+    if (email is None) == (level is None):
+        raise click.UsageError("give the new player's address with --email (or --player), or --bot [LEVEL]")
+    done = referee(ctx).replace(game_id, player, email, computer=level)
+    if level is not None:
+        click.echo(f"{done['player']} in {game_id} is now played by a computer player ({done['computer']}).")
+    else:
+        click.echo(f"{done['player']} in {game_id} is now <{done['email']}>; new token: {done['token']}")
+        click.echo(f"A welcome with the reply address and the game as it stands is mailed to <{done['email']}>.")
     if done["dropped"]:
         click.echo(f"{len(done['dropped'])} mail(s) still queued for the former player will not be sent.")
     if done["warning"]:

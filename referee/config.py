@@ -50,6 +50,7 @@ class Settings:
     sender_interval_seconds: float = 5.0
     relay_connections: int = 4  # at most this many connections to the relay at once
     tick_interval_seconds: float = 60.0  # how often the daemon looks for due deadlines and reminders
+    computer_seconds: float = 30.0  # the longest a computer player may think; then its default orders are played
     default_policy: str = "standard"  # the deadline preset of a game created without --policy
     moderator_email: str = ""  # where deadline alerts go when a game's policy names nobody
     limits: Limits = field(default_factory=Limits)
@@ -149,6 +150,8 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
         raise ConfigError(f"default_policy {settings.default_policy!r} is not a preset; presets: {', '.join(PRESETS)}")
     if settings.tick_interval_seconds <= 0:
         raise ConfigError("tick_interval_seconds must be more than 0")
+    if settings.computer_seconds <= 0:
+        raise ConfigError("computer_seconds must be more than 0")
     if settings.relay_connections < 1:
         raise ConfigError("relay_connections must be at least 1")
     if not 0 <= settings.worker_processes <= 64:

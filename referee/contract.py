@@ -9,6 +9,7 @@ pure: same input, same output, no clock, no I/O, no global random.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
@@ -459,6 +460,16 @@ def plan_template(game: Game, state: State, player: str) -> list[str]:
     defining ``plan_template(state, player) -> list[str]``."""
     hook = getattr(game, "plan_template", None)
     return list(hook(state, player)) if hook is not None else []
+
+
+def sample_world(game: Game, view: Mapping[str, JSON], components: Mapping[str, JSON],
+                 rng: "random.Random") -> State | None:
+    """A whole position that shows one player exactly `view`, its hidden parts (others' money,
+    a deck's order...) drawn with `rng`: a world that player cannot tell from the real one,
+    for a computer player to search without ever reading the real state. An engine opts in by
+    defining ``sample(view, components, rng) -> State``; None for a game without it."""
+    hook = getattr(game, "sample", None)
+    return hook(view, components, rng) if hook is not None else None
 
 
 def decision_reads(game: Game, state: State, player: str) -> list[str]:

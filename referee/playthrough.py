@@ -156,6 +156,15 @@ def own_position(game: Game, stored: Any, player: str) -> State:
     return _own_position(game, stored, player)[0]
 
 
+def own_position_and_set(game: Game, stored: Any, player: str) -> tuple[State, list[str]]:
+    """`own_position`, and the player's earlier set of the open phase when it still applies
+    there: a new set replaces the earlier one, so whoever goes on with it sends it again
+    first. OrderError as `Position.without` raises it."""
+    if not any(p.player == player and p.simultaneous for p in game.prompts(stored.state)):
+        return stored.state, []
+    return _own_position(game, stored, player)
+
+
 def _own_position(game: Game, stored: Any, player: str) -> tuple[State, list[str]]:
     """The position a new set of `player` is applied to (`Position.without`), and their
     earlier set if it still applies there. OrderError as `Position.without` raises it."""

@@ -12,6 +12,8 @@ The record (`meta["signup"]`)::
     language        what the table speaks, as the moderator wrote it (shown by LIST)
     pending         sign-ups waiting for their reply or approval: name, email, code, at
     requests        JOIN requests of the last hour (email, at), for the hourly limit
+    fill            (only when asked for) the level of the computer players that take the
+                    seats still empty at the start date
 """
 
 from __future__ import annotations
@@ -66,15 +68,22 @@ def parse_start(text: str | None, now: datetime) -> str:
     return to_iso(moment)
 
 
-def new_record(seats: tuple[int, int], starts_when: str, approve: bool, language: str) -> dict[str, Any]:
-    return {"min": seats[0], "max": seats[1], "starts_when": starts_when, "approve": approve,
-            "language": language, "pending": [], "requests": []}
+def new_record(seats: tuple[int, int], starts_when: str, approve: bool, language: str,
+               fill: str | None = None) -> dict[str, Any]:
+    record = {"min": seats[0], "max": seats[1], "starts_when": starts_when, "approve": approve,
+              "language": language, "pending": [], "requests": []}
+    if fill is not None:
+        record["fill"] = fill
+    return record
 
 
 def start_rule(record: Mapping[str, Any]) -> dict[str, Any]:
     """The start rule as LIST and the sign-up mails say it, a message for the reader's language."""
     if record["starts_when"] == FULL:
         return msg("starts when all {max} seats are taken", max=record["max"])
+    if record.get("fill"):
+        return msg("starts at {moment}, with computer players in the seats still empty then (at once if all {max} "
+                   "seats are taken first)", moment=moment(from_iso(record["starts_when"])), max=record["max"])
     return msg("starts at {moment} with at least {min} players (at once if all {max} seats are taken first)",
                moment=moment(from_iso(record["starts_when"])), min=record["min"], max=record["max"])
 
@@ -89,7 +98,8 @@ def start_due(record: Mapping[str, Any], seated: int, now: datetime) -> bool:
     if seated >= record["max"]:
         return True
     when = record["starts_when"]
-    return when != FULL and seated >= record["min"] and now >= from_iso(when)
+    least = 1 if record.get("fill") else record["min"]  # computer players take the empty seats
+    return when != FULL and seated >= least and now >= from_iso(when)
 
 
 def start_wake(record: Mapping[str, Any]) -> float | None:

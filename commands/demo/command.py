@@ -15,6 +15,7 @@ import click
 from click.core import ParameterSource
 
 from referee import registry
+from referee.computer import available as computer_available
 from referee.contract import Game, Result
 from referee.gamelog import replay_log, write_log
 from referee.i18n import NAMES, LanguageError, language_code
@@ -85,7 +86,8 @@ def _show_tick(tick: Tick) -> None:
 @click.option("--seed", default=None, help="Seed for the game and the bots; the same seed plays the same game.")
 @click.option("--bots", "bots_kind", type=click.Choice(["plans", "ask-only"]), default="plans", show_default=True,
               help="Bots that send plans for the decisions they see coming, or bots that answer only what "
-                   "they are asked (a game without its own bots gets random legal orders either way).")
+                   "they are asked. Either way they choose their orders as the computer player's fast level "
+                   "does (docs/bots.md); a game without a computer player gets random legal orders.")
 @click.option("--keep", is_flag=True, help="Keep the data directory (game file, mailboxes, log) and say where it is.")
 @click.option("--stall-timeout", type=click.FloatRange(1), default=STALL_SECONDS, show_default=True,
               help="Give up when no mail has moved for this many seconds.")
@@ -118,8 +120,9 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
     data_dir, own_dir = _data_dir(ctx)
     keep = keep or own_dir
     run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick, bots_kind=bots_kind,
-                  languages=spoken)
-    click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}; bots: {bots_kind}")
+                  languages=spoken, chooser="fast")
+    choosing = ", choosing as the computer player's fast level" if computer_available(game) else ""
+    click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}; bots: {bots_kind}{choosing}")
     if spoken:
         click.echo("Languages: " + ", ".join(f"{n} {spoken[n]}" for n in names))
     ok = False

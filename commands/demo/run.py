@@ -95,6 +95,7 @@ class DemoRun:
     capture_port: int = 0
     notify: str | None = None  # every player's mail setting (None: the default, `turn`)
     bots_kind: str = "plans"  # referee/bots: "plans" or "ask-only"; a game without bots: random orders
+    chooser: str = "taste"  # referee/bots: how the bots choose ("fast": the computer player's fast level)
 
     def __post_init__(self) -> None:
         self._notes: queue.Queue[tuple[float, str]] = queue.Queue()
@@ -108,7 +109,7 @@ class DemoRun:
         """The game's own bot of the chosen kind for this player, seeded by the demo's seed;
         None for a game that has none (its bots pick random legal orders)."""
         try:
-            return make_bot(self.game.name, self.bots_kind, f"{self.seed}/{player}")
+            return make_bot(self.game.name, self.bots_kind, f"{self.seed}/{player}", self.chooser)
         except ValueError:
             return None
 

@@ -8,6 +8,7 @@ hands them to the open phase, and reports.
 
 from __future__ import annotations
 
+import random
 from typing import Mapping, Sequence
 
 from referee.contract import (JSON, PLAN, Event, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, OrderErrors,
@@ -21,6 +22,7 @@ from .draft import draft, finished, writable, writable_sheet
 from .grammar import KEYWORDS, format_order, order_shapes, parse_alternatives
 from .phases import question
 from .production import producible
+from .sampling import sample_world
 from .setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, new_game
 from .state import components_of, sheet_of
 from .views import DECISION_READS, view as _view
@@ -219,6 +221,11 @@ class Constantinopolis:
 
     def view(self, state: State, player: str | None) -> dict[str, JSON]:
         return _view(state, player)
+
+    def sample(self, view: Mapping[str, JSON], components: Mapping[str, JSON], rng: random.Random) -> State:
+        """A whole position that shows `view`'s player exactly `view`, its hidden parts drawn
+        with `rng` (`sampling`): what a computer player searches instead of the real one."""
+        return sample_world(view, components, rng, self.rules_version)
 
     def planned(self, state: State, player: str, orders: Sequence[Order]) -> list[str]:
         """Plan lines and standing orders (a defend limit) are for later; the rest for now."""

@@ -41,6 +41,19 @@ def before_loading(components: dict[str, Any], sheet: PlayerSheet) -> PlayerShee
             "ships": [dict(s, cargo=[]) if s["at"] == 0 else s for s in sheet["ships"]]}
 
 
+# what a player did this round that everyone sees; a contract loaded in secret is not among them
+_OPEN_FLAGS = ("built", "redemptor", "walls_used", "ship", "ship_paid", "post", "donated", "redrawn")
+
+
+def _round_flags(sheet: PlayerSheet, mine: bool) -> dict[str, Any]:
+    """This round's flags of a sheet (its "r"): all of them for its owner, the open ones
+    (buildings bought, a ship or post bought, a donation...) for the others."""
+    flags = sheet["r"]
+    keys = flags.keys() if mine else _OPEN_FLAGS
+    return {k: (list(flags[k]) if isinstance(flags[k], list) else dict(flags[k]) if isinstance(flags[k], dict)
+                else flags[k]) for k in keys if k not in ("ledger", "used")}
+
+
 def catalogue(components: dict[str, Any]) -> dict[str, Any]:
     """Printed facts a report shows next to what is for sale: costs, kinds, licences, outputs,
     the public buildings' names and fame, office names. Open to all; no position in it."""
@@ -98,7 +111,8 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     if auction is not None:
         duel = auction["duel"]
         out["auction"] = {"active": auction["active"], "coins": dict(auction["coins"]),
-                          "been_active": list(auction["been"]),
+                          "been_active": list(auction["been"]), "start": list(auction["start"]),
+                          "free": auction["free"], "paid": auction["paid"],
                           "duel": None if duel is None else {k: v for k, v in duel.items() if k != "limit"}}
         if duel is not None and duel["challenger"] == player:
             out["auction"]["duel"]["limit"] = duel["limit"]
@@ -114,6 +128,9 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                             "pending": construct["pending"]}
         if state["offices"]["consul"] == player:
             out["construct"]["your_preempt_list"] = state["preempt"]
+    for phase in ("donate", "store"):  # who still decides in a phase everyone plays at once
+        if state[phase] is not None:
+            out[f"{phase}_waiting"] = list(state[phase])
     if state["accept"] is not None:
         acceptance = state["accept"]
         out["accept"] = {"done": list(acceptance["done"]),
@@ -137,7 +154,8 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             "hand": [dict(contract_card(components, c)) for c in sheet["hand"]],
             "saved": [dict(contract_card(components, c)) for c in sheet["saved"]],
             "posts": sheet["posts"], "dropped": sheet["dropped"], "ledger": dict(sheet["r"]["ledger"]),
-            "used": list(sheet["r"]["used"]),
+            "used": list(sheet["r"]["used"]), "new": list(sheet["new"]), "removed": sheet["removed"],
+            "round": _round_flags(sheet, mine),
         }
     out["players"] = players
     return out

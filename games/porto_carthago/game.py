@@ -7,6 +7,7 @@ and reports.
 
 from __future__ import annotations
 
+import random
 from typing import Any, Mapping, Sequence
 
 from referee.contract import (PLAN, QUEUED, Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order,
@@ -17,6 +18,7 @@ from . import checks, components, grammar, menus, plans, scoring, views
 from .board import seat_of
 from .decisions import alternatives_of, carry_out, choose, menu_orders, reasons, run_queues, validate
 from .flow import MAIN_KINDS, advance, current_decision, describe
+from .sampling import sample_world
 from .setup import new_state
 from .state import State, copy_state
 
@@ -219,6 +221,11 @@ class PortoCarthago:
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def sample(self, view: Mapping[str, Any], components: Mapping[str, Any], rng: random.Random) -> State:
+        """A whole position that shows `view`'s player exactly `view`, its hidden parts drawn
+        with `rng` (`sampling`): what a computer player searches instead of the real one."""
+        return sample_world(view, components, rng)
 
     def planned(self, state: State, player: str, orders: Sequence[Order]) -> list[str]:
         """As `apply` takes them: plan lines set standing answers; the first other order answers

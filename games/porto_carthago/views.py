@@ -80,12 +80,17 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "palace_big_field": {players[s]: k for s, k in enumerate(state["big"]) if k},
         "intrigue_path": [players[s] for s in state["path"]],
         "action": dict(state["act"]) if state["act"] else None,
+        "arrival": None if state["arr"] is None else {**state["arr"], "ch": [players[s] for s in state["arr"]["ch"]]},
+        "final": state["final"],
+        "charters": [None if s is None else players[s] for s in state["charter"]],
+        "options": dict(state["opts"]),
         "waiting_for": None if decision is None else {"player": players[decision.seat], "decision": decision.name,
                                                       "text": describe(state, decision)},
     }
     pending = []
     for item in state["pending"]:
         shown = {"type": item["t"], "player": players[item["p"]]}
+        shown.update({k: item[k] for k in ("n", "why", "card") if k in item})  # what everyone sees: points, a card
         if item["t"] == "arrange" and (moderator or item["p"] == seat):
             shown["cards"] = list(item["cards"])
         pending.append(shown)
@@ -95,7 +100,6 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         out["bag"] = sorted(state["bag"])
         out["queues"] = {p: list(q) for p, q in state["queue"].items()}
         out["plans"] = {p: dict(parts) for p, parts in (state.get("plans") or {}).items()}
-        out["options"] = dict(state["opts"])
     elif seat is not None:
         out["my_queue"] = list(state["queue"].get(player, []))
         out["my_queue_text"] = [order_text(format_order(Order.from_json(o))) for o in out["my_queue"]]

@@ -5,8 +5,10 @@ it is started again. This process loops: process the spool, pass due deadlines a
 (every `tick_interval_seconds`; `referee tick` from cron may run at the same time, the store's
 lock keeps them apart and the schedule record keeps either from doing anything twice), ask for
 due mail to be delivered (every `sender_interval_seconds`, and at once after a tick), then
-sleep. Delivery runs in a thread of its own: a relay that is slow or unreachable makes each
-attempt wait up to its timeout, and orders must not wait behind it. A stop request (SIGTERM,
+sleep. The decisions computer seats owe are played by a thread of their own
+(mailer/daemon/computers.py), which thinks in a process of its own. Delivery runs in a thread
+of its own: a relay that is slow or unreachable makes each attempt wait up to its timeout, and
+orders must not wait behind it. A stop request (SIGTERM,
 SIGINT) is honoured between two steps, and the sender finishes the mails its connections are
 handing over, so no mail is half-processed when the daemon exits; anything left in the spool or
 the outbox is picked up at the next start.
@@ -21,6 +23,7 @@ import time
 from mailer.inbound.ingest import IngestProcess
 from referee.service import system_clock
 
+from .computers import ComputerPlayers
 from .priority import yield_to_smtp
 from .sender import Sender
 from .sender_process import SenderProcess
@@ -65,11 +68,14 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
             log.error("%s", problem)
         sender.start()
         sender.ask()  # whatever a crash left behind goes first
+        computers = ComputerPlayers(services, sender.wake)
+        computers.start()
         if on_ready is not None:
             on_ready.set()
         try:
-            _loop(services, stop, ingest, worker, sender, shares)
+            _loop(services, stop, ingest, worker, sender, shares, computers)
         finally:
+            computers.stop()
             sender.stop()  # first: it waits only for the mails on its connections
             shares.stop()
     finally:
@@ -80,7 +86,7 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
 
 
 def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, worker: MailWorker,
-          sender: "Sender | SenderProcess", shares: WorkerShares) -> None:
+          sender: "Sender | SenderProcess", shares: WorkerShares, computers: ComputerPlayers) -> None:
     settings = services.settings
     next_send = next_tick = 0.0
     while not stop.is_set():
@@ -102,6 +108,7 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
                      handled.game or "-", handled.player or "-", handled.detail)
         if handled_now:
             sender.wake()
+            computers.wake()  # the mail may have made a computer seat's turn
         if time.monotonic() >= next_tick and not stop.is_set():
             try:
                 for action in services.tick():

@@ -26,6 +26,7 @@ from mailer.outbound.outbox import Outbox, SendReport
 from mailer.outbound.relay import Relay, relay_from_url
 from mailer.outbound.sending import send_all
 from referee import registry, rendering
+from referee.computer.thinking import Thinker
 from referee.config import Settings
 from referee.service import Referee, TickAction, next_wake, stored_game_problem, system_clock
 from referee.signups import SignupLimits
@@ -82,9 +83,17 @@ class Services:
         """Temporary files that writes cut short by a crash left behind, deleted."""
         return self.store.sweep_temporary()
 
-    def tick(self, now: datetime | None = None) -> list[TickAction]:
-        """Due deadlines and reminders, for the daemon's timer and `referee tick`."""
-        return self.referee.tick(now)
+    def tick(self, now: datetime | None = None, *, computers: bool = False) -> list[TickAction]:
+        """Due deadlines and reminders, for the daemon's timer and `referee tick`; with
+        `computers` also the decisions computer seats owe, each thought in a process of its
+        own (the daemon has a thread for them, mailer/daemon/computers.py)."""
+        if not computers:
+            return self.referee.tick(now)
+        thinker = Thinker(self.settings.computer_seconds)
+        try:
+            return self.referee.tick(now, think=thinker.decide)
+        finally:
+            thinker.close()
 
     def known_address(self, address: str) -> bool:
         """For the SMTP server: is this one of our game addresses? Cheap, no parsing of mail."""

@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import orjson
 
+from referee.computer_seats import computer_names, is_computer
 from referee.contract import Event, Game, State
 from referee.notify import DIGEST, EACH, SOON, TURN, Notify, bag_of, next_slot
 from referee.schedule import due_of
@@ -38,6 +39,8 @@ def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: st
     `urgent`: it asks the player to act now (a reminder, a reopened part), so it does not
     wait for the next round or digest. `spent`: a receipt that set some of the player's plan,
     as it reads when none of the plan is left by the time the mail goes (`as_sent`)."""
+    if player in computer_names(tx.meta):
+        return  # the referee plays the seat: nothing waits for a mail it never gets
     bags = dict(tx.meta.get("mailbag") or {})
     bag = bag_of(tx.meta, player)
     bag["parts"].append({"kind": kind, "subject": subject, "text": text, "reply": reply, "urgent": urgent,
@@ -215,6 +218,8 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
     due = due_of(meta.get("schedule")) if not meta.get("paused") else None
     mailed: list[tuple[str, str]] = []
     for seat in meta["seats"]:
+        if is_computer(seat):
+            continue  # the referee plays it: no mail
         name = seat["name"]
         choice = Notify.of_seat(seat)
         bag = bag_of(meta, name)

@@ -13,6 +13,7 @@ import threading
 from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
 
+from referee.computer_seats import computer_names, is_computer
 from referee.config import Settings
 from referee.contract import Event, Game, State, standing_plan
 from referee.i18n import NAMES, recipient_language, translations
@@ -93,6 +94,8 @@ class MailNotifier:
     def _to_seat(self, tx: GameTransaction, seat: Mapping[str, Any], kind: str, subject: str, text: str,
                  serial: str, *, html: str | None = None, in_reply_to: str | None = None,
                  auto: str = "auto-generated", kind_in_id: str | None = None, answers: Sequence[str] = ()) -> None:
+        if is_computer(seat):
+            return  # a seat the referee plays itself has no address
         self._queue(tx, OutgoingMail(
             tx.game_id, kind, seat["email"], subject, text,
             message_id(tx.game_id, kind_in_id or kind, serial, seat["name"], self.settings.hostname), html=html,
@@ -107,6 +110,8 @@ class MailNotifier:
         own at once for a player who chose `each`; else a part that `settle` sends at once too,
         opening the mail due in this unit of work or, when none is, alone."""
         seat = self._seat(meta, receipt.player)
+        if is_computer(seat):
+            return
         t = translations(receipt.language)
         if receipt.plan:
             folding.note_planner(tx, receipt.player)
@@ -141,7 +146,8 @@ class MailNotifier:
         bags = dict(meta.get("mailbag") or {})
         for seat in meta["seats"]:
             name = seat["name"]
-            if self._choice(seat).mode != EACH or not (name in asked or over or meta.get("reported_stage") != stage):
+            if is_computer(seat) or self._choice(seat).mode != EACH or not (
+                    name in asked or over or meta.get("reported_stage") != stage):
                 continue
             seen = reported.get(name, 0)
             lang = recipient_language(meta, name)
@@ -165,6 +171,8 @@ class MailNotifier:
         """A reminder to one player whose orders are missing; always at once. A player who did
         not choose `each` gets it as their mail of the moment, with whatever waited for it."""
         seat = self._seat(meta, player)
+        if is_computer(seat):
+            return
         schedule = meta["schedule"]
         due = due_of(schedule)
         assert due is not None
@@ -197,6 +205,8 @@ class MailNotifier:
         took something back (`lines`: the events that say what). Sent at once: their report
         would only come when the phase resolves, too late to answer."""
         seat = self._seat(meta, player)
+        if is_computer(seat):
+            return
         phase = game.phase(state)
         brief = self._choice(seat).mode != EACH
         lang = recipient_language(meta, player)
@@ -225,6 +235,8 @@ class MailNotifier:
         pause, a vacation. A line may hold `{deadline}`, filled in with each player's deadline
         in their own time zone."""
         for seat in meta["seats"]:
+            if is_computer(seat):
+                continue
             lang = recipient_language(meta, seat["name"])
             deadline = deadline_text(meta, seat.get("timezone"), lang)
             each = self._choice(seat).mode == EACH
@@ -254,6 +266,8 @@ class MailNotifier:
         """A mail to one player: an answer to their own mail goes at once; a notice (no mail
         of theirs to answer) waits for their next mail unless they chose `each`."""
         seat = self._seat(meta, player)
+        if is_computer(seat):
+            return
         if kind == "notice" and in_reply_to is None and self._choice(seat).mode != EACH:
             folding.add_part(tx, player, "notice", subject.removeprefix(f"[{tx.game_id}] "), text)
             return
@@ -302,6 +316,8 @@ class MailNotifier:
         waited for the former player's next mail goes with it, less the answers to that
         player's own mail."""
         seat = self._seat(meta, player)
+        if is_computer(seat):
+            return
         host = self.settings.hostname
         lang = recipient_language(meta, player)
         t = translations(lang)
@@ -420,7 +436,8 @@ class MailNotifier:
         seat = self._seat(meta, player)
         lang = recipient_language(meta, player)
         text = help_text(game, state, game_id=tx.game_id, player=player,
-                         deadline=deadline_text(meta, seat.get("timezone"), lang), zone=seat.get("timezone"), lang=lang)
+                         deadline=deadline_text(meta, seat.get("timezone"), lang), zone=seat.get("timezone"), lang=lang,
+                         computers=computer_names(meta))
         self._to_seat(tx, seat, "help", translations(lang).gettext("[{game}] Help: your orders now").format(
             game=tx.game_id), text, serial, in_reply_to=in_reply_to, auto="auto-replied")
 
@@ -520,7 +537,7 @@ class MailNotifier:
                              parts=folding.as_sent(parts, bool(standing_plan(game, state, seat["name"]))),
                              choice=self._choice(seat), zone=zone,
                              seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang,
-                             offer_plan=not bag.get("planner"))
+                             offer_plan=not bag.get("planner"), computers=computer_names(meta))
         return ctx
 
     @staticmethod

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from referee.contract import Event, Game, State, decision_reads, phase_code, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
@@ -135,7 +135,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
                    deadline: str | None = None, due: str | None = None, notices: Sequence[str] = (),
                    parts: Sequence[Mapping[str, Any]] = (), choice: Notify | None = None, zone: str | None = None,
                    seen: Mapping[str, str] | None = None, players: Sequence[str] = (),
-                   lang: str = DEFAULT_LANGUAGE, offer_plan: bool = True) -> dict[str, Any]:
+                   lang: str = DEFAULT_LANGUAGE, offer_plan: bool = True,
+                   computers: Collection[str] = ()) -> dict[str, Any]:
     """What a report shows one player, in their language. `parts` come first (the receipt of
     their orders, a reminder, a notice: what waited for this mail, mailer/outbound/folding.py),
     then what is asked, then `notices` (what the referee or the moderator did that the events
@@ -145,7 +146,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     decision asked for reads (`decision_reads`); the HTML part shows it all. `players`: the
     game's player names, so that one player's moves in a row read as one line. `offer_plan`:
     the ORDERS block offers the plan template (once a round); a player who has sent a plan
-    knows how, and finds it in HELP."""
+    knows how, and finds it in HELP. `computers`: the seats the referee plays, named as such
+    ("dmitri (computer)")."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     result = game.result(state)
@@ -173,14 +175,16 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "view_partial": partial or GENERIC_VIEW,
         "rows": [] if partial else view_rows(view),
         "prompt": say(prompts[0].text, lang, game) if prompts else None,
-        "waiting_for": sorted({p.player for p in game.prompts(state)} - {player}),
+        "waiting_for": [shown_name(name, computers, lang) for name in
+                        sorted({p.player for p in game.prompts(state)} - {player})],
+        "seats_line": seats_line(players, computers, lang),
         "help": say(game.help(state, player), lang, game) if prompts else "",
         "block": orders_block(game, state, game_id, player, lang,
                               plan=offer_plan and (changed is None or PLAN_TEMPLATE in changed)) if prompts else [],
         "deadline": deadline or translations(lang).gettext("none set"),
         "due": due,  # the deadline in a few words, for the subject; None: none
         "result": result.to_json() if result else None,
-        "standings": standings_context(game, result, lang),
+        "standings": _named(standings_context(game, result, lang), computers, lang),
         "notices": list(notices),
         "parts": [dict(p) for p in parts],
         "changed": shown,  # None: show everything
@@ -192,6 +196,31 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "lang": lang,
         "language": NAMES[lang],
     }
+
+
+def shown_name(name: str, computers: Collection[str], lang: str) -> str:
+    """A player's name as mail shows it: a seat the referee plays is named as such."""
+    if name not in computers:
+        return name
+    return translations(lang).gettext("{player} (computer)").format(player=name)
+
+
+def seats_line(players: Sequence[str], computers: Collection[str], lang: str) -> str:
+    """The players in seat order, the computer seats named as such; empty in a game without
+    computer players (everyone there is a person)."""
+    if not computers:
+        return ""
+    return translations(lang).gettext("Players: {players}.").format(
+        players=", ".join(shown_name(name, computers, lang) for name in players))
+
+
+def _named(standings: dict[str, Any] | None, computers: Collection[str], lang: str) -> dict[str, Any] | None:
+    """The standings with the computer seats named as such."""
+    if standings is None or not computers:
+        return standings
+    return dict(standings, winners=[shown_name(n, computers, lang) for n in standings["winners"]],
+                places=[dict(p, players=[shown_name(n, computers, lang) for n in p["players"]])
+                        for p in standings["places"]])
 
 
 def _template_mark(template: Sequence[str], round_no: int, seen: Mapping[str, str] | None) -> str:
@@ -229,7 +258,7 @@ HELP_MENU_LINES = 200
 
 
 def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: str,
-              zone: str | None, lang: str = DEFAULT_LANGUAGE) -> str:
+              zone: str | None, lang: str = DEFAULT_LANGUAGE, computers: Collection[str] = ()) -> str:
     """HELP: the engine's summary for the player's current decision, every order on the menu,
     and the mail commands."""
     phase = game.phase(state)
@@ -241,7 +270,8 @@ def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: 
                   prompt=say(prompts[0].text, lang, game) if prompts else "",
                   help=say(game.help(state, player), lang, game) if prompts else "",
                   menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),
-                  waiting_for=sorted({p.player for p in game.prompts(state)} - {player}),
+                  waiting_for=[shown_name(n, computers, lang) for n in
+                               sorted({p.player for p in game.prompts(state)} - {player})],
                   deadline=deadline, zone=zone or "UTC", commands=mail_commands(lang), language=NAMES[lang])
 
 

@@ -1,6 +1,6 @@
 """Players for benchmarks, tests and demos: one mail's text each time they are asked.
 
-Two kinds for each game, with the same taste in moves so that only the mailing differs:
+Two kinds for each game, with the same choice of moves so that only the mailing differs:
 
 - `ask-only`: answers exactly what it is asked, one decision a mail (a whole construction
   turn or a whole set of contracts is one decision), and never sends anything ahead: no
@@ -12,6 +12,12 @@ Two kinds for each game, with the same taste in moves so that only the mailing d
 A bot reads what its player may see (`Game.view`, the player's menus) and tries its own
 orders on a copy of the position, as a person does who works out a whole turn before writing
 it down. Each bot draws from its own seeded stream, so a game of bots is the same every time.
+
+Two ways to choose the answer (`CHOOSERS`): `taste`, a few rules and chance per game (the
+benchmarks of mail and tempo count with it), and `fast`, the computer player's fast level
+(referee/computer), which plays like a real player: the demo's bots use it. A `fast`
+planning bot plans only what that level would answer the same way (a donation, the good to
+keep, staying in office...), and leaves the decisions that need judgement to be asked.
 
 Use, for any game in `GAMES` and kind in `KINDS`:
 
@@ -33,11 +39,12 @@ shows the whole loop through `Referee.submit_many`.
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from ..contract import Game, State
 
 KINDS = ("ask-only", "plans")
+CHOOSERS = ("taste", "fast")
 
 
 class Bot(Protocol):
@@ -47,14 +54,20 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(game_name: str, kind: str, seed: str) -> Bot:
-    """A bot of this kind for this game; ValueError for a game or kind without one."""
+def make_bot(game_name: str, kind: str, seed: str, chooser: str = "taste") -> Bot:
+    """A bot of this kind for this game, choosing its answers by `chooser`; ValueError for a
+    game, kind or chooser without one."""
     if kind not in KINDS:
         raise ValueError(f"unknown bot kind {kind!r}; known: {', '.join(KINDS)}")
+    if chooser not in CHOOSERS:
+        raise ValueError(f"unknown way to choose {chooser!r}; known: {', '.join(CHOOSERS)}")
     factory = _FACTORIES.get(game_name)
     if factory is None:
         raise ValueError(f"no bot plays {game_name!r}")
-    return factory(kind == "plans", random.Random(seed))
+    bot = factory(kind == "plans", random.Random(seed))
+    bot.chooser = chooser
+    bot.seed = seed
+    return bot
 
 
 def _constantinopolis(plans: bool, rng: random.Random) -> Bot:
@@ -67,7 +80,7 @@ def _porto_carthago(plans: bool, rng: random.Random) -> Bot:
     return PortoCarthagoBot(plans, rng)
 
 
-_FACTORIES: dict[str, Callable[[bool, random.Random], Bot]] = {
+_FACTORIES: dict[str, Callable[[bool, random.Random], Any]] = {
     "constantinopolis": _constantinopolis,
     "porto-carthago": _porto_carthago,
 }

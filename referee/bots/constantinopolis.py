@@ -92,6 +92,22 @@ class ConstantinopolisBot(MailingBot):
 
     # ------------------------------------------------------------------ the plan
 
+    def fast_plan(self, game: Game, state: State, player: str, decision: str) -> list[str]:
+        """What the fast level answers alike every time: after the contracts, the richest
+        donation it can make and the most valuable goods to keep; the Praefectus Pretorio's
+        most valuable good."""
+        view = game.view(state, player)
+        me = view["players"][player]
+        out: list[str] = []
+        if decision == "accept.contracts":
+            gifts = sorted(view["market"]["current_card"]["donations"], key=lambda d: -d["fame"])
+            out.append("donate: " + " or ".join([f"donate {d['good']}" for d in gifts] + ["pass"]))
+        if decision in ("accept.contracts", "donate"):
+            out.append(self._keep(me))
+        if not decision.startswith("construct"):
+            out.append("pretorio: good yellow or black or red or blue or green")
+        return out
+
     def plan(self, game: Game, state: State, player: str, decision: str) -> list[str]:
         """Everything it can see coming until its next real choice: after the contracts the
         donation and the goods to keep; from then on the next auction, the Praefectus

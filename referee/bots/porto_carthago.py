@@ -40,6 +40,11 @@ class PortoCarthagoBot(MailingBot):
 
     # ------------------------------------------------------------------ the plan
 
+    def fast_plan(self, game: Game, state: State, player: str, decision: str) -> list[str]:
+        """What the fast level answers alike every time: an immediate privilege taken, the
+        final seat bought when it can be."""
+        return ["PRIVILEGE: ACCEPT", "FINAL: PALACE or PASS"]
+
     def plan(self, game: Game, state: State, player: str, decision: str) -> list[str]:
         view = game.view(state, player)
         me = view["players"][player]

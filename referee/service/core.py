@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from .. import registry
+from ..computer_seats import due_computers, is_computer
 from ..contract import Game
 from ..errors import ServiceError
 from ..i18n import DEFAULT_LANGUAGE, translations
@@ -105,9 +106,18 @@ class ServiceCore:
     def _save(self, tx: Any, pos: Position, resolved: bool) -> None:
         tx.set_state(pos.state)
         tx.set_meta(steps=[s.to_json() for s in pos.steps])
+        self._mark_computers(tx, pos.game, pos.state)
         if resolved or (pos.steps and not any(s["key"] == pos.key for s in tx.snapshots())):
             # the opening state of the phase now open, which resubmission recomputes from
             tx.snapshot(pos.key, pos.opening)
+
+    def _mark_computers(self, tx: Any, game: Game, state: Any) -> None:
+        """Note in the meta which computer seats the game waits for now, so that the clock's
+        wake index opens the game at once (`next_wake`) and their decisions are played."""
+        prompts = game.prompts(state) if tx.meta.get("status") == "active" else []
+        due = due_computers(tx.meta, list(dict.fromkeys(p.player for p in prompts)))
+        if due != tx.meta.get("computers", []):
+            tx.set_meta(computers=due)
 
     def _finish_if_over(self, tx: Any, game: Game, pos: Position) -> bool:
         if not pos.over or tx.meta.get("status") == "finished":
@@ -169,6 +179,8 @@ class ServiceCore:
         messages (`referee.i18n.messages`) each player reads in their own language."""
         notices = {p: list(v) for p, v in (tx.meta.get("notices") or {}).items()}
         for seat in tx.meta["seats"]:
+            if is_computer(seat):
+                continue  # nobody reads a computer seat's reports
             name = seat["name"]
             extra = [kept_message(line) for line in (*lines, *(own or {}).get(name, ()))]
             if extra:

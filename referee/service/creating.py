@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import Any, Callable, Mapping, Sequence
 
 from .. import registry
+from ..computer import available as computer_available
+from ..computer_seats import BadLevel, checked_level, computer_seat
 from ..contract import ComponentError, Game, SetupError, State, phase_kinds
 from ..errors import BadRequest
 from ..history import components_hash
@@ -43,19 +45,25 @@ class Creating(Openings):
                  game_id: str | None = None, policy: str | None = None,
                  policy_set: Sequence[str] = (), timezones: Mapping[str, str] | None = None,
                  notify: Mapping[str, str] | None = None, language: str | None = None,
-                 languages: Mapping[str, str] | None = None) -> NewGame:
+                 languages: Mapping[str, str] | None = None, bots: Sequence[tuple[str, str | None]] = ()) -> NewGame:
         """Check everything first; create the game only when nothing is wrong. `policy` names
         a deadline preset (default: the server's), `policy_set` holds KEY=VALUE overrides,
         `timezones` a player's time zone by name, so that their first report already shows
         deadlines in it, `notify` a player's mail setting by name (`each`, `turn`,
         `digest 08:00`; referee/notify.py), so that it holds from their first mail. `language`
         is the game's language (every player's until they choose their own), `languages` a
-        player's own by name: the first report is already in it."""
+        player's own by name: the first report is already in it. `bots` are computer players
+        (name, level or None for the default level), seated after the people."""
         game, planned, problems = self._game_and_id(game_type, game_id)
-        names = [name.strip().lower() for name, _ in players]
+        levels = _bot_levels(game, bots, problems)
+        names = [name.strip().lower() for name, _ in players] + [name.strip().lower() for name, _ in bots]
         if not game.min_players <= len(names) <= game.max_players:
             problems.append(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(names)}")
         addresses: list[str] = []
+        for name in names[len(players):]:
+            problem = self.player_name_problem(planned, name)
+            if problem:
+                problems.append(problem)
         for (raw, email), name in zip(players, names):
             problem = self.player_name_problem(planned, name, raw)
             if problem:
@@ -64,7 +72,7 @@ class Creating(Openings):
                 addresses.append(normalise_email(email))
             except ValueError as exc:
                 problems.append(f"bad email address for {raw[:40]}: {exc}")
-        zones = _per_player(timezones, names, zone_name, "a time zone", "time zone", problems)
+        zones = _per_player(timezones, names[:len(players)], zone_name, "a time zone", "time zone", problems)
         spoken = _per_player(languages, names, language_code, "a language", "language", problems)
         choices = _per_player(notify, names, lambda spec: Notify.parse(spec).to_json(), "a mail setting",
                               "mail setting", problems)
@@ -86,7 +94,7 @@ class Creating(Openings):
         game_id = game_id or self._fresh_id(game.name)
         seats = [{"name": n, "email": e, "token": new_token(), **({"timezone": zones[n]} if n in zones else {}),
                   **({"language": spoken[n]} if n in spoken else {}), **({"notify": choices[n]} if n in choices else {})}
-                 for n, e in zip(names, addresses)]
+                 for n, e in zip(names, addresses)] + [computer_seat(n, level) for n, level in levels]
         opened = self.clock()
         now = self._now()
         assert rules is not None
@@ -189,6 +197,21 @@ class Creating(Openings):
         if problems:
             raise PolicyError(problems)
         return Policy.build(preset or self.default_preset or DEFAULT_PRESET, items)
+
+
+def _bot_levels(game: Game, bots: Sequence[tuple[str, str | None]], problems: list[str]) -> list[tuple[str, str]]:
+    """The computer players asked for (name, level), their levels checked; what is wrong with
+    them added to `problems`."""
+    out: list[tuple[str, str]] = []
+    if bots and not computer_available(game):
+        problems.append(f"{game.title} has no computer player")
+        return out
+    for raw, level in bots:
+        try:
+            out.append((raw.strip().lower(), checked_level(level)))
+        except BadLevel as exc:
+            problems.append(f"computer player {raw[:40]!r}: {exc}")
+    return out
 
 
 def _per_player(given: Mapping[str, str] | None, names: Sequence[str], check: Callable[[str], Any], what: str,

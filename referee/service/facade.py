@@ -14,6 +14,7 @@ written as a part of `Referee` that builds on the parts it needs (core.py at the
     signing_up.py        JOIN, its confirmation or approval, LEAVE
     starting.py          an open game starting by itself
     checking.py          CHECK: the receipt orders would get, nothing changed
+    computer_turns.py    the decisions of computer seats, thought apart and sent as orders
     steps.py, openings.py, core.py: what those share
 """
 

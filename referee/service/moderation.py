@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..computer import available as computer_available
+from ..computer_seats import BadLevel, checked_level, computer_seat, is_computer
 from ..contract import OrderError
 from ..errors import BadRequest, ServiceError
 from ..history import effective_events, rebuild
@@ -107,35 +109,64 @@ class Moderation(Steps):
         self._flush_notices()
         return done
 
-    def replace(self, game_id: str, player: str, email: str) -> dict[str, Any]:
-        """A new person takes over a seat: new address, new token; the old token stops working."""
-        try:
-            email = normalise_email(email)
-        except ValueError as exc:
-            raise BadRequest([f"bad email address: {exc}"]) from None
+    def replace(self, game_id: str, player: str, email: str | None = None, *,
+                computer: str | None = None) -> dict[str, Any]:
+        """A new person takes over a seat (`email`): new address, new token; the old token stops
+        working. Or a computer player does (`computer`: its level), and plays the seat's
+        decisions from now on; a seat a computer plays goes back to a person the same way."""
+        if (email is None) == (computer is None):
+            raise BadRequest(["give the new player's address, or a computer player's level"])
+        level = None
+        if computer is not None:
+            try:
+                level = checked_level(computer)
+            except BadLevel as exc:
+                raise BadRequest([str(exc)]) from None
+        else:
+            try:
+                email = normalise_email(email or "")
+            except ValueError as exc:
+                raise BadRequest([f"bad email address: {exc}"]) from None
         with self.store.transaction(game_id) as tx:
             meta = tx.meta
             seat = self._require_seat(meta, player)
-            token = new_token()
             name = seat["name"]
+            game = self.game_of(meta)
+            if level is not None and not computer_available(game):
+                raise ServiceError(f"{game.title} has no computer player")
             # a new person: new address and token, and none of the old person's time zone,
             # misses, vacation or bouncing address (the vacation quota already used stays with the seat)
-            seats = [{k: v for k, v in dict(s, email=email, token=token).items() if k not in ("timezone", "bouncing")}
-                     if s["name"] == name else s for s in meta["seats"]]
+            token = new_token()
+            if level is not None:
+                fresh = computer_seat(name, level)
+                token = fresh["token"]
+            else:
+                fresh = {k: v for k, v in dict(seat, email=email, token=token).items()
+                         if k not in ("timezone", "bouncing", "computer")}
+            seats = [fresh if s["name"] == name else s for s in meta["seats"]]
             tx.set_meta(seats=seats, misses={p: n for p, n in meta.get("misses", {}).items() if p != name},
                         offered=[p for p in meta.get("offered", []) if p != name],
                         vacations={p: v for p, v in meta.get("vacations", {}).items() if p != name})
             # mail still queued for the former player asks them to reply with a token that no
             # longer works: it is not sent; the welcome carries the position instead
-            dropped = self.notifier.drop_for_seat(tx, seat, f"not sent: the seat went to <{email}>") \
-                if self.notifier is not None else []
-            seq = tx.append({"type": "replace", "at": self._now(), "player": name, "dropped": dropped})
+            target = f"a computer player ({level})" if level is not None else f"<{email}>"
+            dropped = self.notifier.drop_for_seat(tx, seat, f"not sent: the seat went to {target}") \
+                if self.notifier is not None and not is_computer(seat) else []
+            seq = tx.append({"type": "replace", "at": self._now(), "player": name, "dropped": dropped,
+                             **({"computer": level} if level is not None else {})})
+            if meta.get("status") == "active":
+                if level is not None:
+                    self._add_notices(tx, [msg("{player}'s seat is now played by a computer player.", player=name)])
+                elif is_computer(seat):
+                    self._add_notices(tx, [msg("{player}'s seat is played by a person again.", player=name)])
+                self._mark_computers(tx, game, tx.state)
+            if self.notifier is not None and level is None:
+                self.notifier.welcome(tx, game, tx.meta, tx.state, name, f"replace-{seq}")
             if self.notifier is not None:
-                self.notifier.welcome(tx, self.game_of(meta), tx.meta, tx.state, name, f"replace-{seq}")
                 self._settle_mail(tx)
         self._flush_notices()
-        return {"game": game_id, "player": name, "email": email, "token": token, "dropped": dropped,
-                "warning": name_problem(game_id, name)}
+        return {"game": game_id, "player": name, "email": email or "", "token": token, "dropped": dropped,
+                "computer": level, "warning": name_problem(game_id, name) if level is None else None}
 
     def drop(self, game_id: str, player: str) -> dict[str, Any]:
         """Remove a player where the game allows it; the game's refusal is passed on."""

@@ -10,8 +10,10 @@ from ..errors import BadRequest, ServiceError
 from ..i18n import LanguageError, language_code, language_or_default
 from ..rng import new_seed
 from ..i18n.messages import msg
-from ..signups import (OPEN, SignupError, SignupLimits, forget_old, new_record, parse_seats, parse_start, start_rule,
-                       start_rule_text)
+from ..computer import available as computer_available
+from ..computer_seats import BadLevel, checked_level
+from ..signups import (FULL, OPEN, SignupError, SignupLimits, forget_old, new_record, parse_seats, parse_start,
+                       start_rule, start_rule_text)
 from ..store import GAME_ID, GameNotFound, StoreError
 from .creating import Creating, NewGame
 
@@ -24,11 +26,19 @@ class OpenGames(Creating):
     def open_game(self, game_type: str, seats: str, *, starts_when: str | None = None, approve: bool = False,
                   language: str = "English", seed: str | None = None, options: Mapping[str, Any] | None = None,
                   components: Mapping[str, Any] | None = None, game_id: str | None = None,
-                  policy: str | None = None, policy_set: Sequence[str] = ()) -> NewGame:
+                  policy: str | None = None, policy_set: Sequence[str] = (), fill: str | None = None) -> NewGame:
         """A game that waits for players: checked like `new_game`, stored without seats. The
         seed is drawn now and its commitment stored, so the seat order it will give is fixed
-        before anyone joins."""
+        before anyone joins. `fill`: the level of the computer players that take the seats
+        still empty at the start date (which it needs)."""
         game, planned, problems = self._game_and_id(game_type, game_id)
+        if fill is not None:
+            try:
+                fill = checked_level(fill)
+            except BadLevel as exc:
+                problems.append(f"--fill-with-bots: {exc}")
+            if not computer_available(game):
+                problems.append(f"{game.title} has no computer player to fill empty seats")
         now = self.clock()
         try:
             low, high = parse_seats(seats)
@@ -43,6 +53,8 @@ class OpenGames(Creating):
         except SignupError as exc:
             problems.append(str(exc))
             start = ""
+        if fill is not None and start == FULL:
+            problems.append("computer players fill the empty seats at a start date: give --starts-when DATE")
         values, rules, loaded = self._settings_checked(game, options, policy, policy_set, components, problems)
         if problems:
             raise BadRequest(problems)
@@ -50,7 +62,7 @@ class OpenGames(Creating):
         seed = seed if seed is not None else new_seed()
         meta = self._new_meta(game, [], [], values, loaded, components is not None, seed, rules, self._now(),
                               status=OPEN)
-        meta["signup"] = new_record((low, high), start, approve, language.strip()[:40] or "English")
+        meta["signup"] = new_record((low, high), start, approve, language.strip()[:40] or "English", fill)
         try:  # a language Referee writes in becomes the game's: its players' mail is in it
             meta["language"] = language_code(language)
         except LanguageError:

@@ -20,6 +20,7 @@ class Openings(ServiceCore):
     def _notify_reports(self, tx: Any, game: Game, state: State, now: datetime | None = None) -> None:
         """A phase may have opened: give it its deadline, then queue the reports that show it."""
         self._sync_schedule(tx, game, state, now or self.clock())
+        self._mark_computers(tx, game, state)
         if self.notifier is not None:
             self.notifier.reports(tx, game, tx.meta, state)
 

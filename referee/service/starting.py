@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ..computer_seats import computer_seat, free_names
 from ..contract import SetupError
 from ..i18n.messages import msg
 from ..signups import OPEN, seat_order, start_due
@@ -25,7 +26,10 @@ class Starting(Openings):
         if meta.get("status") != OPEN or not record or not start_due(record, len(meta["seats"]), now):
             return False
         game = self.game_of(meta)
-        order = seat_order(meta["seed"], [s["name"] for s in meta["seats"]])
+        people = list(meta["seats"])
+        bots = [computer_seat(name, record["fill"]) for name in
+                free_names([s["name"] for s in people], record["max"] - len(people))] if record.get("fill") else []
+        order = seat_order(meta["seed"], [s["name"] for s in people + bots])
         if not game.min_players <= len(order) <= game.max_players:
             return False  # the seat range was checked at creation; nothing to start with otherwise
         try:
@@ -35,12 +39,13 @@ class Starting(Openings):
                                                           "It stays open; fix the cause and start it again."],
                         f"start-failed-{len(meta['seats'])}")
             return False
-        by_name = {s["name"]: s for s in meta["seats"]}
+        by_name = {s["name"]: s for s in people + bots}
         seats = [by_name[name] for name in order]
         record = dict(record, pending=[])
         tx.set_meta(players=order, seats=seats, status="active", started=to_iso(now), signup=record)
         tx.set_state(state)
-        tx.append({"type": "started", "at": to_iso(now), "players": order, "commitment": meta["commitment"]})
+        tx.append({"type": "started", "at": to_iso(now), "players": order, "commitment": meta["commitment"],
+                   **({"computers": [s["name"] for s in bots]} if bots else {})})
         lines = [msg("{title}, game {game}, has started with {count} players. Seat order, drawn from the game's "
                      "seed: {order}.", title=game.title, game=tx.game_id, count=len(order), order=", ".join(order)),
                  msg("Seed commitment (SHA-256): {commitment}. The seed is published when the game ends, so anyone "

@@ -23,16 +23,19 @@ from ..timekeeping import UTC, format_duration, from_iso, show_moment, to_iso
 from ..notify import digest_wake
 from ..wakeups import NEVER
 from ..signups import OPEN, start_wake
+from .computer_turns import ComputerTurns, Think
 from .starting import Starting
-from .steps import Steps, TickAction
+from .steps import TickAction
 
 
-class Ticking(Steps, Starting):
+class Ticking(ComputerTurns, Starting):
     """Part of `Referee`: due deadlines and reminders, for cron and the daemon alike."""
 
-    def tick(self, now: datetime | None = None, games: Sequence[str] | None = None) -> list[TickAction]:
-        """Process every due deadline and reminder. Safe to run at any time, any number of
-        times, from several processes at once."""
+    def tick(self, now: datetime | None = None, games: Sequence[str] | None = None, *,
+             think: Think | None = None) -> list[TickAction]:
+        """Process every due deadline and reminder, and with `think` the decisions computer
+        seats owe (the daemon thinks in a process of its own and passes none). Safe to run at
+        any time, any number of times, from several processes at once."""
         now = (now or self.clock()).astimezone(UTC)
         if games is not None:
             ids = list(games)
@@ -42,9 +45,13 @@ class Ticking(Steps, Starting):
             if hints is not None:  # games whose wake time has not come have nothing due
                 ids = [game_id for game_id in ids if hints.get(game_id, True)]
         actions: list[TickAction] = []
+        computers: list[str] = []
         for game_id in ids:
             try:
-                actions += self._tick_game(game_id, now)
+                done, due = self._tick_game(game_id, now)
+                actions += done
+                if due:
+                    computers.append(game_id)
             except (StoreBusy, GameNotFound):
                 continue  # busy: the next tick takes it; gone: nothing to do
             except StoreError as exc:  # a broken game file: the message names it and says what to do
@@ -53,22 +60,42 @@ class Ticking(Steps, Starting):
                 actions.append(TickAction(game_id, "error", f"{type(exc).__name__}: {exc}"))
             finally:
                 self._flush_notices()
+        if think is not None:
+            for game_id in computers:
+                actions += self.tick_computers(game_id, think)
         return actions
 
-    def _tick_game(self, game_id: str, now: datetime) -> list[TickAction]:
+    def tick_computers(self, game_id: str, think: Think) -> list[TickAction]:
+        """The decisions a game's computer seats owe, as tick actions; a failure stays with
+        the game (the next tick tries again)."""
+        try:
+            moves = self.play_computers(game_id, think)
+        except (StoreBusy, GameNotFound):
+            return []
+        except Exception as exc:  # one broken game must not stop the others' computer seats
+            return [TickAction(game_id, "error", f"computer seats: {type(exc).__name__}: {exc}")]
+        finally:
+            self._flush_notices()
+        return [TickAction(game_id, "computer", f"{m.phase}: {m.text.replace(chr(10), ' | ') or '-'}"
+                           + (f" ({m.status}: {m.reason})" if m.status not in ("accepted", "duplicate") else ""),
+                           (m.player,)) for m in moves]
+
+    def _tick_game(self, game_id: str, now: datetime) -> tuple[list[TickAction], bool]:
+        """What the tick did for the game, and whether computer seats owe a decision now."""
         with self.store.transaction(game_id) as tx:
             if tx.meta.get("status") == OPEN:  # its start (with everyone's first mail), or nothing
                 if self._start_if_due(tx, now):
                     return [TickAction(game_id, "started", f"started with {', '.join(tx.meta['players'])}",
-                                       tuple(tx.meta["players"]))]
-                return []
+                                       tuple(tx.meta["players"]))], bool(tx.meta.get("computers"))
+                return [], False
             done = self._tick_in(tx, game_id, now)
             # reminders, the reports of a phase closed, digests due: each player's one mail
             digests = [name for name, why in self._settle_mail(tx, now) if why in ("digest", "soon")]
             if digests:
                 done.append(TickAction(game_id, "digest", "the mail that waited for these players' digest",
                                        tuple(digests)))
-        return done
+            due = bool(tx.meta.get("computers")) and tx.meta.get("status") == "active" and not tx.meta.get("paused")
+        return done, due
 
     def _tick_in(self, tx: Any, game_id: str, now: datetime) -> list[TickAction]:
         done: list[TickAction] = []
@@ -234,6 +261,8 @@ def next_wake(meta: Mapping[str, Any]) -> float:
     policy = Policy.from_meta(meta.get("policy"))
     if policy is None or meta.get("status") == "finished" or meta.get("paused"):
         return digest if digest is not None else NEVER
+    if meta.get("computers"):
+        return 0.0  # a computer seat owes a decision: now
     schedule = meta.get("schedule")
     if schedule is None:
         return 0.0  # a phase without its deadline record yet: the next tick makes it
