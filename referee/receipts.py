@@ -49,6 +49,7 @@ class Receipt:
     language: str = DEFAULT_LANGUAGE  # the player's: the receipt is written, and its orders echoed, in it
     set_aside: list[str] = field(default_factory=list)  # lines of a mail read as prose, not orders
     notes: list[Any] = field(default_factory=list)  # how a mail was read: messages, in the player's language
+    talk: list[Any] = field(default_factory=list)  # what became of the table talk of the same mail (messages)
 
     @property
     def ok(self) -> bool:

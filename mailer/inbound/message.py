@@ -75,6 +75,7 @@ class InboundMail:
     player: tuple[str, str] | None = None
     problems: tuple[str, ...] = field(default_factory=tuple)
     languages: tuple[str, ...] = ()  # what Content-Language and Accept-Language name, in order: `de`, `it-ch` ...
+    attachments: tuple[str, ...] = ()  # the files and other parts besides the text, by name (at most five)
 
 
 def _parse_headers(msg: Message, problems: list[str], content_types: list[str]) -> InboundMail:
@@ -137,6 +138,7 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
         orders_outside=tuple(split_player_line("\n".join(section.outside))[1].split("\n")) if section.outside else (),
         quoted_blocks=quoted,
         player=extract_player_line("\n".join(visible)),
+        attachments=tuple(sanitise_header(name, 80) for name in body.attachments),
     )
 
 

@@ -14,6 +14,7 @@ written as a part of `Referee` that builds on the parts it needs (core.py at the
     signing_up.py        JOIN, its confirmation or approval, LEAVE
     starting.py          an open game starting by itself
     checking.py          CHECK: the receipt orders would get, nothing changed
+    table_talk.py        table talk (PRESS) passed on and kept, the moderator's notice, the record
     steps.py, openings.py, core.py: what those share
 """
 
@@ -25,8 +26,9 @@ from .moderator_levers import ModeratorLevers
 from .player_levers import PlayerLevers
 from .queries import Queries
 from .signing_up import SigningUp
+from .table_talk import TableTalk
 from .ticking import Ticking
 
 
-class Referee(SigningUp, Checking, Moderation, Ticking, ModeratorLevers, PlayerLevers, Queries):
+class Referee(SigningUp, Checking, TableTalk, Moderation, Ticking, ModeratorLevers, PlayerLevers, Queries):
     """Games, submissions, moderator actions, deadlines and queries over a `GameStore`."""

@@ -28,6 +28,7 @@ class Reading:
     phase_key: str | None = None
     set_aside: tuple[str, ...] = ()
     notes: tuple[Any, ...] = ()  # messages (referee/i18n/messages.py), read in the player's language
+    talk: tuple[Any, ...] = ()  # messages on the table talk of the same mail (referee/service/table_talk.py)
 
 
 # Reads a submission inside its unit of work: the game, the position, the player, the transaction.
@@ -104,7 +105,7 @@ class Submissions(Steps):
         if sub.reader is not None:
             reading = sub.reader(in_language(game, lang), pos.state, player, tx)  # prose told from their orders
             text, phase_key = reading.text, reading.phase_key
-            base.update(set_aside=list(reading.set_aside), notes=list(reading.notes))
+            base.update(set_aside=list(reading.set_aside), notes=list(reading.notes), talk=list(reading.talk))
         if meta.get("status") == "finished" or pos.over:
             return Receipt(REFUSED, reason=t.gettext("{game} is over; no more orders are taken").format(game=game_id),
                            **base)
