@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .contract import Game, OrderError
 from .history import components_hash, effective_events, setup_state, state_hash
+from .press import with_talk
 from .progress import DEFAULT, DROP, ORDER, Position, Refused
 from .rng import verify_commitment
 
@@ -22,7 +23,7 @@ CANCELS = 2
 VERSIONS = (1, CANCELS)
 LOGGED = (ORDER, DEFAULT, DROP, "undo", "replace", "adjudicate")
 HASH_CHARS = 16
-PRESS, NOTICE = "press", "notice"  # table talk and the moderator's notices: lines a replay passes over
+PRESS, NOTICE = "press", "notice"  # table talk and the moderator's notices (referee/press.py): a replay passes over them
 
 
 class LogError(Exception):
@@ -94,20 +95,15 @@ def _bodies(logged: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any
     """The body lines in order: the steps, and each piece of table talk after the step that
     came before it. Table talk has `-` for its number, so that a record showing only what was
     written to everyone does not tell how much was written in private."""
-    out: list[str] = []
-    pending = list(talk)
-    for event in logged:
-        while pending and pending[0].get("after", 0) < event["seq"]:
-            out.append(_press_body(pending.pop(0)))
-        out.append("\t".join([str(event["seq"]), event.get("phase") or "-", event.get("at", "-"), event["type"],
-                              event.get("player") or "-", _json(_payload(event))]))
-    return out + [_press_body(record) for record in pending]
+    return [_press_body(item) if item["type"] in (PRESS, NOTICE) else
+            "\t".join([str(item["seq"]), item.get("phase") or "-", item.get("at", "-"), item["type"],
+                       item.get("player") or "-", _json(_payload(item))])
+            for item in with_talk(logged, talk)]
 
 
 def _press_body(record: Mapping[str, Any]) -> str:
-    kind = PRESS if record.get("from") else NOTICE
     to = "all" if record.get("all") else list(record.get("to", ()))
-    return "\t".join(["-", record.get("phase") or "-", record.get("at", "-"), kind, record.get("from") or "-",
+    return "\t".join(["-", record.get("phase") or "-", record.get("at", "-"), record["type"], record.get("from") or "-",
                       _json({"to": to, "text": record.get("text", "")})])
 
 

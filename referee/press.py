@@ -217,3 +217,19 @@ def resolve_names(written: Sequence[str], players: Sequence[str]) -> tuple[list[
         else:
             unknown.append(word.strip())
     return [p for p in players if p in found], unknown
+
+
+def with_talk(events: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A game's history with its table talk, each piece after the event that came before it,
+    as `{"type": "press"|"notice", "effective": True, ...record}` (a notice from the moderator)."""
+    out: list[dict[str, Any]] = []
+    pending = sorted(records, key=lambda r: r["n"])
+    for event in events:
+        while pending and pending[0].get("after", 0) < event["seq"]:
+            out.append(_talk_item(pending.pop(0)))
+        out.append(dict(event))
+    return out + [_talk_item(r) for r in pending]
+
+
+def _talk_item(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {"type": "press" if record.get("from") else "notice", "effective": True, **record}

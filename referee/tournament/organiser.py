@@ -27,7 +27,6 @@ from typing import Any, Callable, Iterator, Sequence
 from .. import registry
 from ..contract import Game, phase_kinds
 from ..errors import BadRequest, ServiceError
-from ..gamelog import write_log
 from ..i18n import LanguageError, language_code
 from ..options import resolve_options
 from ..policy import PolicyError, kind_problems
@@ -310,9 +309,8 @@ class Organiser:
         return t, write_archive(path, t, logs)
 
     def game_log(self, game: str) -> str:
-        """A game's record, as `referee log` writes it."""
-        stored = self.referee.load(game)
-        return write_log(stored.meta, stored.events, stored.state)
+        """A game's record, as `referee log` writes it (with the table talk its options show)."""
+        return self.referee.game_record(game)
 
     # -- keeping up with the games
 
