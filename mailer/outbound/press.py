@@ -49,6 +49,12 @@ def press_answer(game_id: str, outcome: Any, players: Sequence[str]) -> tuple[st
                            notes=outcome.notes, sent=bool(sent))
 
 
+def _opaque(n: int, seat: Mapping[str, Any]) -> str:
+    """What names a reader's copy of piece `n` in its Message-ID: not `n` itself, which would
+    tell the reader how much others wrote in private between the pieces they got."""
+    return hashlib.sha256(f"{n}:{seat['name']}:{seat['token']}".encode("utf-8")).hexdigest()[:16]
+
+
 def answer_serial(in_reply_to: str | None, outcome: Any) -> str:
     """What names the answer to one mail of table talk, the same however often it is read."""
     return "press-" + hashlib.sha256((in_reply_to or repr(outcome.talks)).encode("utf-8")).hexdigest()[:16]
@@ -90,7 +96,7 @@ class PressMail:
                 folding.add_part(tx, name, KIND, subject, text)
                 continue
             mail = OutgoingMail(tx.game_id, KIND, seat["email"], f"[{tx.game_id}] {subject}", text,
-                                message_id(tx.game_id, KIND, record["n"], name, host),
+                                message_id(tx.game_id, KIND, _opaque(record["n"], seat), name, host),
                                 reply_to=context["answer"] or f"{tx.game_id}+{name}+{seat['token']}@{host}")
             via = t.gettext("{sender} via {referee}").format(sender=sender or t.gettext("moderator"),
                                                            referee=self.settings.sender_name)

@@ -229,6 +229,9 @@ MAIL_COMMANDS = (
     ("LANGUAGE de", N_("your mail in German (de), Italian (it) or English (en)")),
     ("CHECK, then your orders", N_("the receipt they would get now; nothing is sent or changed")),
     ("LEAVE", N_("give up your seat, before the game starts")),
+    ("PRESS ALL, then text", N_("table talk: to every player, under your player name, where the game allows it")),
+    ("PRESS ann,bob, then text", N_("table talk to those players only; END PRESS ends it, orders may follow")),
+    ("NOTIFY press digest", N_("table talk with your next mail instead of at once (NOTIFY press each)")),
 )
 
 
