@@ -183,6 +183,13 @@ def visible_to(record: Mapping[str, Any], player: str | None) -> bool:
     return player is None or record.get("from") == player or player in record.get("to", ())
 
 
+def seen_by(records: Sequence[Mapping[str, Any]], player: str) -> list[dict[str, Any]]:
+    """The table talk a player may read (they sent it or got it), as they may read it: without
+    its number in the game, which would tell how much others wrote in private."""
+    return [{key: record.get(key) for key in ("at", "phase", "from", "to", "all", "text", "attachments")}
+            for record in records if visible_to(record, player)]
+
+
 def for_archive(records: Sequence[Mapping[str, Any]], choice: str) -> list[dict[str, Any]]:
     """The records a game record shows under `press_in_archive`."""
     if choice == "all":

@@ -16,7 +16,7 @@ import hashlib
 from typing import Any, Mapping, Sequence
 
 from referee.i18n import recipient_language, translations
-from referee.press import DIGEST, EACH, reply_code
+from referee.press import DIGEST, EACH, TABLE, reply_code
 from referee.rendering import render
 from referee.store import GameTransaction
 from referee.timekeeping import from_iso, show_moment
@@ -49,10 +49,11 @@ def press_answer(game_id: str, outcome: Any, players: Sequence[str]) -> tuple[st
                            notes=outcome.notes, sent=bool(sent))
 
 
-def _opaque(n: int, seat: Mapping[str, Any]) -> str:
-    """What names a reader's copy of piece `n` in its Message-ID: not `n` itself, which would
-    tell the reader how much others wrote in private between the pieces they got."""
-    return hashlib.sha256(f"{n}:{seat['name']}:{seat['token']}".encode("utf-8")).hexdigest()[:16]
+def _received(tx: GameTransaction, reader: str) -> int:
+    """How many pieces `reader` has been sent, this one included: what names their copy in its
+    Message-ID. Not the piece's number in the game, which would tell them how much others
+    wrote in private meanwhile."""
+    return sum(1 for record in tx.records(TABLE) if reader in record.get("to", ()))
 
 
 def answer_serial(in_reply_to: str | None, outcome: Any) -> str:
@@ -96,7 +97,7 @@ class PressMail:
                 folding.add_part(tx, name, KIND, subject, text)
                 continue
             mail = OutgoingMail(tx.game_id, KIND, seat["email"], f"[{tx.game_id}] {subject}", text,
-                                message_id(tx.game_id, KIND, _opaque(record["n"], seat), name, host),
+                                message_id(tx.game_id, KIND, _received(tx, name), name, host),
                                 reply_to=context["answer"] or f"{tx.game_id}+{name}+{seat['token']}@{host}")
             via = t.gettext("{sender} via {referee}").format(sender=sender or t.gettext("moderator"),
                                                            referee=self.settings.sender_name)
