@@ -35,10 +35,10 @@ def read_press(mail: InboundMail, token: str, host: str, command: tuple[str, str
 def _talk(section: Section) -> Talk:
     left_out = []
     if section.headers_left_out:
-        left_out.append(msg("{count} line(s) at its top that looked like mail headers were left out.",
+        left_out.append(msg("Lines that looked like mail headers were left out of its top: {count}.",
                             count=section.headers_left_out))
     if section.addresses_left_out:
-        left_out.append(msg("{count} reply address(es) of the referee's, which carry a secret, were left out.",
+        left_out.append(msg("Reply addresses of the referee's, which carry a secret, were left out of it: {count}.",
                             count=section.addresses_left_out))
     lines = (max(section.first, 1), section.last) if section.last else None
     return Talk(section.audience, section.text, lines, section.by_address, tuple(left_out))

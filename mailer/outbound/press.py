@@ -62,9 +62,14 @@ def answer_serial(in_reply_to: str | None, outcome: Any) -> str:
 
 
 class PressMail:
-    """Table talk hooks of `MailNotifier` (it has `settings`, `clock`, `_queue`, `_seat`)."""
+    """Table talk hooks of `MailNotifier`, which has what is named here."""
 
     settings: Any
+    clock: Any
+    _touched: set[str]
+    _seat: Any
+    _to_seat: Any
+    to_player: Any
 
     def press(self, tx: GameTransaction, meta: Mapping[str, Any], record: Mapping[str, Any]) -> None:
         """A piece of table talk to each of its readers: at once, or folded into their next
@@ -72,7 +77,7 @@ class PressMail:
         host = self.settings.hostname
         sender = record.get("from")
         for name in record["to"]:
-            seat = self._seat(meta, name)  # type: ignore[attr-defined]
+            seat = self._seat(meta, name)
             lang = recipient_language(meta, name)
             t = translations(lang)
             answer_all = None
@@ -84,7 +89,8 @@ class PressMail:
                     answer_all = press_address(tx.game_id, seat, others, host)
             digest = seat.get("press_notify", EACH) == DIGEST
             context = dict(game_id=tx.game_id, sender=sender, reader=name, readers=record["to"],
-                           everyone=bool(record.get("all")), text=record["text"], attachments=record.get("attachments", ()),
+                           everyone=bool(record.get("all")), text=record["text"],
+                           attachments=record.get("attachments", ()),
                            at=show_moment(from_iso(record["at"]), seat.get("timezone"), lang),
                            answer=press_address(tx.game_id, seat, [sender], host) if sender else "",
                            answer_all=answer_all or "", brief=digest)
@@ -101,17 +107,17 @@ class PressMail:
                                 reply_to=context["answer"] or f"{tx.game_id}+{name}+{seat['token']}@{host}")
             via = t.gettext("{sender} via {referee}").format(sender=sender or t.gettext("moderator"),
                                                            referee=self.settings.sender_name)
-            queue(tx, mail, host=host, sender_name=via, now=self.clock())  # type: ignore[attr-defined]
-            self._touched.add(tx.game_id)  # type: ignore[attr-defined]
+            queue(tx, mail, host=host, sender_name=via, now=self.clock())
+            self._touched.add(tx.game_id)
 
     def press_receipt(self, tx: GameTransaction, meta: Mapping[str, Any], outcome: Any,
                       in_reply_to: str | None) -> None:
         """The sender's answer to a mail of table talk alone that went somewhere: where each
         piece went, or why it did not; at once, whatever their mail setting (it answers their
         own mail)."""
-        seat = self._seat(meta, outcome.player)  # type: ignore[attr-defined]
+        seat = self._seat(meta, outcome.player)
         subject, text = press_answer(tx.game_id, outcome, list(meta["players"]))
-        self._to_seat(tx, seat, "press-receipt", subject, text, answer_serial(in_reply_to, outcome),  # type: ignore[attr-defined]
+        self._to_seat(tx, seat, "press-receipt", subject, text, answer_serial(in_reply_to, outcome),
                       in_reply_to=in_reply_to, auto="auto-replied")
 
     def press_notify_answer(self, tx: GameTransaction, meta: Mapping[str, Any], player: str, mode: str, serial: str,
@@ -121,6 +127,6 @@ class PressMail:
         text = (t.gettext("Table talk from other players now waits for your next mail from the referee, and comes "
                           "with it; it never makes that mail come sooner.") if mode == DIGEST else
                 t.gettext("Table talk from other players now comes at once, a mail for each piece."))
-        self.to_player(tx, meta, player, t.gettext("[{game}] Table talk setting: NOTIFY press {mode}").format(  # type: ignore[attr-defined]
-            game=tx.game_id, mode=mode), text + "\n\n" + t.gettext(
+        subject = t.gettext("[{game}] Table talk setting: NOTIFY press {mode}").format(game=tx.game_id, mode=mode)
+        self.to_player(tx, meta, player, subject, text + "\n\n" + t.gettext(
             "NOTIFY press each and NOTIFY press digest change it again.") + "\n", serial, in_reply_to, "answer")

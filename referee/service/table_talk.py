@@ -110,7 +110,8 @@ class TableTalk(Submissions):
         self._flush_notices()
         return outcome
 
-    def _press_seat(self, tx: Any, player: str, token: str | None) -> tuple[dict[str, Any], tuple[str, ...] | None | bool]:
+    def _press_seat(self, tx: Any, player: str,
+                    token: str | None) -> tuple[dict[str, Any], tuple[str, ...] | None | bool]:
         """The sender's seat, and who a reply code of theirs stands for (False: their own
         token, or none given from the command line)."""
         seat = self._seat(tx.meta, player)

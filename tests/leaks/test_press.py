@@ -74,7 +74,8 @@ def test_private_table_talk_reaches_nobody_else(name, chunk, tmp_path):
         mails_to(two, gid, game, state, viewer, events, order)
         address = f"{viewer}@players.test"
         seen = everything_to(one, gid, address, start[id(one)])
-        assert seen == everything_to(two, gid, address, start[id(two)]), f"game {n}: {viewer}'s mail shows that others talked"
+        assert seen == everything_to(two, gid, address, start[id(two)]), \
+            f"game {n}: {viewer}'s mail shows that others talked"
         assert any("good luck to all" in raw for raw in seen) or viewer == sender
         for other in players:
             if other not in (sender, reader):

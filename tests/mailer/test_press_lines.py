@@ -25,7 +25,8 @@ def mail(body, subject="orders", attachment=None):
 
 @pytest.mark.parametrize("line, audience, inline", [
     ("PRESS ALL", None, ""), ("press all", None, ""), ("PRESS: ALL", None, ""), ("PRESS TO ALL", None, ""),
-    ("PRESS ann,bob", ("ann", "bob"), ""), ("PRESS ann, bob", ("ann", "bob"), ""), ("PRESS ann bob", ("ann", "bob"), ""),
+    ("PRESS ann,bob", ("ann", "bob"), ""), ("PRESS ann, bob", ("ann", "bob"), ""),
+    ("PRESS ann bob", ("ann", "bob"), ""),
     ("PRESS ALL: hello there", None, "hello there"), ("PRESS bob: deal?", ("bob",), "deal?"),
     ("NACHRICHT AN ALLE", None, ""), ("Nachricht an ann,bob", ("ann", "bob"), ""), ("NACHRICHT ALLE", None, ""),
     ("MESSAGGIO A TUTTI", None, ""), ("messaggio a cid", ("cid",), ""), ("MESSAGGIO TUTTI", None, ""),

@@ -221,5 +221,5 @@ def test_files_and_header_lines_are_not_passed_on(table):
     assert "victim@elsewhere.test" not in talk.as_string() and "Subject: urgent" not in text(talk)
     assert "carried a file (plan.pdf); files are not passed on" in flat(talk)
     (receipt,) = table.to("ann", mark)
-    assert "2 line(s) at its top that looked like mail headers were left out." in flat(receipt)
+    assert "Lines that looked like mail headers were left out of its top: 2." in flat(receipt)
     assert "plan.pdf stayed with the referee" in flat(receipt)
