@@ -15,6 +15,7 @@ from games.porto_carthago import GAME as PORTO
 from mailer.outbound.reports import help_text, orders_block, render_report, report_context
 from referee.contract import Event
 from referee.i18n import LANGUAGES
+from referee.i18n.messages import msg
 from referee.playthrough import play
 from referee.receipts import Receipt
 from referee.rendering import environment, render, template_dir
@@ -67,6 +68,23 @@ def _game_mail(lang: str) -> dict[str, str]:
     for receipt in _receipts(lang):
         out["receipt.txt"] = receipt.render()
         out["receipt.txt"] += receipt.render(brief=True)
+    out.update(_press(lang))
+    return out
+
+
+def _press(lang: str) -> dict[str, str]:
+    """Table talk to a reader (at once, as a part of the next mail, a moderator's notice), and
+    the sender's receipt."""
+    out = {"press.txt": ""}
+    for sender, everyone, brief in (("ann", True, False), ("ann", False, True), (None, True, False)):
+        out["press.txt"] += render("press.txt", lang=lang, game_id="g-1", sender=sender, reader="bob",
+                                   readers=["bob", "cid"], everyone=everyone, text="Hello", attachments=["plan.pdf"],
+                                   at="now", answer="g-1+bob+9a@h", answer_all="g-1+bob+9b@h", brief=brief)
+    notes = [msg("{where}: table talk to {audience}, sent to {names}.", where=msg("Lines {first}-{last}", first=1,
+                                                                               last=3),
+                 audience=msg("everyone"), names="bob, cid")]
+    out["press-receipt.txt"] = "".join(render("press-receipt.txt", lang=lang, game_id="g-1", player="ann",
+                                              notes=notes, sent=sent) for sent in (True, False))
     return out
 
 
@@ -77,7 +95,8 @@ def _receipts(lang: str) -> list[Receipt]:
     return [
         Receipt("accepted", echo=["take consul", "pass"], added=["pass"], removed=["bid consul 2"], first_set=False,
                 events=["ann takes the consul"], next=nxt, seq=4, deadline="phase r1-x-0: soon", **base),
-        Receipt("accepted", echo=["take consul"], first_set=True, next=nxt, seq=3, **base),
+        Receipt("accepted", echo=["take consul"], first_set=True, next=nxt, seq=3,
+                talk=[msg("Line {first} was read as orders.", first=4)], **base),
         Receipt("rejected", errors=[{"class": "invalid", "line": 2, "text": "nimmm", "message": "no order",
                                      "suggestion": "did you mean take?"},
                                     {"class": "illegal", "line": None, "text": None, "message": "not now",
