@@ -30,6 +30,7 @@ from ..errors import BadRequest, ServiceError
 from ..i18n import LanguageError, language_code
 from ..options import resolve_options
 from ..policy import PolicyError, kind_problems
+from ..press import PressOptionError, PressOptions, split_options
 from ..rng import commitment, new_seed
 from ..service import Referee
 from ..store import GameNotFound, StoreError
@@ -117,8 +118,13 @@ class Organiser:
             parse_scheme(scoring)
         except ScoringError as exc:
             problems.append(str(exc))
-        values, option_problems = resolve_options(game, options or {})
+        own, press = split_options(options)  # table talk options go to each game as they are
+        values, option_problems = resolve_options(game, own)
         problems += option_problems
+        try:
+            PressOptions().changed(press)
+        except PressOptionError as exc:
+            problems += exc.problems
         try:
             rules = self.referee.build_policy(policy or DEFAULT_POLICY, list(policy_set))
             problems += kind_problems(rules, phase_kinds(game))
@@ -133,7 +139,8 @@ class Organiser:
         book = self.ratings.get()
         players = [self._player(entry, book) for entry in roster]
         t = Tournament(name, game.name, game.title, game.rules_version, self._now(), seed, commitment(seed),
-                       rounds, sizes, parse_scheme(scoring).name, rules.preset, list(policy_set), values, players,
+                       rounds, sizes, parse_scheme(scoring).name, rules.preset, list(policy_set), {**values, **press},
+                       players,
                        language=language)
         made = make_round(t, players_per_game=(game.min_players, game.max_players))
         t.rounds.append(made)
