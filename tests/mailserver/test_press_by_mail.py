@@ -219,7 +219,7 @@ def test_files_and_header_lines_are_not_passed_on(table):
     (talk,) = table.talk("cid", mark)
     assert talk.get_body(("plain",)) is not None and not list(talk.iter_attachments())
     assert "victim@elsewhere.test" not in talk.as_string() and "Subject: urgent" not in text(talk)
-    assert "carried a file (plan.pdf); files are not passed on" in flat(talk)
+    assert "carried 1 file (plan.pdf); files are not passed on" in flat(talk)
     (receipt,) = table.to("ann", mark)
     assert "Lines that looked like mail headers were left out of its top: 2." in flat(receipt)
     assert "plan.pdf stayed with the referee" in flat(receipt)

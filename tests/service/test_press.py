@@ -273,7 +273,7 @@ def test_files_are_named_to_the_readers_and_the_sender(w):
     done = w.press("ann", (None, "see attached"), attachments=("plan.pdf",))
     assert any("plan.pdf" in str(note) for note in done.notes)
     for mail in w.mails(kind="press"):
-        assert "carried a file (plan.pdf); files are not passed on" in body(mail).replace("\n", " ")
+        assert "carried 1 file (plan.pdf); files are not passed on" in body(mail).replace("\n", " ")
 
 
 def test_the_moderators_notice_goes_to_everyone_at_once(w):
