@@ -489,6 +489,7 @@ def order_shapes(components: dict[str, Any], players: list[str]) -> dict[str, Or
         "redraw": OrderShape(1, 2, numbers=True),
         "load": OrderShape(2, 4, frozenset({"on", "ship", "onto"}), numbers=True),
         "unload": contract, "save": contract, "free": contract, "accept": contract, "reject": contract,
+        "withdraw": contract,
         "ship": OrderShape(1, 2, frozenset(sizes)),
         "offer": OrderShape(4, None, frozenset(set(players) | goods | {"give", "for", "gold", "contract", "nothing",
                                                                         "none"}), numbers=True),

@@ -89,3 +89,14 @@ def test_a_line_of_too_many_words_is_no_order():
     shapes = shapes_of(game, state)
     assert shapes.fits("keep", ["green"] * MAX_WORDS)
     assert not shapes.fits("keep", ["green"] * (MAX_WORDS + 1))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_order_keyword_has_a_shape(name):
+    """A keyword without a shape fits any words, so prose beginning with it ("withdraw under
+    this") would be answered as an order gone wrong: each keyword a game reads has one."""
+    game = registry.get(name)
+    state = game.setup(["ann", "bob", "cid"], "shapes", {}, game.load_components(None))
+    shapes = order_shapes(game, state)
+    missing = sorted(set(order_keywords(game).values()) - set(shapes))
+    assert not missing
