@@ -94,15 +94,18 @@ class PressMail:
                            at=show_moment(from_iso(record["at"]), seat.get("timezone"), lang),
                            answer=press_address(tx.game_id, seat, [sender], host) if sender else "",
                            answer_all=answer_all or "", brief=digest)
-            subject = (t.gettext("Table talk from {sender}").format(sender=sender) if sender
-                       else t.gettext("Notice from the moderator"))
+            # subjects that begin with the game's tag in the catalogue, like every other the
+            # referee writes, so a translator sees them whole
+            subject = (t.gettext("[{game}] Table talk from {sender}") if sender
+                       else t.gettext("[{game}] Notice from the moderator")).format(game=tx.game_id, sender=sender)
             if record.get("all") and sender:
-                subject = t.gettext("Table talk from {sender} to everyone").format(sender=sender)
+                subject = t.gettext("[{game}] Table talk from {sender} to everyone").format(game=tx.game_id,
+                                                                                          sender=sender)
             text = render("press.txt", lang=lang, **context)
             if digest:
-                folding.add_part(tx, name, KIND, subject, text)
+                folding.add_part(tx, name, KIND, subject.removeprefix(f"[{tx.game_id}] "), text)
                 continue
-            mail = OutgoingMail(tx.game_id, KIND, seat["email"], f"[{tx.game_id}] {subject}", text,
+            mail = OutgoingMail(tx.game_id, KIND, seat["email"], subject, text,
                                 message_id(tx.game_id, KIND, _received(tx, name), name, host),
                                 reply_to=context["answer"] or f"{tx.game_id}+{name}+{seat['token']}@{host}")
             via = t.gettext("{sender} via {referee}").format(sender=sender or t.gettext("moderator"),
