@@ -16,7 +16,7 @@ import hashlib
 from typing import Any, Mapping, Sequence
 
 from referee.i18n import recipient_language, translations
-from referee.press import DIGEST, EACH, TABLE, reply_code
+from referee.press import DIGEST, EACH, TABLE, reply_code, seen_by
 from referee.rendering import render
 from referee.store import GameTransaction
 from referee.timekeeping import from_iso, show_moment
@@ -26,6 +26,7 @@ from .compose import OutgoingMail, message_id
 from .outbox import queue
 
 KIND = "press"
+HISTORY_SHOWN = 50  # pieces a HISTORY answer shows, the latest; the earlier ones are counted
 
 
 def press_address(game_id: str, seat: Mapping[str, Any], audience: Sequence[str] | None, host: str) -> str:
@@ -122,6 +123,20 @@ class PressMail:
         subject, text = press_answer(tx.game_id, outcome, list(meta["players"]))
         self._to_seat(tx, seat, "press-receipt", subject, text, answer_serial(in_reply_to, outcome),
                       in_reply_to=in_reply_to, auto="auto-replied")
+
+    def history_answer(self, tx: GameTransaction, game: Any, meta: Mapping[str, Any], state: Any, player: str,
+                       in_reply_to: str | None, serial: str) -> None:
+        """HISTORY: the table talk the player sent and got, who to whom and when, oldest first;
+        nothing another player wrote to someone else (referee/press.py `seen_by`)."""
+        seat = self._seat(meta, player)
+        lang = recipient_language(meta, player)
+        seen = seen_by(tx.records(TABLE), player)
+        shown = seen[-HISTORY_SHOWN:]
+        pieces = [dict(piece, at=show_moment(from_iso(piece["at"]), seat.get("timezone"), lang)) for piece in shown]
+        text = render("press-history.txt", lang=lang, game_id=tx.game_id, player=player, pieces=pieces,
+                      earlier=len(seen) - len(shown))
+        subject = translations(lang).gettext("[{game}] Your table talk").format(game=tx.game_id)
+        self._to_seat(tx, seat, "history", subject, text, serial, in_reply_to=in_reply_to, auto="auto-replied")
 
     def press_notify_answer(self, tx: GameTransaction, meta: Mapping[str, Any], player: str, mode: str, serial: str,
                             in_reply_to: str | None) -> None:

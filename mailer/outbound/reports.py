@@ -224,6 +224,7 @@ MAIL_COMMANDS = (
     ("NOTIFY each", N_("a mail for everything as it happens")),
     ("NOTIFY digest 08:00", N_("at most one mail a day, at that time in your time zone")),
     ("HELP", N_("this summary of the orders you may give now")),
+    ("HISTORY", N_("the table talk you sent and got in this game, who to whom and when")),
     ("VACATION 5d", N_("away for five days (or: VACATION until 2026-12-01, VACATION off)")),
     ("TIMEZONE Europe/Berlin", N_("show deadlines in your time zone")),
     ("LANGUAGE de", N_("your mail in German (de), Italian (it) or English (en)")),

@@ -73,8 +73,8 @@ def _game_mail(lang: str) -> dict[str, str]:
 
 
 def _press(lang: str) -> dict[str, str]:
-    """Table talk to a reader (at once, as a part of the next mail, a moderator's notice), and
-    the sender's receipt."""
+    """Table talk to a reader (at once, as a part of the next mail, a moderator's notice), the
+    sender's receipt, and the answer to HISTORY."""
     out = {"press.txt": ""}
     for sender, everyone, brief in (("ann", True, False), ("ann", False, True), (None, True, False)):
         out["press.txt"] += render("press.txt", lang=lang, game_id="g-1", sender=sender, reader="bob",
@@ -85,6 +85,14 @@ def _press(lang: str) -> dict[str, str]:
                  audience=msg("everyone"), names="bob, cid")]
     out["press-receipt.txt"] = "".join(render("press-receipt.txt", lang=lang, game_id="g-1", player="ann",
                                               notes=notes, sent=sent) for sent in (True, False))
+    pieces = [dict(at="now", **piece) for piece in ({"from": "ann", "to": ["bob", "cid"], "all": True, "text": "Hi"},
+                                                    {"from": "bob", "to": ["ann"], "all": False, "text": "a\nb"},
+                                                    {"from": "ann", "to": ["bob"], "all": False, "text": "c"},
+                                                    {"from": "cid", "to": ["ann", "bob"], "all": True, "text": "d"},
+                                                    {"from": None, "to": ["ann", "bob"], "all": True, "text": "e"})]
+    out["press-history.txt"] = "".join(render("press-history.txt", lang=lang, game_id="g-1", player="ann",
+                                              pieces=shown, earlier=earlier)
+                                       for shown, earlier in ((pieces, 2), ([], 0)))
     return out
 
 

@@ -109,6 +109,40 @@ def test_private_talk_goes_to_the_named_players_only(w):
     assert w.ref.press_records("g1", "cid")[0]["to"] == ["cid"]
 
 
+def test_history_by_mail_shows_a_player_what_they_sent_and_got_and_nothing_else(w):
+    w.game()
+    w.press("ann", (None, "Hello all!"))
+    w.press("ann", (("bob",), "Just between us,\nbob."))
+    w.clock.now += timedelta(minutes=5)
+    w.press("cid", (("bob",), "cid's secret for bob"))
+    w.ref.notice("g1", "Deadline moves to Friday.")
+    answers = {}
+    for player in ("ann", "bob", "cid"):
+        w.ref.request("g1", player, "history", token=w.tokens[player], in_reply_to=f"<h-{player}@players.test>",
+                      serial=f"h-{player}")
+        (mail,) = [m for m in w.mails(kind="history") if m["to"] == f"{player}@players.test"]
+        assert parsed(mail)["Subject"] == "[g1] Your table talk"
+        assert parsed(mail)["In-Reply-To"] == f"<h-{player}@players.test>"
+        answers[player] = body(mail)
+    ann, bob, cid = answers["ann"], answers["bob"], answers["cid"]
+    assert "Sun 1 Mar 2026 12:00 UTC, you to everyone:\n    Hello all!" in ann
+    assert "you to bob:\n    Just between us,\n    bob." in ann
+    assert "cid's secret" not in ann and "Deadline moves to Friday." in ann
+    assert "ann to everyone:\n    Hello all!" in bob and "ann to bob:" in bob
+    assert "12:05 UTC, cid to bob:\n    cid's secret for bob" in bob and "a notice from the moderator" in bob
+    assert "Just between us" not in cid and "you to bob:\n    cid's secret for bob" in cid
+    assert ann.index("Hello all!") < ann.index("Just between us") < ann.index("Deadline")  # oldest first
+    with pytest.raises(ServiceError):
+        w.ref.request("g1", "ann", "history", token="wrongtoken", in_reply_to=None, serial="h-bad")
+
+
+def test_history_with_no_table_talk_yet_says_how_to_begin(w):
+    w.game()
+    w.ref.request("g1", "ann", "history", token=w.tokens["ann"], in_reply_to=None, serial="h1")
+    (mail,) = w.mails(kind="history")
+    assert "None yet. A mail to the game that begins with PRESS ALL" in body(mail)
+
+
 def test_reply_codes_answer_the_sender_or_everyone_the_piece_went_to():
     players = ["ann", "bob", "cid", "dee"]
     assert code_audience(reply_code("tok", ["ann"]), "tok", "bob", players) == ("ann",)
