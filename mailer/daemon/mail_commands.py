@@ -18,12 +18,12 @@ from referee.i18n import DEFAULT_LANGUAGE, translations
 
 SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 MAX_UNREAD_SHOWN = 10
-COMMANDS = {"STATUS": 0, "HELP": 0, "HISTORY": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1, "LEAVE": 0, "NOTIFY": 1}  # words to follow
+COMMANDS = {"STATUS": 0, "HELP": 0, "HISTORY": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1, "LEAVE": 0,
+            "NOTIFY": 1}  # words to follow
 # The commands' names in the other languages a player may write in (docs/languages.md).
 ALIASES = {"TZ": "TIMEZONE", "ZEITZONE": "TIMEZONE", "FUSO": "TIMEZONE", "SPRACHE": "LANGUAGE", "LINGUA": "LANGUAGE",
            "HILFE": "HELP", "AIUTO": "HELP", "STAND": "STATUS", "STATO": "STATUS", "URLAUB": "VACATION",
-           "VACANZA": "VACATION", "FERIEN": "VACATION",
-           "VERLAUF": "HISTORY", "CRONOLOGIA": "HISTORY"}
+           "VACANZA": "VACATION", "FERIEN": "VACATION", "VERLAUF": "HISTORY", "CRONOLOGIA": "HISTORY"}
 CHECK = "CHECK"
 
 

@@ -16,7 +16,7 @@ import hashlib
 from typing import Any, Mapping, Sequence
 
 from referee.i18n import recipient_language, translations
-from referee.press import DIGEST, EACH, TABLE, reply_code, seen_by
+from referee.press import DIGEST, EACH, NONE, TABLE, PressOptions, reply_code, seen_by
 from referee.rendering import render
 from referee.store import GameTransaction
 from referee.timekeeping import from_iso, show_moment
@@ -124,19 +124,19 @@ class PressMail:
         self._to_seat(tx, seat, "press-receipt", subject, text, answer_serial(in_reply_to, outcome),
                       in_reply_to=in_reply_to, auto="auto-replied")
 
-    def history_answer(self, tx: GameTransaction, game: Any, meta: Mapping[str, Any], state: Any, player: str,
-                       in_reply_to: str | None, serial: str) -> None:
-        """HISTORY: the table talk the player sent and got, who to whom and when, oldest first;
-        nothing another player wrote to someone else (referee/press.py `seen_by`)."""
+    def press_history(self, tx: GameTransaction, meta: Mapping[str, Any], player: str) -> str:
+        """For the answer to HISTORY: the table talk the player sent and got, who to whom and
+        when, oldest first; nothing another player wrote to someone else (referee/press.py
+        `seen_by`). Empty when there is none and the game allows none."""
         seat = self._seat(meta, player)
         lang = recipient_language(meta, player)
         seen = seen_by(tx.records(TABLE), player)
+        if not seen and PressOptions.from_meta(meta).mode == NONE:
+            return ""
         shown = seen[-HISTORY_SHOWN:]
         pieces = [dict(piece, at=show_moment(from_iso(piece["at"]), seat.get("timezone"), lang)) for piece in shown]
-        text = render("press-history.txt", lang=lang, game_id=tx.game_id, player=player, pieces=pieces,
+        return render("press-history.txt", lang=lang, game_id=tx.game_id, player=player, pieces=pieces,
                       earlier=len(seen) - len(shown))
-        subject = translations(lang).gettext("[{game}] Your table talk").format(game=tx.game_id)
-        self._to_seat(tx, seat, "history", subject, text, serial, in_reply_to=in_reply_to, auto="auto-replied")
 
     def press_notify_answer(self, tx: GameTransaction, meta: Mapping[str, Any], player: str, mode: str, serial: str,
                             in_reply_to: str | None) -> None:

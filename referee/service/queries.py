@@ -39,9 +39,8 @@ class Queries(ServiceCore):
 
     def request(self, game_id: str, player: str, what: str, *, token: str | None,
                 in_reply_to: str | None, serial: str) -> str:
-        """A player's STATUS, HELP or HISTORY (the table talk they sent and got) by mail: the
-        answer is queued in the game's outbox (one per `serial`, so a mail processed twice is
-        answered once). Returns the player's name."""
+        """A player's STATUS, HELP or HISTORY by mail: the answer is queued in the game's outbox
+        (one per `serial`, so a mail processed twice is answered once). Returns the player's name."""
         if what not in ("status", "help", "history"):
             raise ValueError(f"unknown request {what!r}")
         with self.store.transaction(game_id) as tx:

@@ -121,7 +121,7 @@ def test_history_by_mail_shows_a_player_what_they_sent_and_got_and_nothing_else(
         w.ref.request("g1", player, "history", token=w.tokens[player], in_reply_to=f"<h-{player}@players.test>",
                       serial=f"h-{player}")
         (mail,) = [m for m in w.mails(kind="history") if m["to"] == f"{player}@players.test"]
-        assert parsed(mail)["Subject"] == "[g1] Your table talk"
+        assert parsed(mail)["Subject"] == "[g1] History: everything since your last report"
         assert parsed(mail)["In-Reply-To"] == f"<h-{player}@players.test>"
         answers[player] = body(mail)
     ann, bob, cid = answers["ann"], answers["bob"], answers["cid"]
