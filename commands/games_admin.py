@@ -148,7 +148,8 @@ def list_command(ctx: click.Context, only_open: bool, as_json: bool) -> None:
         _rows(referee(ctx).open_games(), as_json,
               "No game is open for sign-ups; `referee new GAME --open --seats MIN..MAX` makes one.",
               lambda g: f"{g['id']:<22} {g['game']:<18} {g['taken']} of {g['max']} taken, {g['free']} free; "
-                        f"{g['start']}; {g['preset']}; {g['language']}{'; approval' if g['approve'] else ''}")
+                        f"{g['start']}; {g['preset']}; {g['language']}{'; approval' if g['approve'] else ''}; "
+                        f"press {g['press']}")
         return
     _rows(referee(ctx).list(), as_json, "No games yet; `referee new` creates one.",
           lambda row: f"{row['id']:<22} {row.get('game') or '?':<18} {row.get('status') or '?':<9} "

@@ -9,7 +9,7 @@ import click
 
 from referee import config
 
-from . import cases, deadlines, games_admin, listing, mail, moderation, play, records, signups, spool, tournament
+from . import cases, deadlines, games_admin, listing, mail, moderation, play, press, records, signups, spool, tournament
 from .demo import command as demo
 from .common import Group
 
@@ -57,7 +57,8 @@ cli.add_command(demo.demo_command)
 for _command in (games_admin.new_command, games_admin.list_command, games_admin.status_command,
                  games_admin.show_command, play.orders_command, play.adjudicate_command,
                  moderation.history_command, moderation.undo_command, moderation.replace_command,
-                 moderation.drop_command, records.log_command, records.replay_command, cases.case_group,
+                 moderation.drop_command, press.press_command, press.notice_command,
+                 records.log_command, records.replay_command, cases.case_group,
                  mail.serve_command, mail.ingest_command, mail.recipient_check_command, mail.outbox_group, mail.config_group,
                  spool.spool_group, signups.signups_group, tournament.tournament_group, *deadlines.COMMANDS):
     cli.add_command(_command)

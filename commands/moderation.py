@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from referee.press import with_talk
+
 from .common import echo_json, handles_errors, referee
 
 
@@ -61,6 +63,17 @@ def describe(event: dict) -> str:
         return f"{event['player']} time zone set to {event.get('zone')}"
     if kind == "language":
         return f"{event['player']} language set to {event.get('language')}"
+    if kind in ("press", "notice"):
+        sender = event.get("from") or "the moderator"
+        readers = "everyone" if event.get("all") else ", ".join(event.get("to", []))
+        what = "notice" if kind == "notice" else "table talk"
+        return f"{what} #{event['n']} from {sender} to {readers} ({len(event.get('text', ''))} characters; " \
+               f"`referee press` shows it)"
+    if kind == "press_options":
+        return (f"table talk options: press={event.get('press')}, press_in_archive={event.get('press_in_archive')}, "
+                f"press_after_end={str(event.get('press_after_end')).lower()}")
+    if kind == "press_notify":
+        return f"{event['player']} gets table talk: {event.get('mode')}"
     if kind == "bounce":
         how = "returned by the mail system" if event.get("source") == "dsn" else "refused by the relay"
         return f"mail to {event['player']} <{event.get('email')}> not delivered ({how}): {event.get('why')}"
@@ -80,14 +93,18 @@ def describe(event: dict) -> str:
 @click.pass_context
 @handles_errors
 def history_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
-    """List every event of a game; events an undo discarded are marked with 'x'."""
-    events = referee(ctx).history(game_id)
+    """List every event of a game; events an undo discarded are marked with 'x'. Table talk
+    (`p1`, `p2` ...) comes where it was sent: who wrote to whom and when (`referee press` has
+    the texts)."""
+    svc = referee(ctx)
+    events = with_talk(svc.history(game_id), svc.press_records(game_id))
     if as_json:
         echo_json(events)
         return
     for event in events:
         mark = " " if event["effective"] else "x"
-        click.echo(f"{event['seq']:>4} {mark} {event.get('at', ''):<20} {describe(event)}")
+        number = f"p{event['n']}" if event["type"] in ("press", "notice") else event["seq"]
+        click.echo(f"{number:>4} {mark} {event.get('at', ''):<20} {describe(event)}")
 
 
 @click.command("undo")

@@ -5,23 +5,23 @@ from __future__ import annotations
 import click
 
 from referee import registry
-from referee.gamelog import replay_log, write_log
+from referee.gamelog import replay_log
 
-from .common import EXIT_REFUSED, fail, handles_errors, referee
+from .common import EXIT_REFUSED, handles_errors, referee
 
 
 @click.command("log")
 @click.argument("game_id")
 @click.option("--reveal-seed", is_flag=True,
               help="Include the seed even though the game is not over (for the moderator's own copy).")
+@click.option("--press", "press", type=click.Choice(["none", "public", "all"]), default=None,
+              help="Which table talk the record shows (default: the game's press_in_archive option).")
 @click.pass_context
 @handles_errors
-def log_command(ctx: click.Context, game_id: str, reveal_seed: bool) -> None:
-    """Write the game record (text orders, hash-chained) to standard output."""
-    stored = referee(ctx).load(game_id)
-    if stored.meta.get("status") == "open":
-        fail(f"{game_id} has not started yet: its record begins when it starts")
-    click.echo(write_log(stored.meta, stored.events, stored.state, reveal_seed=reveal_seed), nl=False)
+def log_command(ctx: click.Context, game_id: str, reveal_seed: bool, press: str | None) -> None:
+    """Write the game record (text orders, hash-chained, with the table talk the game's
+    options let it show) to standard output."""
+    click.echo(referee(ctx).game_record(game_id, press=press, reveal_seed=reveal_seed), nl=False)
 
 
 @click.command("replay")

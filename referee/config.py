@@ -33,6 +33,8 @@ class Limits:
     pending_signups_per_address: int = 3  # JOINs one address may have waiting for their confirmation
     signups_per_address_per_hour: int = 5  # JOIN requests one address may make in an hour
     desk_answers_per_address_per_hour: int = 10  # answers from the referee's own address (LIST, GAMES, refusals)
+    press_per_player_per_hour: int = 20  # table talk one player may send in an hour (each PRESS counts)
+    press_max_bytes: int = 8000  # the longest table talk passed on, in bytes of UTF-8
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,10 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
         raise ConfigError("limits.spool_reserved_percent must be between 0 and 100")
     if limits.refusals_per_sender_per_hour < 0:
         raise ConfigError("limits.refusals_per_sender_per_hour must be 0 or more")
+    if limits.press_per_player_per_hour < 0:
+        raise ConfigError("limits.press_per_player_per_hour must be 0 or more")
+    if limits.press_max_bytes < 1:
+        raise ConfigError("limits.press_max_bytes must be at least 1")
     if settings.relay and not settings.relay.startswith(("maildir:", "smtp://", "smtps://")):
         raise ConfigError(f"relay {settings.relay!r} must start with maildir:, smtp:// or smtps://")
     return settings

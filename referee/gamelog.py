@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .contract import Game, OrderError
 from .history import components_hash, effective_events, setup_state, state_hash
+from .press import with_talk
 from .progress import DEFAULT, DROP, ORDER, Position, Refused
 from .rng import verify_commitment
 
@@ -22,6 +23,7 @@ CANCELS = 2
 VERSIONS = (1, CANCELS)
 LOGGED = (ORDER, DEFAULT, DROP, "undo", "replace", "adjudicate")
 HASH_CHARS = 16
+PRESS, NOTICE = "press", "notice"  # table talk and the moderator's notices (referee/press.py): a replay passes over them
 
 
 class LogError(Exception):
@@ -54,8 +56,12 @@ def _payload(event: Mapping[str, Any]) -> Any:
 
 
 def write_log(meta: Mapping[str, Any], events: Sequence[Mapping[str, Any]], final_state: Mapping[str, Any],
-              *, reveal_seed: bool = False) -> str:
-    """The record of a game: header, one line per effective step and moderator action, end line."""
+              *, reveal_seed: bool = False, press: Sequence[Mapping[str, Any]] = (),
+              press_shown: str | None = None) -> str:
+    """The record of a game: header, one line per effective step and moderator action, end line.
+    `press`: the table talk it shows (referee/press.py), each piece where it came among the
+    steps, and `press_shown` what of it the record shows (none, public, all: a header line); a
+    replay passes over both."""
     header = {
         "game": meta["game"],
         "rules_version": meta["rules_version"],
@@ -67,6 +73,8 @@ def write_log(meta: Mapping[str, Any], events: Sequence[Mapping[str, Any]], fina
                    "commitment": meta["commitment"]})
     if meta.get("seed_revealed") or reveal_seed:
         header["seed"] = meta["seed"]
+    if press_shown is not None:
+        header["press"] = press_shown
     header["game_id"] = meta.get("id")
     header["created"] = meta.get("created")
     logged = [e for e in effective_events(events) if e["type"] in LOGGED]
@@ -74,14 +82,29 @@ def write_log(meta: Mapping[str, Any], events: Sequence[Mapping[str, Any]], fina
     head = "\n".join([f"{MAGIC} {version}"] + [f"{k}: {_json(v)}" for k, v in header.items()]) + "\n"
     lines = [head]
     previous = link("", head)
-    for event in logged:
-        body = "\t".join([str(event["seq"]), event.get("phase") or "-", event.get("at", "-"), event["type"],
-                          event.get("player") or "-", _json(_payload(event))])
+    talk = sorted(press, key=lambda r: r["n"])
+    for body in _bodies(logged, talk):
         previous = link(previous, body)
         lines.append(f"{body}\t{previous}\n")
     body = f"end\t{state_hash(dict(final_state))}"
     lines.append(f"{body}\t{link(previous, body)}\n")
     return "".join(lines)
+
+
+def _bodies(logged: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The body lines in order: the steps, and each piece of table talk after the step that
+    came before it. Table talk has `-` for its number, so that a record showing only what was
+    written to everyone does not tell how much was written in private."""
+    return [_press_body(item) if item["type"] in (PRESS, NOTICE) else
+            "\t".join([str(item["seq"]), item.get("phase") or "-", item.get("at", "-"), item["type"],
+                       item.get("player") or "-", _json(_payload(item))])
+            for item in with_talk(logged, talk)]
+
+
+def _press_body(record: Mapping[str, Any]) -> str:
+    to = "all" if record.get("all") else list(record.get("to", ()))
+    return "\t".join(["-", record.get("phase") or "-", record.get("at", "-"), record["type"], record.get("from") or "-",
+                      _json({"to": to, "text": record.get("text", "")})])
 
 
 @dataclass

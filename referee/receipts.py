@@ -55,6 +55,7 @@ class Receipt:
     set_aside: list[Any] = field(default_factory=list)  # lines of a mail read as prose, not orders (or a message)
     notes: list[Any] = field(default_factory=list)  # how a mail was read: messages, in the player's language
     stale: str = ""  # the code of the closed phase the orders were for, when that refused them
+    talk: list[Any] = field(default_factory=list)  # what became of the table talk of the same mail (messages)
 
     @property
     def ok(self) -> bool:

@@ -10,6 +10,11 @@ it down, and it sees there whether its last mail was taken (its Message-ID in th
 a player who is not asked anything more gets no receipt until their next mail. It never
 writes to the store; its orders reach the game only through the referee's SMTP port.
 
+With `talk` it also says a word to the table the way players do: its first mail of orders
+begins with a greeting to everyone (PRESS ALL ... END PRESS, then the orders), and the first
+table talk another player sends it is answered once, by replying to it, which goes back
+through the referee to that player alone. It writes in its own language.
+
 It answers only what it is asked: it writes for a phase only once a mail asking for orders
 in that phase has arrived. And it plays the same game every time with the same seed: its
 choices come from a random stream seeded by (seed, player, phase, mails sent in the phase),
@@ -49,11 +54,20 @@ from referee.contract import Game, OrderError, State, phase_code
 from referee.i18n import DEFAULT_LANGUAGE, translations
 from referee.i18n.terms import localise
 from referee.playthrough import own_position
+from referee.press import is_reply_code
 from referee.store import GameStore, StoreError
 
 MAX_ORDERS_PER_MAIL = 12
 MAX_REFUSALS = 5
 ANSWER_TIMEOUT = 60.0  # no receipt this long after sending: the mail is taken as lost
+# What a bot with `talk` says at the table, in its language: a greeting, and the answer to the
+# first table talk it gets. The bots' own words, not the referee's: no catalogue.
+GREETING = {"en": "Good luck, everyone. {name} here, glad to be at this table.",
+            "de": "Viel Glück allerseits! Hier ist {name}, schön, mit euch am Tisch zu sitzen.",
+            "it": "Buona fortuna a tutti! Sono {name}, felice di sedere a questo tavolo."}
+ANSWER = {"en": "Thanks, {sender}, and the same to you. We shall see who is still smiling at the end.",
+          "de": "Danke, {sender}, dir ebenso. Mal sehen, wer am Ende noch lacht.",
+          "it": "Grazie, {sender}, altrettanto. Vedremo chi sorride ancora alla fine."}
 
 
 @dataclass
@@ -105,6 +119,7 @@ class MailBot:
     finished: bool = False
     problem: str | None = None  # why the bot stopped playing, if it did
     language: str = DEFAULT_LANGUAGE  # what the referee writes to it in, and it writes its orders in
+    talk: bool = False  # greets the table in its first mail of orders and answers the first table talk it gets
 
     def __post_init__(self) -> None:
         self._box = mailbox.Maildir(self.maildir, factory=None, create=True)
@@ -119,6 +134,7 @@ class MailBot:
         self._mails: dict[str, int] = {}  # phase key -> mails written for it
         self._file = self.store.path(self.game_id) if hasattr(self.store, "path") else None
         self._stamp: tuple[int, int] | None = None
+        self._greeted = self._answered = not self.talk
         t = translations(self.language)  # the subjects the referee writes in the bot's language
         self._game_over = t.gettext("[{game}] Game over").format(game=self.game_id)
         self._refused = (t.gettext("[{game}] Orders not accepted").format(game=self.game_id),
@@ -199,6 +215,9 @@ class MailBot:
         sent = awaiting if awaiting and mail.parsed.in_reply_to == awaiting.message_id else None
         if subject.endswith(self._game_over):
             self.finished = True
+        elif not self._answered and _is_table_talk(mail):
+            self._answered = True
+            self._answer_talk(mail)
         elif mail.key is not None and mail.reply_to:
             self._targets[mail.key] = mail  # a mail asking for orders
             self._dirty = True
@@ -292,27 +311,47 @@ class MailBot:
 
     def _send(self, target: Received, key: str, earlier: list[str], new: list[str]) -> None:
         orders = earlier + new
-        reply = self.compose(target, key, orders)
-        with smtplib.SMTP(self.smtp_host, self.smtp_port, timeout=30) as smtp:
-            smtp.send_message(reply)
-        self._sent_box.add(reply.as_bytes())
-        self.counters.sent += 1
+        greeting = None
+        if not self._greeted:
+            self._greeted = True
+            greeting = GREETING.get(self.language, GREETING["en"]).format(name=self.name.capitalize())
+        reply = self.compose(target, key, orders, greeting=greeting)
+        self._mail(reply)
         self._awaiting = Sent(str(reply["Message-ID"]), key, orders, new, time.monotonic())
 
-    def compose(self, target: Received, key: str, orders: list[str]) -> EmailMessage:
+    def _mail(self, message: EmailMessage) -> None:
+        with smtplib.SMTP(self.smtp_host, self.smtp_port, timeout=30) as smtp:
+            smtp.send_message(message)
+        self._sent_box.add(message.as_bytes())
+        self.counters.sent += 1
+
+    def _answer_talk(self, mail: Received) -> None:
+        """A reply to a piece of table talk: to its Reply-To, which takes it back through the
+        referee to the sender alone; the piece quoted below, as mail clients do."""
+        sender = mail.sender.split("<")[0].strip().strip('"').split(" ")[0] or "?"
+        text = ANSWER.get(self.language, ANSWER["en"]).format(sender=sender.capitalize())
+        self._mail(self._reply(mail, f"{text}\n\n{self.name.capitalize()}\n"))
+
+    def compose(self, target: Received, key: str, orders: list[str], greeting: str | None = None) -> EmailMessage:
         """A reply to `target` (a report, or the receipt of an earlier set in the same phase),
-        the orders written in the bot's language as a player would write them."""
-        mail = target.parsed
+        the orders written in the bot's language as a player would write them; `greeting`:
+        table talk to everyone above them."""
         orders = [localise(self.game, self.language, text) for text in orders]
         if target.block is not None:
             block = _fill(target.block, orders)
         else:
             block = [f"ORDERS {self.game_id} {key}", *orders, "END"]
-        greeting = "Hello referee," if target.block is not None else "Hello again,"
+        hello = "Hello referee," if target.block is not None else "Hello again,"
+        talk = f"PRESS ALL\n{greeting}\nEND PRESS\n\n" if greeting else ""
+        return self._reply(target, f"{talk}{hello}\n\nhere are my orders.\n\n" + "\n".join(block) +
+                           f"\n\nThanks,\n{self.name.capitalize()}\n")
+
+    def _reply(self, target: Received, text: str) -> EmailMessage:
+        """`text` as a reply to `target`, to its Reply-To, the mail quoted below."""
+        mail = target.parsed
         when = mail.date or "earlier"
         quoted = "\n".join(f"> {line}".rstrip() for line in mail.body.rstrip("\n").split("\n"))
-        body = (f"{greeting}\n\nhere are my orders.\n\n" + "\n".join(block) +
-                f"\n\nThanks,\n{self.name.capitalize()}\n\nOn {when}, {target.sender} wrote:\n{quoted}\n")
+        body = f"{text}\nOn {when}, {target.sender} wrote:\n{quoted}\n"
         reply = EmailMessage()
         reply["From"] = formataddr((self.name.capitalize(), self.address))
         reply["To"] = target.reply_to
@@ -325,6 +364,13 @@ class MailBot:
             reply["References"] = f"{target.references} {mail.message_id}".strip()
         reply.set_content(body)
         return reply
+
+
+def _is_table_talk(mail: Received) -> bool:
+    """Whether a mail is another player's table talk: its Reply-To carries a reply code
+    (`game+player+CODE@host`) in place of a token."""
+    local = (mail.reply_to or "").rpartition("@")[0].strip("<")
+    return mail.block is None and is_reply_code(local.split("+")[-1] if local.count("+") == 2 else None)
 
 
 def _fill(block: list[str], orders: list[str]) -> list[str]:

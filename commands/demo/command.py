@@ -88,6 +88,9 @@ def _show_tick(tick: Tick) -> None:
               help="Bots that send plans for the decisions they see coming, or bots that answer only what "
                    "they are asked. Either way they choose their orders as the computer player's fast level "
                    "does (docs/bots.md); a game without a computer player gets random legal orders.")
+@click.option("--talk/--no-talk", default=True, show_default=True,
+              help="The bots also write to each other through the referee: a greeting to everyone in their "
+                   "first mail of orders, and an answer to the first table talk each gets.")
 @click.option("--keep", is_flag=True, help="Keep the data directory (game file, mailboxes, log) and say where it is.")
 @click.option("--stall-timeout", type=click.FloatRange(1), default=STALL_SECONDS, show_default=True,
               help="Give up when no mail has moved for this many seconds.")
@@ -96,15 +99,16 @@ def _show_tick(tick: Tick) -> None:
                    "orders in it; at the end every mail is checked to be in its player's language.")
 @click.pass_context
 def demo_command(ctx: click.Context, game_name: str | None, players: int | None, seed: str | None,
-                 bots_kind: str, keep: bool, stall_timeout: float, languages: str | None) -> None:
+                 bots_kind: str, talk: bool, keep: bool, stall_timeout: float, languages: str | None) -> None:
     """Play a whole game by mail on this machine: the real daemon, one bot per player.
 
     The referee daemon listens on a loopback port; its outgoing mail goes by SMTP to a small
     capture server that files each mail into the player's own mailbox (a Maildir). One bot
     per player reads its mail there, writes its orders (by default with plans for the
     decisions it sees coming; --bots ask-only answers only what it is asked), and replies by
-    SMTP the way a person would. Progress is shown as rounds and phases change; at the end
-    come the standings, the mailboxes, the exported game log and its replay.
+    SMTP the way a person would; unless --no-talk, they greet the table and answer each
+    other through the referee (table talk). Progress is shown as rounds and phases change;
+    at the end come the standings, the mailboxes, the exported game log and its replay.
 
     Without --keep the data directory is temporary and removed at the end; with --data-dir
     (an empty directory) it is kept. Exit status 1 when the game stalls or the log does not
@@ -120,7 +124,7 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
     data_dir, own_dir = _data_dir(ctx)
     keep = keep or own_dir
     run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick, bots_kind=bots_kind,
-                  languages=spoken, chooser="fast")
+                  languages=spoken, chooser="fast", talk=talk)
     choosing = ", choosing as the computer player's fast level" if computer_available(game) else ""
     click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}; bots: {bots_kind}{choosing}")
     if spoken:

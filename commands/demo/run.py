@@ -96,6 +96,7 @@ class DemoRun:
     notify: str | None = None  # every player's mail setting (None: the default, `turn`)
     bots_kind: str = "plans"  # referee/bots: "plans" or "ask-only"; a game without bots: random orders
     chooser: str = "taste"  # referee/bots: how the bots choose ("fast": the computer player's fast level)
+    talk: bool = False  # the bots greet the table and answer the first table talk they get
 
     def __post_init__(self) -> None:
         self._notes: queue.Queue[tuple[float, str]] = queue.Queue()
@@ -143,7 +144,8 @@ class DemoRun:
         for name, address in addresses.items():
             self.bots[name] = MailBot(name, address, self.game, self.game_id, self.services.store,
                                       self.mailbox(name), self.listen_port, self.seed,
-                                      brain=self._brain(name), language=self.languages.get(name, DEFAULT_LANGUAGE))
+                                      brain=self._brain(name), language=self.languages.get(name, DEFAULT_LANGUAGE),
+                                      talk=self.talk)
         stop, ready = threading.Event(), threading.Event()
         relay_server = capture_server(self.capture, self.capture_port)
         relay_server.start()

@@ -14,7 +14,7 @@ import hashlib
 import logging
 import textwrap
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Any, Callable
 
 from mailer.inbound.addresses import KnownGames, parse_plus_address
 from mailer.inbound.automatic import auto_reply_subject
@@ -33,6 +33,7 @@ from referee.store import StoreError, remember_existing
 from .copies import TokenCopies
 from .desk import Desk, desk_code
 from .mail_commands import CHECK, command_summary, lines_after_command, mail_command, unread_notice
+from .press_mail import PRESS, answer_press, read_press
 from .reading import MailReading, phase_key_of
 from .refusals import RefusalBook
 
@@ -177,6 +178,9 @@ class MailHandler:
             self._withdraw_plain(read)
             if read.command[0] == CHECK:
                 return self._check(read)
+            if read.command[0] == PRESS:
+                outcome, detail, player = answer_press(self, read)
+                return Handled(outcome, detail, read.who[0], player)
             return self._command(read.mail, read.raw, *read.who, *read.command)
         return self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
 
@@ -217,7 +221,9 @@ class MailHandler:
                 return plain
         if who is None or not self._valid_game(who[0]):
             return Handled("unmatched", f"no game and player token found; {self._refuse(mail)}")
-        return IdentifiedMail(raw, mail, who, mail_command(mail))
+        command = mail_command(mail)
+        press = read_press(mail, who[2], self.settings.hostname, command)  # table talk (mailer/daemon/press_mail.py)
+        return IdentifiedMail(raw, mail, who, command if press is None else (PRESS, ""), press)
 
     def _bounced(self, mail: InboundMail, raw: bytes) -> Handled | None:
         """A report that one of the games' mails could not be delivered: recorded in the game
@@ -393,6 +399,7 @@ class IdentifiedMail:
     mail: InboundMail
     who: tuple[str, str, str]  # game id, player, token
     command: tuple[str, str] | None
+    press: Any = None  # the table talk of a PRESS mail (mailer/daemon/press_lines.py)
 
     def phase_key(self) -> str | None:
         """The phase an ORDERS block's tag names, when it names this game: the player's own

@@ -29,6 +29,7 @@ from referee import registry, rendering
 from referee.computer.thinking import Thinker
 from referee.config import Settings
 from referee.service import Referee, TickAction, next_wake, stored_game_problem, system_clock
+from referee.press import PressLimits
 from referee.signups import SignupLimits
 from referee.store import TinyDBStore
 from referee.tournament.organiser import Organiser
@@ -111,6 +112,7 @@ def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> S
     referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
     referee.signup_limits = SignupLimits(settings.limits.pending_signups_per_address,
                                          settings.limits.signups_per_address_per_hour)
+    referee.press_limits = PressLimits(settings.limits.press_per_player_per_hour, settings.limits.press_max_bytes)
     # tournaments: their standings go to each player through the system outbox (mail not tied to a game)
     tournaments = Organiser(referee, TournamentStore(root), mail=lambda to, subject, text, serial: notifier.system_mail(
         to, subject, text, in_reply_to=None, serial=serial))

@@ -21,12 +21,18 @@ MAX_TEXT = 256 * 1024
 MAX_HTML = 1024 * 1024
 
 
+MAX_ATTACHMENTS_NAMED = 5
+# parts that sign a mail rather than add to it: not attachments a reader should be told of
+_SIGNATURES = ("application/pgp-signature", "application/pkcs7-signature", "application/x-pkcs7-signature")
+
+
 @dataclass
 class BodyResult:
     text: str = ""
     content_type: str | None = None
     content_types: list[str] = field(default_factory=list)
     cut: bool = False  # the text was longer than is read; its end is left out
+    attachments: list[str] = field(default_factory=list)  # the parts besides the text, named as the mail names them
 
 
 def _content_type(part: Message) -> str:
@@ -135,12 +141,36 @@ def _decode_part(part: Message, problems: list[str]) -> str:
     return decode_bytes(payload, charset, problems)
 
 
+def _attachments(parts: list[tuple[Message, bool]], chosen: Message | None) -> list[str]:
+    """What a mail carries besides its text: files, pictures, a forwarded mail, each by its file
+    name or else its type; not the other form of the text (HTML beside plain) nor a signature.
+    Table talk is passed on without them, and its reader is told (mailer/daemon/press_lines.py)."""
+    names: list[str] = []
+    for part, enclosed in parts:
+        ctype = _content_type(part)
+        if enclosed or part is chosen or ctype in _SIGNATURES:
+            continue
+        if part.is_multipart() and not ctype.startswith("message/"):
+            continue
+        if ctype in ("text/plain", "text/html") and not _is_attachment(part):
+            continue
+        try:
+            name = part.get_filename()
+        except Exception:
+            name = None
+        names.append(str(name or ctype))
+        if len(names) >= MAX_ATTACHMENTS_NAMED:
+            break
+    return names
+
+
 def extract_body(msg: Message, problems: list[str]) -> BodyResult:
     """The preferred text body as text (plain first, HTML converted), flowed text unwrapped."""
     result = BodyResult()
     parts, complete = _walk(msg, problems)
     result.content_types = [_content_type(part) for part, _ in parts]
     part = _choose(msg, parts, complete)
+    result.attachments = _attachments(parts, part)
     if part is None:
         problems.append("body: no text part")
         return result

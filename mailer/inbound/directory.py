@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from referee.press import code_audience, is_reply_code
 from referee.storage import decode
 from referee.tokens import same_token
 
@@ -54,14 +55,19 @@ class SeatTokens:
         self._lock = threading.Lock()
 
     def valid(self, address: str) -> bool:
-        """Whether `address` is `game+player+token@hostname` with the seat's token now."""
+        """Whether `address` is `game+player+token@hostname` with the seat's token now, or
+        with a reply code of table talk made from it (referee/press.py)."""
         if address.strip().lower().rpartition("@")[2] != self.hostname:
             return False
         parsed = parse_plus_address(address, games=KnownGames(self.exists))
         if parsed is None:
             return False
         game_id, player, token = parsed
-        return same_token(token, self._tokens_of(game_id).get(player))
+        tokens = self._tokens_of(game_id)
+        seat_token = tokens.get(player)
+        if is_reply_code(token) and seat_token:
+            return code_audience(token, seat_token, player, list(tokens)) is not None
+        return same_token(token, seat_token)
 
     def _tokens_of(self, game_id: str) -> dict[str, str]:
         path = f"{self.games_dir}/{game_id}.json"

@@ -87,6 +87,7 @@ class InboundMail:
     player: tuple[str, str] | None = None
     problems: tuple[str, ...] = field(default_factory=tuple)
     languages: tuple[str, ...] = ()  # what Content-Language and Accept-Language name, in order: `de`, `it-ch` ...
+    attachments: tuple[str, ...] = ()  # the files and other parts besides the text, by name (at most five)
 
 
 def _parse_headers(msg: Message, problems: list[str], content_types: list[str]) -> InboundMail:
@@ -162,6 +163,7 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
         truncated=truncated or body.cut or section.truncated,
         first_line=next((line.strip() for line in visible if line.strip()), "")[:MAX_FIRST_LINE],
         player=extract_player_line("\n".join(visible)),
+        attachments=tuple(sanitise_header(name, 80) for name in body.attachments),
     )
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "extract_player_line",
     "find_orders",
     "split_player_line",
+    "starts_block",
 ]
 
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
@@ -161,6 +162,11 @@ def find_orders(text: str) -> tuple[OrdersSection, list[str]]:
     outside = tuple(line for line in visible[:start] + visible[end + 1 :] if line.strip())
     return OrdersSection(block, from_block=True, tag=tag, problems=tuple(problems), outside=outside,
                          quoted=tuple(quoted), truncated=truncated), visible
+
+
+def starts_block(line: str) -> bool:
+    """Whether a line of the new text opens an ORDERS block."""
+    return bool(_ORDERS_START.match(line.strip()))
 
 
 def _trim(lines: list[str]) -> list[str]:

@@ -30,7 +30,9 @@ from referee.store import GameTransaction
 from referee.timekeeping import from_iso, to_iso
 
 # the order parts are read in: the answer to the player's own mail first
-PART_ORDER = {"receipt": 0, "reopened": 1, "reminder": 2, "welcome": 3, "notice": 4}
+PART_ORDER = {"receipt": 0, "reopened": 1, "reminder": 2, "welcome": 3, "notice": 4, "press": 5}
+# parts that ride along with the next mail and never make it due (NOTIFY press digest)
+RIDERS = frozenset({"press"})
 
 
 def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: str, *,
@@ -155,8 +157,8 @@ class Due:
         urgent = bag.get("urgent") or any(p.get("urgent") for p in parts)
         answered = asked is not None and any(p.get("fresh") and p["kind"] == "receipt" for p in parts)
         new_ask = asked is not None and asked != bag["ask"]
-        if choice.mode == EACH:
-            return "left" if parts else None  # waiting under an earlier choice
+        if choice.mode == EACH:  # waiting under an earlier choice; table talk waits for the next mail
+            return "left" if any(p["kind"] not in RIDERS for p in parts) else None
         if over and not bag["ended"]:
             return "end"
         if any(p["kind"] == "reminder" for p in parts):

@@ -32,6 +32,7 @@ from . import folding
 from .compose import OutgoingMail, message_id
 from .outbox import TABLE, Outbox, queue
 from .news import grouped
+from .press import PressMail
 from .reports import help_text, orders_block, plan_line, render_report, report_context, report_subject, your_move
 
 SYSTEM_GAME = "postmaster"
@@ -44,7 +45,7 @@ def reply_address(game_id: str, seat: Mapping[str, Any], host: str) -> str:
     return f"{game_id}+{seat['name']}+{seat['token']}@{host}"
 
 
-class MailNotifier:
+class MailNotifier(PressMail):
     def __init__(self, settings: Settings, clock: Callable[[], datetime], outbox: Outbox,
                  system_outbox: Outbox) -> None:
         self.settings = settings
@@ -153,13 +154,14 @@ class MailNotifier:
             lang = recipient_language(meta, name)
             events = [Event.from_json(e) for r in records if r["seq"] > seen for e in r.get("events", [])]
             bag = bag_of(meta, name)
-            ctx = self._context(tx, game, state, meta, seat, bag, events, notices.pop(name, ()), [])
+            riders = [p for p in bag["parts"] if p["kind"] in folding.RIDERS]  # table talk waiting for it
+            ctx = self._context(tx, game, state, meta, seat, bag, events, notices.pop(name, ()), riders)
             text, html = render_report(ctx)
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
                 message_id(tx.game_id, f"report-{phase.key}", last_seq, name, self.settings.hostname),
                 html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname)))
-            bags[name] = dict(bag, seen=ctx["sections"])
+            bags[name] = dict(bag, seen=ctx["sections"], parts=[p for p in bag["parts"] if p not in riders])
             since[name] = seen
             reported[name] = last_seq
         tx.set_meta(reported=reported, reported_from=since, reported_stage=stage, mailbag=bags)
@@ -304,7 +306,8 @@ class MailNotifier:
         text = render("history.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player,
                       phase={"round": phase.round, "name": phase_name(game, lang, phase.name)},
                       events=grouped([(e.kind, say(e.text, lang, game)) for e in events], meta.get("players", ())),
-                      setting=choice.command(), footer=choice.short(seat.get("timezone"), lang), language=NAMES[lang])
+                      setting=choice.command(), footer=choice.short(seat.get("timezone"), lang), language=NAMES[lang],
+                      talk=self.press_history(tx, meta, player))
         self._to_seat(tx, seat, "history", t.gettext("[{game}] History: everything since your last report").format(
             game=tx.game_id), text, serial, in_reply_to=in_reply_to, auto="auto-replied")
 

@@ -8,8 +8,9 @@ from .facade import Referee
 from .moderation import Adjudication
 from .steps import Reopened, TickAction
 from .submissions import Reading, Submission
+from .table_talk import PressOutcome, PressRequest, Talk
 from .ticking import next_wake
 
-__all__ = ["Adjudication", "BadRequest", "Clock", "NewGame", "Reading", "Referee", "Reopened", "ServiceError",
-           "Submission",
+__all__ = ["Adjudication", "BadRequest", "Clock", "NewGame", "PressOutcome", "PressRequest", "Reading", "Referee",
+           "Reopened", "ServiceError", "Submission", "Talk",
            "TickAction", "next_wake", "stored_game_problem", "system_clock"]

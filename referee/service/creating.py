@@ -16,6 +16,7 @@ from ..i18n import LanguageError, language_code
 from ..notify import Notify, NotifyError
 from ..options import resolve_options
 from ..policy import DEFAULT_PRESET, Policy, PolicyError, kind_problems, split_assignment
+from ..press import PressOptionError, PressOptions, split_options
 from ..rng import commitment, new_seed
 from ..store import GAME_ID, StoreError, check_game_id
 from ..timekeeping import TimeError, zone_name
@@ -83,6 +84,7 @@ class Creating(Openings):
             problems.append(f"the game's language: {exc}")
         for dup in sorted({n for n in names if names.count(n) > 1}):
             problems.append(f"player name {dup!r} is given more than once (names ignore letter case)")
+        options, press = press_checked(options, problems)
         values, rules, loaded = self._settings_checked(game, options, policy, policy_set, components, problems)
         if problems:
             raise BadRequest(problems)
@@ -101,6 +103,7 @@ class Creating(Openings):
         meta = self._new_meta(game, names, seats, values, loaded, components is not None, seed, rules, now)
         if game_language:
             meta["language"] = game_language
+        meta["press"] = press.to_meta()
         self.store.create(game_id, meta, state, [{"type": "created", "at": now, "game": game.name, "players": names,
                                                    "policy": rules.preset,
                                                    **({"language": game_language} if game_language else {})}],
@@ -109,7 +112,9 @@ class Creating(Openings):
         return NewGame(game_id, game.name, seats, meta["commitment"])
 
     def _opened(self, tx: Any, game: Game, state: State, now: datetime) -> None:
-        """The new game's first unit of work: its deadline and everyone's opening mail."""
+        """The new game's first unit of work: its deadline and everyone's opening mail, which
+        says what table talk the game allows."""
+        self._add_notices(tx, [PressOptions.from_meta(tx.meta).line()])
         self._notify_reports(tx, game, state, now)
         self._settle_mail(tx, now)
 
@@ -212,6 +217,17 @@ def _bot_levels(game: Game, bots: Sequence[tuple[str, str | None]], problems: li
         except BadLevel as exc:
             problems.append(f"computer player {raw[:40]!r}: {exc}")
     return out
+
+
+def press_checked(options: Mapping[str, Any] | None, problems: list[str]) -> tuple[dict[str, Any], PressOptions]:
+    """The table talk options (`press`, `press_in_archive`, `press_after_end`) taken out of a
+    moderator's options and checked; the game's own options are left."""
+    rest, given = split_options(options)
+    try:
+        return rest, PressOptions().changed(given)
+    except PressOptionError as exc:
+        problems += exc.problems
+        return rest, PressOptions()
 
 
 def _per_player(given: Mapping[str, str] | None, names: Sequence[str], check: Callable[[str], Any], what: str,

@@ -15,6 +15,7 @@ written as a part of `Referee` that builds on the parts it needs (core.py at the
     starting.py          an open game starting by itself
     checking.py          CHECK: the receipt orders would get, nothing changed
     computer_turns.py    the decisions of computer seats, thought apart and sent as orders
+    table_talk.py        table talk (PRESS) passed on and kept, the moderator's notice, the record
     steps.py, openings.py, core.py: what those share
 """
 
@@ -26,8 +27,9 @@ from .moderator_levers import ModeratorLevers
 from .player_levers import PlayerLevers
 from .queries import Queries
 from .signing_up import SigningUp
+from .table_talk import TableTalk
 from .ticking import Ticking
 
 
-class Referee(SigningUp, Checking, Moderation, Ticking, ModeratorLevers, PlayerLevers, Queries):
+class Referee(SigningUp, Checking, TableTalk, Moderation, Ticking, ModeratorLevers, PlayerLevers, Queries):
     """Games, submissions, moderator actions, deadlines and queries over a `GameStore`."""

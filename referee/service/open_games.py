@@ -15,7 +15,8 @@ from ..computer_seats import BadLevel, checked_level
 from ..signups import (FULL, OPEN, SignupError, SignupLimits, forget_old, new_record, parse_seats, parse_start,
                        start_rule, start_rule_text)
 from ..store import GAME_ID, GameNotFound, StoreError
-from .creating import Creating, NewGame
+from ..press import PressOptions
+from .creating import Creating, NewGame, press_checked
 
 
 class OpenGames(Creating):
@@ -55,6 +56,7 @@ class OpenGames(Creating):
             start = ""
         if fill is not None and start == FULL:
             problems.append("computer players fill the empty seats at a start date: give --starts-when DATE")
+        options, press = press_checked(options, problems)
         values, rules, loaded = self._settings_checked(game, options, policy, policy_set, components, problems)
         if problems:
             raise BadRequest(problems)
@@ -62,6 +64,7 @@ class OpenGames(Creating):
         seed = seed if seed is not None else new_seed()
         meta = self._new_meta(game, [], [], values, loaded, components is not None, seed, rules, self._now(),
                               status=OPEN)
+        meta["press"] = press.to_meta()
         meta["signup"] = new_record((low, high), start, approve, language.strip()[:40] or "English", fill)
         try:  # a language Referee writes in becomes the game's: its players' mail is in it
             meta["language"] = language_code(language)
@@ -82,6 +85,7 @@ class OpenGames(Creating):
                         "rule": start_rule(record),
                         "starts_when": record["starts_when"], "approve": record["approve"],
                         "preset": (meta.get("policy") or {}).get("preset"), "language": record["language"],
+                        "press": PressOptions.from_meta(meta).mode, "press_line": PressOptions.from_meta(meta).short(),
                         "players": list(meta["players"]), "commitment": meta["commitment"]})
         return out
 

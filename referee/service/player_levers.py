@@ -12,6 +12,7 @@ from ..i18n import NAMES, LanguageError, language_code, recipient_language, tran
 from ..i18n.messages import moment, msg
 from ..notify import Notify, NotifyError
 from ..policy import Policy
+from ..press import DIGEST, EACH, PRESS_NOTIFY_WORDS
 from ..schedule import deadline_info, deadline_text
 from ..timekeeping import (TimeError, UTC, check_moment, format_duration, get_zone, parse_duration, show_moment,
                            to_iso, zone_name)
@@ -150,7 +151,12 @@ class PlayerLevers(Openings):
                    source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
                    message_id: str | None = None) -> dict[str, Any]:
         """A player's choice of mail: `each`, `turn` or `digest [HH:MM]` (referee/notify.py).
-        Mail that waits under the old choice is sent now if the new one says it is due."""
+        Mail that waits under the old choice is sent now if the new one says it is due.
+        `press each|digest` is the choice for table talk (`set_press_notify`)."""
+        words = spec.split()
+        if words and words[0].lower() in PRESS_NOTIFY_WORDS:
+            return self.set_press_notify(game_id, player, " ".join(words[1:]), token=token, source=source,
+                                         in_reply_to=in_reply_to, serial=serial, message_id=message_id)
         try:
             choice = Notify.parse(spec)
         except NotifyError as exc:
@@ -179,6 +185,29 @@ class PlayerLevers(Openings):
             self._settle_mail(tx, now)
         self._flush_notices()
         return {"game": game_id, "player": name, "notify": choice.to_json(), "text": text}
+
+    def set_press_notify(self, game_id: str, player: str, mode: str, *, token: str | None = None,
+                         source: str = "cli", in_reply_to: str | None = None, serial: str | None = None,
+                         message_id: str | None = None) -> dict[str, Any]:
+        """When a player gets table talk: `each` (a mail for each, at once) or `digest` (it
+        waits for their next mail)."""
+        mode = mode.strip().lower()
+        if mode not in (EACH, DIGEST):
+            raise BadRequest([f"write NOTIFY press each (a mail for each at once) or NOTIFY press digest (with your "
+                              f"next mail), not {mode[:20]!r}"])
+        with self.store.transaction(game_id) as tx:
+            seat, repeated = self._command_seat(tx, game_id, player, token, message_id)
+            if repeated:
+                return repeated
+            name = seat["name"]
+            self._set_seat(tx, name, press_notify=mode)
+            seq = tx.append({"type": "press_notify", "at": self._now(), "player": name, "mode": mode,
+                             "source": source})
+            if self.notifier is not None and source == "mail":
+                self.notifier.press_notify_answer(tx, tx.meta, name, mode, serial or f"press-notify-{seq}",
+                                                  in_reply_to)
+        self._flush_notices()
+        return {"game": game_id, "player": name, "press_notify": mode}
 
     @staticmethod
     def _set_seat(tx: Any, name: str, **fields: Any) -> None:

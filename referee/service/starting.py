@@ -11,6 +11,7 @@ from typing import Any
 from ..computer_seats import computer_seat, free_names
 from ..contract import SetupError
 from ..i18n.messages import msg
+from ..press import PressOptions
 from ..signups import OPEN, seat_order, start_due
 from ..timekeeping import to_iso
 from .openings import Openings
@@ -49,7 +50,8 @@ class Starting(Openings):
         lines = [msg("{title}, game {game}, has started with {count} players. Seat order, drawn from the game's "
                      "seed: {order}.", title=game.title, game=tx.game_id, count=len(order), order=", ".join(order)),
                  msg("Seed commitment (SHA-256): {commitment}. The seed is published when the game ends, so anyone "
-                     "can check the seat order and every draw.", commitment=meta["commitment"])]
+                     "can check the seat order and every draw.", commitment=meta["commitment"]),
+                 PressOptions.from_meta(meta).line()]
         own = self.notifier.welcome_lines(tx.game_id, seats) if self.notifier is not None else {}
         self._add_notices(tx, lines, own)
         self._notify_reports(tx, game, state, now)

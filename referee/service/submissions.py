@@ -31,6 +31,7 @@ class Reading:
     set_aside: tuple[Any, ...] = ()  # lines as written, and perhaps a message: how many more
     notes: tuple[Any, ...] = ()  # messages (referee/i18n/messages.py), read in the player's language
     refused: Any = None  # a message, in the player's language
+    talk: tuple[Any, ...] = ()  # messages on the table talk of the same mail (referee/service/table_talk.py)
 
 
 # Reads a submission inside its unit of work: the game, the position, the player, the transaction.
@@ -117,7 +118,7 @@ class Submissions(Steps):
         if sub.reader is not None:
             reading = sub.reader(in_language(game, lang), pos.state, player, tx)  # prose told from their orders
             text, phase_key = reading.text, reading.phase_key
-            base.update(set_aside=list(reading.set_aside), notes=list(reading.notes))
+            base.update(set_aside=list(reading.set_aside), notes=list(reading.notes), talk=list(reading.talk))
             if reading.refused is not None:
                 return Receipt(REFUSED, reason=say(reading.refused, lang, game), **base)
         if meta.get("status") == "finished" or pos.over:

@@ -27,10 +27,10 @@ from typing import Any, Callable, Iterator, Sequence
 from .. import registry
 from ..contract import Game, phase_kinds
 from ..errors import BadRequest, ServiceError
-from ..gamelog import write_log
 from ..i18n import LanguageError, language_code
 from ..options import resolve_options
 from ..policy import PolicyError, kind_problems
+from ..press import PressOptionError, PressOptions, split_options
 from ..rng import commitment, new_seed
 from ..service import Referee
 from ..store import GameNotFound, StoreError
@@ -118,8 +118,13 @@ class Organiser:
             parse_scheme(scoring)
         except ScoringError as exc:
             problems.append(str(exc))
-        values, option_problems = resolve_options(game, options or {})
+        own, press = split_options(options)  # table talk options go to each game as they are
+        values, option_problems = resolve_options(game, own)
         problems += option_problems
+        try:
+            PressOptions().changed(press)
+        except PressOptionError as exc:
+            problems += exc.problems
         try:
             rules = self.referee.build_policy(policy or DEFAULT_POLICY, list(policy_set))
             problems += kind_problems(rules, phase_kinds(game))
@@ -134,7 +139,8 @@ class Organiser:
         book = self.ratings.get()
         players = [self._player(entry, book) for entry in roster]
         t = Tournament(name, game.name, game.title, game.rules_version, self._now(), seed, commitment(seed),
-                       rounds, sizes, parse_scheme(scoring).name, rules.preset, list(policy_set), values, players,
+                       rounds, sizes, parse_scheme(scoring).name, rules.preset, list(policy_set), {**values, **press},
+                       players,
                        language=language)
         made = make_round(t, players_per_game=(game.min_players, game.max_players))
         t.rounds.append(made)
@@ -310,9 +316,8 @@ class Organiser:
         return t, write_archive(path, t, logs)
 
     def game_log(self, game: str) -> str:
-        """A game's record, as `referee log` writes it."""
-        stored = self.referee.load(game)
-        return write_log(stored.meta, stored.events, stored.state)
+        """A game's record, as `referee log` writes it (with the table talk its options show)."""
+        return self.referee.game_record(game)
 
     # -- keeping up with the games
 

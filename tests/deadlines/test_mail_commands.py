@@ -13,6 +13,7 @@ from mailer.daemon.mail_commands import mail_command
 from mailer.inbound.message import parse_message
 from mailer.inbound.smtp_server import IngestHandler, make_controller
 from mailer.outbound.relay import SMTPRelay
+from referee.service import PressRequest, Talk
 
 from ..mailserver.net import free_port
 from ..mailserver.test_play_by_mail import Inbox  # the capturing relay
@@ -74,6 +75,18 @@ def test_commands_are_recognised_only_alone_and_without_an_orders_block():
     assert cmd("x", "ORDERS race-1 t0\r\nSTATUS\r\nEND\r\n") is None
     assert cmd("x", "STATUS please\r\n") is None and cmd("x", "VACATION\r\n") is None
     assert cmd("Re: [race-1] Round 0: add", "") is None
+    assert cmd("x", "HISTORY\r\n") == cmd("x", "Verlauf\r\n") == cmd("CRONOLOGIA", "") == ("HISTORY", "")
+
+
+def test_history_by_mail_answers_with_the_table_talk_the_player_sent_and_got(svc, clock, post):
+    tokens = simul(svc)
+    svc.referee.press("simul-1", PressRequest("ann", (Talk(None, "Hello table."),), token=tokens["ann"]))
+    svc.referee.press("simul-1", PressRequest("ann", (Talk(("cid",), "Only for cid."),), token=tokens["ann"]))
+    post.send("bob@players.test", address(tokens, "bob", "simul-1"), "VERLAUF\n\n-- \nBob\n")
+    assert post.pump() == [("command", "HISTORY")]
+    mail, body = post.last("bob@players.test", "[simul-1] History: everything since your last report")
+    assert mail["Auto-Submitted"] == "auto-replied"
+    assert "ann to everyone:\n    Hello table." in body and "Only for cid" not in body
 
 
 def test_status_sends_the_current_report_again(svc, clock, post):

@@ -73,19 +73,41 @@ def test_a_race_played_by_mail_from_start_to_replay(run, race_registered, tmp_pa
         asks = [m for m in inbox if "\nORDERS race-1 t" in text(m)]
         rounds = [m["Subject"] for m in inbox]
         assert len(rounds) == len(set(rounds))  # one mail per round
-        sent = mails(box / ".Sent")
+        every = mails(box / ".Sent")
+        sent = [m for m in every if "\nORDERS race-1 t" in text(m)]
         assert sent and len(sent) == len(asks)
         assert sum("Accepted (" in text(m) for m in inbox) == len(sent)
         ids = {m["Message-ID"]: m for m in inbox}
-        for reply in sent:
+        for reply in every:
             answered = ids[reply["In-Reply-To"]]  # a reply to a mail the bot received
             assert reply["Subject"] == "Re: " + answered["Subject"]
             assert reply["References"].split()[-1] == answered["Message-ID"]
             assert reply["To"] == answered["Reply-To"] and "+" in reply["To"]
+            assert "\n> " in text(reply) and " wrote:\n" in text(reply)  # the mail answered quoted below
+        for n, reply in enumerate(sent):
             body = text(reply)
-            assert body.startswith("Hello")
+            # table talk to everyone above the first orders, as a player greets the table
+            assert body.startswith("PRESS ALL\nGood luck, everyone." if n == 0 else "Hello")
             assert "\nORDERS race-1 t" in body and "\nEND\n" in body
-            assert "\n> " in body and " wrote:\n" in body  # the report quoted below
+
+        # table talk: the other's greeting, and the other's answer to this player's greeting
+        other = "bruno" if player == "alice" else "alice"
+        talk = {m["Subject"]: m for m in inbox if "Table talk" in m["Subject"]}
+        assert set(talk) == {f"[race-1] Table talk from {other} to everyone", f"[race-1] Table talk from {other}",
+                             f"[race-1] Table talk sent to {other}"}
+        greeting = talk[f"[race-1] Table talk from {other} to everyone"]
+        answer = talk[f"[race-1] Table talk from {other}"]
+        for piece in (greeting, answer):
+            assert piece["From"] == f"{other} via Referee <race-1@games.localhost>"
+            assert f"{other}@players.localhost" not in piece.as_string()  # never the writer's address
+            assert piece["Reply-To"].startswith(f"race-1+{player}+9")  # a reply code, not the token
+        assert f"Good luck, everyone. {other.capitalize()} here" in text(greeting)
+        assert f"Thanks, {player.capitalize()}, and the same to you." in text(answer)
+        assert "wrote:" not in text(answer)  # the quote below the answer stays behind
+        answered = [m for m in every if "\nORDERS race-1 t" not in text(m)]
+        # the first piece that came is answered, once, whichever it was
+        assert len(answered) == 1 and answered[0]["In-Reply-To"] in (greeting["Message-ID"], answer["Message-ID"])
+        assert any(f"Lines 1-3: table talk to everyone, sent to {other}." in text(m) for m in inbox)
 
     # the daemon's inbound side: every reply came in through its SMTP server and was answered
     spooled = [email.message_from_bytes(raw, policy=policy.default) for _, raw in Spool(data / "spool").every_mail()]
@@ -116,7 +138,7 @@ def test_a_simultaneous_set_written_over_several_mails_keeps_its_earlier_orders(
     assert "refused" not in result.stdout and "referee replay simul-1.log: OK" in result.stdout
     for player in ("alice", "bruno", "chiara"):
         sets = [text(m).split("ORDERS simul-1 ")[1].split("\nEND\n")[0].splitlines()[1:]
-                for m in mails(data / "mailboxes" / player / ".Sent")]
+                for m in mails(data / "mailboxes" / player / ".Sent") if "ORDERS simul-1 " in text(m)]
         orders = [[line for line in lines if not line.startswith("#")] for lines in sets]
         assert len(orders) == 4  # two rounds, two mails each
         assert [len(o) for o in orders] == [1, 2, 1, 2] and orders[1][1] == "DONE"

@@ -15,6 +15,7 @@ from games.porto_carthago import GAME as PORTO
 from mailer.outbound.reports import help_text, orders_block, render_report, report_context
 from referee.contract import Event
 from referee.i18n import LANGUAGES
+from referee.i18n.messages import msg
 from referee.playthrough import play
 from referee.receipts import Receipt
 from referee.rendering import environment, render, template_dir
@@ -78,6 +79,33 @@ def _game_mail(lang: str) -> dict[str, str]:
         render("history.txt", lang=lang, game_id="g-1", title="A game", player="ann",
                phase={"round": 1, "name": "Donate goods"}, events=events, **footer)
         for events in ([], ["ann passes."]))
+    out["history.txt"] += render("history.txt", lang=lang, game_id="g-1", title="A game", player="ann",
+                                 phase={"round": 1, "name": "Donate goods"}, events=[], talk="Table talk\n", **footer)
+    out.update(_press(lang))
+    return out
+
+
+def _press(lang: str) -> dict[str, str]:
+    """Table talk to a reader (at once, as a part of the next mail, a moderator's notice), the
+    sender's receipt, and the answer to HISTORY."""
+    out = {"press.txt": ""}
+    for sender, everyone, brief in (("ann", True, False), ("ann", False, True), (None, True, False)):
+        out["press.txt"] += render("press.txt", lang=lang, game_id="g-1", sender=sender, reader="bob",
+                                   readers=["bob", "cid"], everyone=everyone, text="Hello", attachments=["plan.pdf"],
+                                   at="now", answer="g-1+bob+9a@h", answer_all="g-1+bob+9b@h", brief=brief)
+    notes = [msg("{where}: table talk to {audience}, sent to {names}.", where=msg("Lines {first}-{last}", first=1,
+                                                                               last=3),
+                 audience=msg("everyone"), names="bob, cid")]
+    out["press-receipt.txt"] = "".join(render("press-receipt.txt", lang=lang, game_id="g-1", player="ann",
+                                              notes=notes, sent=sent) for sent in (True, False))
+    pieces = [dict(at="now", **piece) for piece in ({"from": "ann", "to": ["bob", "cid"], "all": True, "text": "Hi"},
+                                                    {"from": "bob", "to": ["ann"], "all": False, "text": "a\nb"},
+                                                    {"from": "ann", "to": ["bob"], "all": False, "text": "c"},
+                                                    {"from": "cid", "to": ["ann", "bob"], "all": True, "text": "d"},
+                                                    {"from": None, "to": ["ann", "bob"], "all": True, "text": "e"})]
+    out["press-history.txt"] = "".join(render("press-history.txt", lang=lang, game_id="g-1", player="ann",
+                                              pieces=shown, earlier=earlier)
+                                       for shown, earlier in ((pieces, 2), ([], 0)))
     return out
 
 
@@ -91,6 +119,8 @@ def _receipts(lang: str) -> list[Receipt]:
         Receipt("accepted", echo=["take consul"], first_set=True, next=nxt, seq=3, **base),
         Receipt("accepted", echo=["take consul", "donation: pass"], planned=["", "plan"], first_set=True, next=nxt,
                 seq=5, **base),
+        Receipt("accepted", echo=["take consul"], first_set=True, next=nxt, seq=3,
+                talk=[msg("Line {first} was read as orders.", first=4)], **base),
         Receipt("rejected", errors=[{"class": "invalid", "line": 2, "text": "nimmm", "message": "no order",
                                      "suggestion": "did you mean take?"},
                                     {"class": "illegal", "line": None, "text": None, "message": "not now",

@@ -21,6 +21,7 @@ from mailer.inbound.directory import SeatTokens
 from mailer.inbound.sender_limits import MAX_SENDERS, SenderRateLimit
 from mailer.inbound.smtp_server import IngestHandler, make_controller
 from referee.config import Limits, Settings
+from referee.press import reply_code
 
 from .net import free_port
 
@@ -105,6 +106,18 @@ def test_mail_to_a_valid_token_address_has_spool_room_strangers_cannot_take(serv
         assert send(controller, f"g-1+ann+{token}@games.test") == 250
     assert send(controller, f"g-1+ann+{token}@games.test") == 452  # now it is full for everyone
     assert svc.spool.pending() == 10
+
+
+def test_a_reply_address_of_table_talk_has_the_players_spool_room_too(server):
+    controller, svc, token = server
+    for n in range(7):
+        assert send(controller, "g-1@games.test", sender=f"stranger{n}@elsewhere.test") == 250
+    answer_bob = f"g-1+ann+{reply_code(token, ['bob'])}@games.test"
+    assert send(controller, f"g-1+ann+{reply_code('guessed', ['bob'])}@games.test",
+                sender="stranger@elsewhere.test") == 452
+    assert send(controller, f"g-1+bob+{reply_code(token, ['ann'])}@games.test") == 452  # ann's code is not bob's
+    assert send(controller, answer_bob) == 250
+    assert send(controller, f"g-1+ann+{reply_code(token, None)}@games.test") == 250
 
 
 def test_the_sender_table_forgets_after_its_window_and_stays_small():

@@ -60,6 +60,7 @@ def snapshot(root: Path) -> dict[str, tuple]:
 
 
 READS = [["status", "{g}"], ["show", "{g}"], ["show", "{g}", "--as", "ann"], ["history", "{g}"], ["log", "{g}"],
+         ["press", "{g}"],
          ["policy", "show", "{g}"], ["list"], ["outbox"], ["spool"], ["config", "show"]]
 
 

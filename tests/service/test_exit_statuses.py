@@ -196,6 +196,8 @@ GAME_COMMANDS = {  # command: (arguments on g1 that work, ... that fail for a re
     "timezone": (["timezone", "g1", "ann", "Europe/Berlin"], None),
     "notify": (["notify", "g1", "ann", "digest", "18:30"], ["notify", "g1", "zed", "each"]),
     "language": (["language", "g1", "ann", "de"], None),
+    "press": (["press", "g1"], ["press", "g1", "--as", "zed"]),
+    "notice": (["notice", "g1", "The server moves on Sunday."], None),
 }
 PREPARE = {"undo": [["orders", "g1", "ann", "-"]], "resume": [["pause", "g1", "--reason", "x"]]}
 USAGE = {"status": ["status"], "show": ["show"], "history": ["history"], "log": ["log"],
@@ -205,7 +207,8 @@ USAGE = {"status": ["status"], "show": ["show"], "history": ["history"], "log": 
          "extend": ["extend", "g1", "--by", "soon", "--reason", "x"], "pause": ["pause", "g1"],
          "resume": ["resume"], "vacation": ["vacation", "g1", "ann", "forever"],
          "timezone": ["timezone", "g1", "ann", "Mars/Olympus"], "notify": ["notify", "g1", "ann", "hourly"],
-         "language": ["language", "g1", "ann", "klingon"]}
+         "language": ["language", "g1", "ann", "klingon"], "press": ["press", "g1", "--set", "press=loud"],
+         "notice": ["notice", "g1", " "]}
 
 CASES: list[tuple[str, int, list[str], object]] = []  # command, status, arguments, situation
 for name, (works, refused) in GAME_COMMANDS.items():

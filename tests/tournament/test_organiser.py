@@ -196,3 +196,14 @@ def test_a_roster_time_zone_is_in_the_players_first_report(svc):
         raw = tx.find_record("outbox", "message_id", first["message_id"])["raw"]
     text = email.message_from_string(raw, policy=policy.default).get_body(("plain",)).get_content()
     assert "CEST (" in text  # the deadline in the player's own time (Rome, in May) from the first mail
+
+
+def test_a_tournaments_table_talk_options_go_to_every_game(svc):
+    with pytest.raises(BadRequest, match="press must be one of none, public, private"):
+        svc.tournaments.create("loud", "constantinopolis", roster(4), rounds=1, table_size="4",
+                               options={"press": "loud"})
+    made = svc.tournaments.create("quiet", "constantinopolis", roster(4), rounds=1, table_size="4", seed="q",
+                                  options={"press": "public", "press_in_archive": "none"})
+    meta = svc.referee.load(made.round.tables[0].game).meta
+    assert meta["press"] == {"press": "public", "press_in_archive": "none", "press_after_end": False}
+    assert "press" not in meta["options"]
