@@ -68,7 +68,7 @@ def test_sign_up_by_smtp_through_the_daemon_with_a_crash(tmp_path, test_games):
         send(daemon, address, address, referee, f"JOIN club-1 {who}")
         ask = box.wait(address, "Confirm your sign-up")
         send(daemon, address, address, ask["Reply-To"], "yes, that was me", subject=f"Re: {ask['Subject']}")
-        box.wait(address, "You have a seat" if who != "erin" else "Round")
+        box.wait(address, "You have a seat" if who != "erin" else "round")
 
     try:
         daemon.start()
@@ -102,11 +102,11 @@ def test_sign_up_by_smtp_through_the_daemon_with_a_crash(tmp_path, test_games):
         assert sorted(meta["players"]) == ["ann", "bob", "dee", "erin"]
         assert meta["players"] == seat_order(SEED, ["ann", "bob", "dee", "erin"])
         for seat in meta["seats"]:
-            report = box.wait(seat["email"], "Round")
+            report = box.wait(seat["email"], "round")
             assert report["Reply-To"] == f"club-1+{seat['name']}+{seat['token']}@{HOST}"
             body = report.get_body(("plain",)).get_content()
             assert f"PLAYER {seat['name']} {seat['token']}" in body and meta["commitment"] in body
-        assert not [m for m in box.to("cid@players.test") if "Round" in m["Subject"]]
+        assert not [m for m in box.to("cid@players.test") if "round" in m["Subject"]]
         assert [m["Subject"] for m in box.to("frank@players.test")] == ["[club-1] Confirm your sign-up as frank"]
         assert daemon.stop() == 0, daemon.tail()
     finally:
