@@ -58,6 +58,7 @@ from referee.press import is_reply_code
 from referee.store import GameStore, StoreError
 
 MAX_ORDERS_PER_MAIL = 12
+MAX_MAILS_PER_PHASE = 40  # a bot still asked after this many mails for one phase is going round in circles
 MAX_REFUSALS = 5
 ANSWER_TIMEOUT = 60.0  # no receipt this long after sending: the mail is taken as lost
 # What a bot with `talk` says at the table, in its language: a greeting, and the answer to the
@@ -265,6 +266,10 @@ class MailBot:
             earlier = list(self._sets.get(key, [])) if standing else []
         limit = 1 if self._refusals.get(key) else MAX_ORDERS_PER_MAIL
         count = self._mails.get(key, 0)
+        if count >= MAX_MAILS_PER_PHASE:
+            self.problem = (f"{self.name}: still asked in phase {key} after {count} mails of orders for it; "
+                            "stopped writing")
+            return
         if self.brain is not None and not self._refusals.get(key):
             earlier, new = [], self._think(stored)  # a whole set (and plans) from the game's own bot
         else:

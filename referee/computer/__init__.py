@@ -85,6 +85,7 @@ def decide(game: Game, seen: Observation, level: str = DEFAULT_LEVEL, seed: str 
     rng = random.Random(f"{seed}/{seen.player}/{seen.key}")
     budget = budget or Budget.for_level(level)
     worlds = [_world(game, seen, rng) for _ in range(budget.worlds if level == "strong" else 1)]
+    start = game.phase(worlds[0]).key  # a sampled world's own key: counters a view leaves out may differ
     orders: list[Order] = []
     while len(orders) < (MAX_SET if seen.simultaneous else 1):
         order = _choose(game, policy, worlds, seen.player, level, budget, rng)
@@ -92,7 +93,7 @@ def decide(game: Game, seen: Observation, level: str = DEFAULT_LEVEL, seed: str 
             break
         orders.append(order)
         worlds = _after(game, worlds, seen.player, order)
-        if not worlds or not _still_asked(game, worlds[0], seen):
+        if not worlds or not _still_asked(game, worlds[0], start, seen.player):
             break
         if policy.ends_planning(order):
             if whole_set:
@@ -131,6 +132,7 @@ def _after(game: Game, worlds: list[State], player: str, order: Order) -> list[S
     return out
 
 
-def _still_asked(game: Game, world: State, seen: Observation) -> bool:
-    """Whether the same decision still waits for the player in the world (a set goes on)."""
-    return game.phase(world).key == seen.key and any(p.player == seen.player for p in game.prompts(world))
+def _still_asked(game: Game, world: State, key: str, player: str) -> bool:
+    """Whether the same decision (the phase `key` the world began in) still waits for the
+    player in the world: a set goes on."""
+    return game.phase(world).key == key and any(p.player == player for p in game.prompts(world))

@@ -1,0 +1,33 @@
+"""A whole set the computer player writes for a phase played by all at once ends the player's
+part of it in the real position: the sampled world's own phase key (its counters are not part
+of any view) must not cut the set short, or a bot that mails it is asked again for ever."""
+
+from referee import registry
+from referee.computer import decide, observe
+from referee.playthrough import play
+
+
+def test_a_whole_set_leaves_the_player_no_longer_asked():
+    game = registry.get("constantinopolis")
+    components = game.load_components(None)
+    checked = []
+
+    def look(pt):
+        state = pt.state
+        if len(checked) >= 12 or game.phase(state).key.split("-")[1] != "accept":
+            return
+        for prompt in game.prompts(state):
+            seen = observe(game, state, prompt.player, components)
+            lines = decide(game, seen, "fast", f"set/{len(checked)}", whole_set=True)
+            after = state
+            for line in lines:
+                order = next(o for o in game.legal_orders(after, prompt.player) if game.format(o) == line)
+                after, _ = game.apply(after, prompt.player, [order])
+            still = game.phase(after).key == game.phase(state).key and any(
+                p.player == prompt.player for p in game.prompts(after))
+            assert not still, (game.phase(state).key, prompt.player, lines)
+            checked.append(lines)
+
+    for seed in ("w1", "w2", "w3"):
+        play(game, ["ann", "bob", "cid"], seed, on_step=look, max_steps=400)
+    assert len(checked) >= 12
