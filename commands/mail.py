@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from mailer.daemon.one_daemon import AlreadyServed
 from mailer.daemon.serve import serve
 from mailer.inbound.ingest import IngestError
 from referee.store import StoreBusy
@@ -41,6 +42,8 @@ def serve_command(ctx: click.Context, port: int | None) -> None:
         serve(svc, stop, port=port)
     except IngestError as exc:
         raise click.ClickException(f"the SMTP server could not start: {exc}") from None
+    except AlreadyServed as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _process(svc, quiet: bool) -> None:

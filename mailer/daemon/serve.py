@@ -9,7 +9,8 @@ sleep. Delivery runs in a thread of its own: a relay that is slow or unreachable
 attempt wait up to its timeout, and orders must not wait behind it. A stop request (SIGTERM,
 SIGINT) is honoured between two steps, and the sender finishes the mails its connections are
 handing over, so no mail is half-processed when the daemon exits; anything left in the spool or
-the outbox is picked up at the next start.
+the outbox is picked up at the next start. One daemon serves a data directory: a second one
+refuses to start and names the first (mailer/daemon/one_daemon.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import time
 from mailer.inbound.ingest import IngestProcess
 from referee.service import system_clock
 
+from .one_daemon import DaemonLock
 from .priority import yield_to_smtp
 from .sender import Sender
 from .sender_process import SenderProcess
@@ -34,9 +36,21 @@ log = logging.getLogger("referee.daemon")
 def serve(services: Services, stop: threading.Event, *, port: int | None = None,
           on_ready: "threading.Event | None" = None) -> None:
     settings = services.settings
+    lock = DaemonLock(settings.data_dir)
+    lock.acquire()  # AlreadyServed: another daemon serves this data directory
+    try:
+        _serve(services, stop, port, on_ready, lock)
+    finally:
+        lock.release()
+
+
+def _serve(services: Services, stop: threading.Event, port: int | None, on_ready: "threading.Event | None",
+           lock: DaemonLock) -> None:
+    settings = services.settings
     relay = services.relay()  # a capture Maildir exists before the first mail is taken
     ingest = IngestProcess(settings, port)
     ingest.start()
+    lock.note(port=ingest.port)
     yield_to_smtp()
     log.info("listening on %s:%s for mail to *@%s", settings.listen_host, ingest.port, settings.hostname)
     shares: WorkerShares | None = None
