@@ -33,6 +33,8 @@ class Limits:
     pending_signups_per_address: int = 3  # JOINs one address may have waiting for their confirmation
     signups_per_address_per_hour: int = 5  # JOIN requests one address may make in an hour
     desk_answers_per_address_per_hour: int = 10  # answers from the referee's own address (LIST, GAMES, refusals)
+    desk_answers_to_newcomers_per_hour: int = 30  # the same, over every address that holds no seat here
+    pending_signups_per_seat: int = 3  # sign-ups an open game keeps waiting per seat; beyond, the oldest lapse
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Settings:
     tick_interval_seconds: float = 60.0  # how often the daemon looks for due deadlines and reminders
     default_policy: str = "standard"  # the deadline preset of a game created without --policy
     moderator_email: str = ""  # where deadline alerts go when a game's policy names nobody
+    spool_keep_days: int = 30  # processed mail kept for audit (spool/archive, spool/cur); 0: for good
     limits: Limits = field(default_factory=Limits)
 
     @property
@@ -158,6 +161,13 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
         raise ConfigError("limits.spool_reserved_percent must be between 0 and 100")
     if limits.refusals_per_sender_per_hour < 0:
         raise ConfigError("limits.refusals_per_sender_per_hour must be 0 or more")
+    for name in ("desk_answers_per_address_per_hour", "desk_answers_to_newcomers_per_hour"):
+        if getattr(limits, name) < 0:
+            raise ConfigError(f"limits.{name} must be 0 or more")
+    if limits.pending_signups_per_seat < 1:
+        raise ConfigError("limits.pending_signups_per_seat must be at least 1")
+    if settings.spool_keep_days < 0:
+        raise ConfigError("spool_keep_days must be 0 (keep for good) or more")
     if settings.relay and not settings.relay.startswith(("maildir:", "smtp://", "smtps://")):
         raise ConfigError(f"relay {settings.relay!r} must start with maildir:, smtp:// or smtps://")
     return settings

@@ -27,6 +27,7 @@ from referee.service import Referee, ServiceError, Submission
 from referee.store import remember_existing
 
 from .desk import Desk, desk_code
+from .desk_book import desk_book
 from .mail_commands import CHECK, command_summary, lines_after_command, mail_command, unread_notice
 from .reading import MailReading, phase_key_of
 from .refusals import RefusalBook
@@ -39,6 +40,8 @@ REFUSAL = (  # to a sender no seat matched, so in no language of theirs: English
     "address identifies you), or write to the game's address and put this line in the mail:\n\n"
     "    PLAYER <your name> <your token>\n"
 )
+
+NOT_A_PLAYER = "not answered: the sender is in no game"
 
 SET_ASIDE = N_(
     "Your mail could not be processed because of a fault on the referee's side, so nothing "
@@ -53,6 +56,7 @@ class Handled:
     detail: str = ""
     game: str | None = None
     player: str | None = None
+    stranger: bool = False  # from an address that got no answer, as anyone's made-up mail gets none
 
 
 class MailHandler:
@@ -66,9 +70,8 @@ class MailHandler:
         self.settings = settings
         self.game_exists = remember_existing(game_exists or referee.store.exists)
         self.players = PlayerAddresses(referee.store.games_dir)
-        self.desk = Desk(referee, notifier, settings.hostname, RefusalBook(
-            notifier.system_outbox.store.root / "desk-answers.json", settings.limits.desk_answers_per_address_per_hour,
-            notifier.clock))
+        self.desk = Desk(referee, notifier, settings.hostname, desk_book(settings, notifier),
+                         lambda address: address in self.players)
         self.refusals = RefusalBook(notifier.system_outbox.store.root / "refusals.json",
                                     settings.limits.refusals_per_sender_per_hour, notifier.clock)
 
@@ -118,10 +121,11 @@ class MailHandler:
         code = desk_code(mail, self.settings.hostname)
         if code is not None:
             done = self.desk.handle(mail, raw, code)
-            return Handled(done.outcome, done.detail, done.game)
+            return Handled(done.outcome, done.detail, done.game, stranger=done.silent)
         who = self._identify(mail)
         if who is None or not self._valid_game(who[0]):
-            return Handled("unmatched", f"no game and player token found; {self._refuse(mail)}")
+            said = self._refuse(mail)
+            return Handled("unmatched", f"no game and player token found; {said}", stranger=said == NOT_A_PLAYER)
         return IdentifiedMail(raw, mail, who, mail_command(mail))
 
     def _answer(self, read: "IdentifiedMail", receipt: Receipt) -> Handled:
@@ -223,7 +227,7 @@ class MailHandler:
                 sender, "Your mail to the referee", REFUSAL, in_reply_to=mail.message_id,
                 serial=f"refusal.{_digest(mail.message_id, b'')}")):
             return "answered"
-        return "not answered: answered lately" if player else "not answered: the sender is in no game"
+        return "not answered: answered lately" if player else NOT_A_PLAYER
 
     def _game_works(self, game_id: str) -> bool:
         try:

@@ -28,9 +28,10 @@ from .sender import Sender
 from .sender_process import SenderProcess
 from .shares import WorkerShares, game_table, worker_count
 from .wiring import Services
-from .worker import MailWorker
+from .worker import MailWorker, log_handled
 
 log = logging.getLogger("referee.daemon")
+PRUNE_INTERVAL = 3600.0  # how often processed mail past `spool_keep_days` is deleted
 
 
 def serve(services: Services, stop: threading.Event, *, port: int | None = None,
@@ -96,7 +97,7 @@ def _serve(services: Services, stop: threading.Event, port: int | None, on_ready
 def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, worker: MailWorker,
           sender: "Sender | SenderProcess", shares: WorkerShares) -> None:
     settings = services.settings
-    next_send = next_tick = 0.0
+    next_send = next_tick = next_prune = 0.0
     while not stop.is_set():
         if not ingest.alive():
             log.error("the SMTP server process stopped; starting it again")
@@ -112,8 +113,7 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
             log.exception("the worker's pass failed")
             handled_now = []
         for handled in handled_now:
-            log.info("mail %s: %s %s %s", handled.outcome, handled.game or "-", handled.player or "-",
-                     handled.detail)
+            log_handled(handled)
         if handled_now:
             sender.wake()
         if time.monotonic() >= next_tick and not stop.is_set():
@@ -125,6 +125,15 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
                 log.exception("tick failed")
             next_tick = time.monotonic() + settings.tick_interval_seconds
             next_send = 0.0  # what the tick queued goes out now
+        if time.monotonic() >= next_prune and not stop.is_set():
+            try:
+                pruned = services.prune_spool()
+                if pruned:
+                    log.info("deleted %d file(s) of processed mail older than %d days from the spool", pruned,
+                             settings.spool_keep_days)
+            except OSError as exc:
+                log.warning("old processed mail could not be deleted from the spool: %s", exc)
+            next_prune = time.monotonic() + PRUNE_INTERVAL
         if time.monotonic() >= next_send:
             sender.ask()
             next_send = time.monotonic() + settings.sender_interval_seconds

@@ -4,8 +4,10 @@ Layout under the data directory::
 
     index.json, games/        the game store
     outbox-pending/           which games have mail waiting; .claims/: mail a sender holds (mailer/outbound/claims.py)
-    system/                   mail not tied to a game (refusals, rejected orders), refusals.json
-    spool/                    inbound mail (Maildir) waiting for the worker, and the SMTP server's journal
+    system/                   mail not tied to a game (refusals, rejected orders), refusals.json, desk.json
+    spool/                    inbound mail: segments/ and new/ waiting, archive/ and cur/ done (kept spool_keep_days)
+    serve.lock                held by the one `referee serve` of the data directory (mailer/daemon/one_daemon.py)
+    signup-codes/             which game each sign-up's code belongs to (referee/signup_codes.py)
     wake/                     per game, when a tick next needs to look at it (referee/wakeups.py)
     relay/                    captured outgoing mail when no relay is configured
     tournaments/              one file per tournament, and ratings.json (referee/tournament/store.py)
@@ -81,6 +83,10 @@ class Services:
         """Temporary files that writes cut short by a crash left behind, deleted."""
         return self.store.sweep_temporary()
 
+    def prune_spool(self) -> int:
+        """Processed mail older than `spool_keep_days` deleted from the spool; how many files."""
+        return self.spool.prune(self.settings.spool_keep_days)
+
     def tick(self, now: datetime | None = None) -> list[TickAction]:
         """Due deadlines and reminders, for the daemon's timer and `referee tick`."""
         return self.referee.tick(now)
@@ -99,7 +105,8 @@ def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> S
     notifier = MailNotifier(settings, clock, outbox, system_outbox)
     referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
     referee.signup_limits = SignupLimits(settings.limits.pending_signups_per_address,
-                                         settings.limits.signups_per_address_per_hour)
+                                         settings.limits.signups_per_address_per_hour,
+                                         settings.limits.pending_signups_per_seat)
     # tournaments: their standings go to each player through the system outbox (mail not tied to a game)
     tournaments = Organiser(referee, TournamentStore(root), mail=lambda to, subject, text, serial: notifier.system_mail(
         to, subject, text, in_reply_to=None, serial=serial))

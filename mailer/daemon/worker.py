@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, TypeVar
 
 from mailer.inbound.spool import Spool
+from mailer.repeated import RepeatedLog
 from mailer.outbound.notifier import MailNotifier
 from referee.config import Settings
 from referee.service import Referee
@@ -37,6 +38,18 @@ RETRY_FIRST = 1.0
 RETRY_MAX = 300.0
 
 _GONE = Handled("gone", "filed by another worker on the spool")
+# mail from strangers, taken without an answer: a flood of it must not write a log line per mail
+_strangers = RepeatedLog(log)
+
+
+def log_handled(handled: Handled) -> None:
+    """The daemon's log line for a mail dealt with; a stranger's mail unanswered is logged
+    once a minute with a count."""
+    line = f"mail {handled.outcome}: {handled.game or '-'} {handled.player or '-'} {handled.detail}"
+    if handled.stranger:
+        _strangers.error("stranger", f"{line} (mail from strangers taken without an answer)", level=logging.INFO)
+    else:
+        log.info("%s", line)
 
 
 class MailWorker(MailHandler):

@@ -8,7 +8,8 @@ one write and one sync for the mail of a moment, and no file per message. `refer
 list of keys in arrival order (keys begin with the arrival time) and files each when done: a
 segment's mail as a line of its done-log, a Maildir's by moving it to `cur/`. Processed mail
 is kept for audit: in `cur/`, and in the segments moved to `archive/` once all their mail is
-done. A mail set aside is always a file in `cur/` with flag E, whichever way it came.
+done. A mail set aside is always a file in `cur/` with flag E, whichever way it came. What is
+kept for audit is deleted after `spool_keep_days` (`prune`), mail set aside excepted.
 """
 
 from __future__ import annotations
@@ -156,6 +157,34 @@ class Spool:
             return
         suffix = f":2,{status}" if status else ":2,"
         os.replace(f"{self._new}/{key}", f"{self._cur}/{key}{suffix}")
+
+    # -- processed mail kept for audit
+
+    def prune(self, keep_days: int, now: float | None = None) -> int:
+        """Delete the processed mail kept for audit that was last written more than `keep_days`
+        ago (a mail when it arrived, a segment with its last mail): archived segments with
+        their done-logs, and the files in cur/
+        except mail set aside, which waits for the moderator however old. How many files
+        were deleted; `keep_days` 0 keeps everything."""
+        if keep_days <= 0:
+            return 0
+        horizon = (time.time() if now is None else now) - keep_days * 86400
+        deleted = 0
+        for folder, keep in ((self.root / ARCHIVE, lambda name: False),
+                             (self.root / "cur", lambda name: FAILED in name.partition(":2,")[2])):
+            try:
+                entries = list(os.scandir(folder))
+            except FileNotFoundError:
+                continue
+            for entry in entries:
+                try:
+                    if keep(entry.name) or entry.stat().st_mtime >= horizon:
+                        continue
+                    os.unlink(entry.path)
+                    deleted += 1
+                except FileNotFoundError:
+                    continue
+        return deleted
 
     # -- mail set aside
 
