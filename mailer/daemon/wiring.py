@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Callable
 
 from mailer.inbound.addresses import is_game_address
 from mailer.inbound.spool import Spool
 from mailer.outbound.notifier import MailNotifier
-from mailer.outbound.outbox import Outbox, SendReport
+from mailer.outbound.outbox import KEEP_SENT, KEEP_SENT_RECORDS, Outbox, SendReport
 from mailer.outbound.relay import Relay, relay_from_url
 from mailer.outbound.sending import send_all
 from referee import registry, rendering
@@ -37,7 +37,9 @@ from referee.tournament.store import TournamentStore
 from .worker import MailWorker
 
 
-SYSTEM_KEEP_SENT = timedelta(days=2)  # then a sent refusal or rejection is forgotten: the file stays small
+# the system outbox holds the answers of every game's rejected orders and of the desk: it keeps
+# more sent records than one game's outbox, for the same two days
+SYSTEM_KEEP_SENT_RECORDS = 1000
 
 
 @dataclass
@@ -99,9 +101,9 @@ class Services:
 def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> Services:
     root = settings.data_dir
     store = TinyDBStore(root, wake_of=next_wake, check=stored_game_problem)
-    outbox = Outbox(store, root / "outbox-pending")
+    outbox = Outbox(store, root / "outbox-pending", keep_sent=KEEP_SENT, keep_sent_records=KEEP_SENT_RECORDS)
     system_outbox = Outbox(TinyDBStore(root / "system", label="system/"), root / "system" / "outbox-pending",
-                           keep_sent=SYSTEM_KEEP_SENT)
+                           keep_sent=KEEP_SENT, keep_sent_records=SYSTEM_KEEP_SENT_RECORDS)
     notifier = MailNotifier(settings, clock, outbox, system_outbox)
     referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
     referee.signup_limits = SignupLimits(settings.limits.pending_signups_per_address,
