@@ -7,7 +7,7 @@ import click
 from referee import registry
 from referee.gamelog import replay_log, write_log
 
-from .common import EXIT_REFUSED, fail, handles_errors, referee
+from .common import EXIT_REFUSED, echo_out, fail, handles_errors, referee
 
 
 @click.command("log")
@@ -21,7 +21,7 @@ def log_command(ctx: click.Context, game_id: str, reveal_seed: bool) -> None:
     stored = referee(ctx).load(game_id)
     if stored.meta.get("status") == "open":
         fail(f"{game_id} has not started yet: its record begins when it starts")
-    click.echo(write_log(stored.meta, stored.events, stored.state, reveal_seed=reveal_seed), nl=False)
+    echo_out(write_log(stored.meta, stored.events, stored.state, reveal_seed=reveal_seed), nl=False)
 
 
 @click.command("replay")
