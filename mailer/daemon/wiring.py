@@ -82,8 +82,9 @@ class Services:
         return [problem for _, _, problem in self.store.scan() if problem]
 
     def sweep(self) -> list[str]:
-        """Temporary files that writes cut short by a crash left behind, deleted."""
-        return self.store.sweep_temporary()
+        """Temporary files that writes cut short by a crash left behind, deleted: the game
+        files' and the spool's."""
+        return self.store.sweep_temporary() + self.spool.sweep_tmp()
 
     def prune_spool(self) -> int:
         """Processed mail older than `spool_keep_days` deleted from the spool; how many files."""

@@ -76,6 +76,8 @@ class Spool:
 
     @staticmethod
     def _write(path: str, raw: bytes, durable: bool = True) -> None:
+        """Write a file whole, or leave none: a write that fails (a full disk) deletes what
+        it wrote, so no partial mail stays in tmp/ (or in cur/ as mail set aside)."""
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:  # a write of this name that a kill cut short; it is written again
@@ -87,8 +89,14 @@ class Spool:
                 view = view[os.write(fd, view):]
             if durable:
                 os.fsync(fd)
-        finally:
+        except BaseException:
             os.close(fd)
+            try:
+                os.unlink(path)
+            except OSError:
+                pass  # it stays, to be written again under its name or swept (`sweep_tmp`)
+            raise
+        os.close(fd)
 
     def pending(self) -> int:
         self.segments.refresh()
@@ -157,6 +165,19 @@ class Spool:
             return
         suffix = f":2,{status}" if status else ":2,"
         os.replace(f"{self._new}/{key}", f"{self._cur}/{key}{suffix}")
+
+    def sweep_tmp(self, older_than: float = 3600.0) -> list[str]:
+        """Delete files in tmp/ older than `older_than` seconds: writes a kill cut short
+        (a mail in tmp/ was never answered 250, so nothing of it is lost); their names."""
+        horizon, swept = time.time() - older_than, []
+        for entry in os.scandir(self.root / "tmp"):
+            try:
+                if entry.stat().st_mtime < horizon:
+                    os.unlink(entry.path)
+                    swept.append(f"spool/tmp/{entry.name}")
+            except FileNotFoundError:
+                continue
+        return swept
 
     # -- processed mail kept for audit
 
