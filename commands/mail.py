@@ -120,7 +120,11 @@ def _unreadable(problems: list[str]) -> None:
 @click.pass_context
 @handles_errors
 def outbox_group(ctx: click.Context, as_json: bool) -> None:
-    """List outgoing mail that is pending or failed (`outbox retry` sends it now)."""
+    """List outgoing mail that is pending or failed (`outbox retry` sends it now).
+
+    A game whose file cannot be read is left out of the listing, named on stderr, and the
+    exit status is 74; with --json as without.
+    """
     if ctx.invoked_subcommand is not None:
         return
     svc = services(ctx)
@@ -129,9 +133,11 @@ def outbox_group(ctx: click.Context, as_json: bool) -> None:
     fields = ["game", "message_id", "kind", "to", "subject", "status", "attempts", "next_attempt_at", "last_error"]
     if as_json:
         echo_json([{k: r.get(k) for k in fields} for r in rows])
+        _unreadable(unreadable)
         return
-    if not rows and not unreadable:
-        click.echo("The outbox is empty: every mail has been delivered.")
+    if not rows:
+        click.echo("No mail waits in the games that could be read." if unreadable
+                   else "The outbox is empty: every mail has been delivered.")
     for r in rows:
         click.echo(f"{r['status']:<8} {r['game'] or '-':<16} {r['to']:<30} {r['subject']}  "
                    f"(tries {r['attempts']}{', ' + r['last_error'] if r.get('last_error') else ''})")
