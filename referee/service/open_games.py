@@ -43,6 +43,9 @@ class OpenGames(Creating):
         except SignupError as exc:
             problems.append(str(exc))
             start = ""
+        if not language.isprintable() or len(language.strip()) > 40:
+            problems.append(f"--language {language[:40]!r}: what LIST says the table speaks is a few words on one "
+                            "line (at most 40 characters, no line breaks or control characters)")
         values, rules, loaded = self._settings_checked(game, options, policy, policy_set, components, problems)
         if problems:
             raise BadRequest(problems)
@@ -50,7 +53,7 @@ class OpenGames(Creating):
         seed = seed if seed is not None else new_seed()
         meta = self._new_meta(game, [], [], values, loaded, components is not None, seed, rules, self._now(),
                               status=OPEN)
-        meta["signup"] = new_record((low, high), start, approve, language.strip()[:40] or "English")
+        meta["signup"] = new_record((low, high), start, approve, language.strip() or "English")
         try:  # a language Referee writes in becomes the game's: its players' mail is in it
             meta["language"] = language_code(language)
         except LanguageError:
