@@ -28,7 +28,6 @@ from mailer.own_address import referee_address
 from referee.i18n import DEFAULT_LANGUAGE, LanguageError, language_code, translations
 from referee.rendering import paragraphs, render
 from referee.service import Referee, ServiceError
-
 from referee.tokens import LOCAL_PART_MAX
 
 from .desk_book import DeskBook, Verdict

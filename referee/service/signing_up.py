@@ -28,6 +28,8 @@ from .starting import Starting
 class SigningUp(OpenGames, Starting):
     """Part of `Referee`: JOIN, its confirmation or approval, LEAVE."""
 
+    signup_codes: SignupCodes | None = None  # made for the store's data directory when first needed
+
     def join(self, game_id: str, email: str, name: str | None = None, *, message_id: str | None = None,
              in_reply_to: str | None = None) -> dict[str, Any]:
         """A JOIN request: refused with a ServiceError that says why (unknown game, started,
@@ -67,7 +69,7 @@ class SigningUp(OpenGames, Starting):
             record = with_pending(record, entry, {"email": address.lower(), "at": to_iso(now)}, self.signup_limits)
             codes.add(code, game_id)  # before the sign-up is written: a CONFIRM must find it
             # a request is no event of the game: anyone may send one under any address, and the
-            # log must not grow with them; what changes the table (seated, declined, left) is
+            # log must not grow with them; what changes the table (seated, declined, left) is one
             tx.set_meta(signup=record)
             if self.notifier is not None:
                 self.notifier.signup_mail(tx, address, *self._join_answer(tx.game_id, meta, record, wanted),
@@ -118,7 +120,7 @@ class SigningUp(OpenGames, Starting):
 
     def _signup_codes(self) -> SignupCodes:
         """The code index of this data directory, with the sign-ups of older versions added."""
-        codes = self.__dict__.get("signup_codes")
+        codes = self.signup_codes
         if codes is None:
             codes = self.signup_codes = SignupCodes(Path(getattr(self.store, "root")) / CODES_FOLDER)
         codes.adopt(lambda: [(p["code"], game_id) for game_id, meta in self._open_metas()
@@ -252,7 +254,6 @@ def _name_refusal(game_id: str, name: str, *, named: bool) -> dict[str, Any] | N
         return None
     return said if named else msg("{said} (no name was given, so the part of your address before the @ was tried; "
                                   "add a name after the game id)", said=said)
-
 
 
 def _plausible_code(code: str) -> bool:
