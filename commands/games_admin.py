@@ -188,6 +188,8 @@ def status_command(ctx: click.Context, game_id: str | None, desk: bool, as_json:
         click.echo(render("standings.txt", title=info["title"] or info["game"], standings=info["standings"]), nl=False)
     else:
         click.echo("The game is over.")
+    for seat in info["bouncing"]:
+        click.echo(f"Mail to {seat['player']} <{seat['email']}> bounces (since {seat['since']}): {seat['why']}")
     click.echo(f"Seed commitment: {info['commitment']}")
     if info["seed"]:
         click.echo(f"Seed: {info['seed']}")

@@ -57,6 +57,11 @@ def describe(event: dict) -> str:
         return f"{event['player']} time zone set to {event.get('zone')}"
     if kind == "language":
         return f"{event['player']} language set to {event.get('language')}"
+    if kind == "bounce":
+        how = "returned by the mail system" if event.get("source") == "dsn" else "refused by the relay"
+        return f"mail to {event['player']} <{event.get('email')}> not delivered ({how}): {event.get('why')}"
+    if kind == "bounce_cleared":
+        return f"mail to {event['player']} <{event.get('email')}> goes through again"
     if kind == "held_failed":
         return f"{event['player']}'s held orders no longer applied: {event.get('reason')}"
     if kind == "finished":
