@@ -17,9 +17,9 @@ def test_strangers_mail_is_logged_once_a_minute_with_a_count(caplog, monkeypatch
     for n in range(5000):
         worker.log_handled(Handled("unmatched", "no game and player token found; not answered: the sender is in "
                                    "no game", stranger=True))
-    worker.log_handled(Handled("accepted", game="g1", player="ann"))
+    worker.log_handled(Handled("accepted", game="g1", player="ann", message_id="<m1@p.test>"))
     lines = [r for r in caplog.records if r.name == "referee.worker"]
-    assert len(lines) == 2 and "mail accepted: g1 ann" in lines[1].getMessage()
+    assert len(lines) == 2 and "mail <m1@p.test> accepted: g1 ann" in lines[1].getMessage()
     now[0] = 61.0
     strangers.flush()
     last = caplog.records[-1]
