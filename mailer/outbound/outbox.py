@@ -40,6 +40,7 @@ BASE_DELAY = timedelta(seconds=30)
 MAX_DELAY = timedelta(hours=6)
 KEEP_SENT = timedelta(days=2)  # then a sent record is forgotten
 KEEP_SENT_RECORDS = 100  # and beyond the newest this many of a game (the system outbox keeps more)
+DONE = ("sent", "dropped", "bounced")  # what becomes of a mail once nothing more is to be done with it
 CLAIMS = ".claims"  # in the marker directory: one file per mail a sender holds (mailer/outbound/claims.py)
 LEGACY_JOURNAL = ".sent"  # "<game> <Message-ID>" per line: what older versions wrote instead
 
@@ -229,11 +230,13 @@ class Outbox:
         return claimed
 
     def _forget_sent(self, tx: GameTransaction, now: datetime) -> None:
-        """Forget the records of mail sent (or dropped, never to be sent) longer ago than
-        `keep_sent`, and beyond the newest `keep_sent_records`."""
+        """Forget the records of mail sent (or dropped, never to be sent, or sent and
+        returned later) longer ago than `keep_sent`, and beyond the newest
+        `keep_sent_records`. A returned mail stays told in the game's history and on its
+        seat (mailer/outbound/bounced.py); its record would only grow with the mail."""
         if self.keep_sent is None and self.keep_sent_records is None:
             return
-        done = sorted((r for r in tx.records(TABLE) if r["status"] in ("sent", "dropped")),
+        done = sorted((r for r in tx.records(TABLE) if r["status"] in DONE),
                       key=lambda r: (r.get("sent_at") or r["created_at"], r["id"]))
         old = []
         if self.keep_sent_records is not None and len(done) > self.keep_sent_records:

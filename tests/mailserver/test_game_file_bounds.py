@@ -52,6 +52,10 @@ def test_two_thousand_status_mails_leave_the_game_file_as_it_was(game, monkeypat
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # what is written is counted, not made durable
     token = next(s["token"] for s in svc.store.load("g1").meta["seats"] if s["name"] == "ann")
     relay = Relay()
+    svc.send(relay)
+    with svc.store.transaction("g1") as tx:  # bob's opening report came back: a returned mail goes too
+        returned = next(r for r in tx.records(TABLE) if r["to"] == "bob@p.test")
+        tx.update_record(TABLE, returned["id"], {"status": "bounced"})
     worker = svc.worker()
     sizes, written = [], []
     for batch in range(20):
@@ -67,6 +71,7 @@ def test_two_thousand_status_mails_leave_the_game_file_as_it_was(game, monkeypat
     with svc.store.transaction("g1") as tx:
         records = tx.records(TABLE)
     assert len(records) <= KEEP_SENT_RECORDS and all(r["status"] == "sent" for r in records)
+    assert returned["id"] not in {r["id"] for r in records}
     assert len(relay.ids) == len(set(relay.ids)) == 2000 + 2  # every answer once, and the two opening reports
     assert sizes[-1] <= sizes[1] * 1.02  # the file stopped growing once the newest were all it kept
     assert written[-1] <= written[1] * 1.05  # and so did what a pass writes
