@@ -61,6 +61,50 @@ def closed_pipe() -> NoReturn:
     raise SystemExit(EXIT_PIPE)
 
 
+class OutputError(OSError):
+    """Standard output could not be written (a full device, an I/O error): not the data
+    directory's trouble, and said so."""
+
+
+def echo_out(text: str, nl: bool = True) -> None:
+    """Write `text` to standard output whole, or fail: BrokenPipeError when its reader has
+    left, OutputError when it cannot be written. A large write into a pipe whose reader left
+    is cut short by the kernel, and Python's buffered writer takes the part written for the
+    whole without an error, so the command ended 0 with its output lost; here the descriptor
+    is written until everything is out. A stream with no descriptor (a test's capture) gets
+    the text through click."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        click.echo(text, nl=nl)
+        return
+    data = (text + ("\n" if nl else "")).encode(sys.stdout.encoding or "utf-8", sys.stdout.errors or "strict")
+    try:
+        sys.stdout.flush()
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(exc.errno, exc.strerror) from exc
+
+
+def output_trouble(exc: OSError) -> bool:
+    """Whether an OSError came from writing standard output: raised by `echo_out`, or by
+    click.echo writing to it."""
+    if isinstance(exc, OutputError):
+        return True
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "echo" and code.co_filename.endswith(os.path.join("click", "utils.py")) \
+                and not tb.tb_frame.f_locals.get("err"):
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def disk_trouble(exc: OSError) -> str:
     """An operating-system error as one line that says what to do."""
     what = exc.strerror or str(exc)
@@ -103,7 +147,10 @@ def handles_errors(func: F) -> F:
             raise
         except BrokenPipeError:
             closed_pipe()
-        except OSError as exc:  # a full disk, an I/O error, a permission
+        except OSError as exc:  # a full disk, an I/O error, a permission; or the output's
+            if output_trouble(exc):
+                fail(f"standard output could not be written: {exc.strerror or exc}; whatever the command changed "
+                     "was written before its output", EXIT_IOERR)
             fail(disk_trouble(exc), EXIT_IOERR)
         except Exception as exc:
             # A bug: still one line. A change that failed half-way was not written; the store
@@ -119,4 +166,4 @@ def handles_errors(func: F) -> F:
 
 
 def echo_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))
+    echo_out(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))

@@ -13,6 +13,7 @@ from mailer.outbound.reports import view_text
 from referee.rendering import render
 
 from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
+from .desk_status import desk_status
 
 
 def _split_player(value: str) -> tuple[str, str]:
@@ -168,12 +169,20 @@ def _rows(rows: list[dict[str, Any]], as_json: bool, empty: str, line: Callable[
 
 
 @click.command("status")
-@click.argument("game_id")
+@click.argument("game_id", required=False)
+@click.option("--desk", is_flag=True, help="Instead of a game: what the referee's own address answered and what "
+                                           "it took without an answer.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @handles_errors
-def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
-    """Show a game's round and phase, whom it waits for, and the deadline."""
+def status_command(ctx: click.Context, game_id: str | None, desk: bool, as_json: bool) -> None:
+    """Show a game's round and phase, whom it waits for, and the deadline; or, with --desk,
+    the counts of the referee's own address."""
+    if desk or game_id is None:
+        if game_id is not None or not desk:
+            raise click.UsageError("give a GAME_ID, or --desk alone")
+        desk_status(ctx, as_json)
+        return
     svc = referee(ctx)
     info = svc.status(game_id)
     if as_json:

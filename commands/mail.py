@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from mailer.daemon.one_daemon import AlreadyServed
 from mailer.daemon.serve import serve
 from mailer.inbound.ingest import IngestError
 from referee.store import StoreBusy
@@ -41,6 +42,8 @@ def serve_command(ctx: click.Context, port: int | None) -> None:
         serve(svc, stop, port=port)
     except IngestError as exc:
         raise click.ClickException(f"the SMTP server could not start: {exc}") from None
+    except AlreadyServed as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _process(svc, quiet: bool) -> None:
@@ -146,7 +149,11 @@ def _unreadable(problems: list[str]) -> None:
 @handles_errors
 def outbox_group(ctx: click.Context, as_json: bool) -> None:
     """List outgoing mail that is pending, failed or bounced (`outbox retry` sends what is
-    pending or failed now)."""
+    pending or failed now).
+
+    A game whose file cannot be read is left out of the listing, named on stderr, and the
+    exit status is 74; with --json as without.
+    """
     if ctx.invoked_subcommand is not None:
         return
     svc = services(ctx)
@@ -155,9 +162,11 @@ def outbox_group(ctx: click.Context, as_json: bool) -> None:
     fields = ["game", "message_id", "kind", "to", "subject", "status", "attempts", "next_attempt_at", "last_error"]
     if as_json:
         echo_json([{k: r.get(k) for k in fields} for r in rows])
+        _unreadable(unreadable)
         return
-    if not rows and not unreadable:
-        click.echo("The outbox is empty: every mail has been delivered.")
+    if not rows:
+        click.echo("No mail waits in the games that could be read." if unreadable
+                   else "The outbox is empty: every mail has been delivered.")
     for r in rows:
         click.echo(f"{r['status']:<8} {r['game'] or '-':<16} {r['to']:<30} {r['subject']}  "
                    f"(tries {r['attempts']}{', ' + r['last_error'] if r.get('last_error') else ''})")

@@ -7,7 +7,7 @@ import click
 from referee import registry
 from referee.gamelog import replay_log
 
-from .common import EXIT_REFUSED, handles_errors, referee
+from .common import EXIT_REFUSED, echo_out, fail, handles_errors, referee
 
 
 @click.command("log")
@@ -21,7 +21,10 @@ from .common import EXIT_REFUSED, handles_errors, referee
 def log_command(ctx: click.Context, game_id: str, reveal_seed: bool, press: str | None) -> None:
     """Write the game record (text orders, hash-chained, with the table talk the game's
     options let it show) to standard output."""
-    click.echo(referee(ctx).game_record(game_id, press=press, reveal_seed=reveal_seed), nl=False)
+    service = referee(ctx)
+    if service.load(game_id).meta.get("status") == "open":
+        fail(f"{game_id} has not started yet: its record begins when it starts")
+    echo_out(service.game_record(game_id, press=press, reveal_seed=reveal_seed), nl=False)
 
 
 @click.command("replay")

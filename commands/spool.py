@@ -1,5 +1,6 @@
 """`referee spool`: inbound mail that is waiting, and mail set aside because it could not be
-processed, with why; `spool requeue` puts mail set aside back to be processed again."""
+processed, with why; `spool requeue` puts mail set aside back to be processed again; `spool
+prune` deletes processed mail past its keeping time."""
 
 from __future__ import annotations
 
@@ -72,3 +73,20 @@ def spool_requeue(ctx: click.Context, keys: tuple[str, ...], everything: bool) -
         click.echo(f"Error: no mail {key!r} is set aside; `referee spool` lists them", err=True)
     if unknown:
         raise SystemExit(EXIT_REFUSED)
+
+
+@spool_group.command("prune")
+@click.pass_context
+@handles_errors
+def spool_prune(ctx: click.Context) -> None:
+    """Delete processed mail kept for audit that is older than `spool_keep_days`.
+
+    The daemon does this once an hour by itself; run it from cron where mail comes through
+    `referee ingest` with no daemon. Mail set aside is kept however old.
+    """
+    svc = services(ctx)
+    days = svc.settings.spool_keep_days
+    if days <= 0:
+        click.echo("spool_keep_days is 0: processed mail is kept for good; nothing deleted.")
+        return
+    click.echo(f"{svc.prune_spool()} file(s) of processed mail older than {days} days deleted.")

@@ -1,4 +1,5 @@
-"""Errors that come back again and again, logged once a minute with a count.
+"""Errors that come back again and again, logged once a minute with a count (and other lines
+that a flood would repeat, such as mail from strangers taken without an answer).
 
 A resource that has run out (file descriptors, memory, disk) makes the same error return for
 every connection or every pass: at a low descriptor limit the SMTP server once wrote 28,833
@@ -29,6 +30,7 @@ class _Kind:
     started: float
     text: str
     count: int = 0  # since `started`, not logged yet
+    level: int = logging.ERROR
 
 
 class RepeatedLog:
@@ -50,14 +52,14 @@ class RepeatedLog:
                 return
             if len(self._kinds) >= MAX_KINDS:
                 self._kinds.clear()
-            self._kinds[kind] = _Kind(self.clock(), text)
+            self._kinds[kind] = _Kind(self.clock(), text, level=level)
         self.logger.log(level, "%s", text)
 
     def flush(self, *, everything: bool = False) -> None:
         """Write the count of every kind whose interval is over (all of them with
         `everything`, as when the process stops). A kind still counting starts a new interval,
         so a storm that goes on gives one line a minute."""
-        lines: list[tuple[str, int]] = []
+        lines: list[tuple[str, int, int]] = []
         with self._lock:
             self._timer = None
             now = self.clock()
@@ -65,14 +67,14 @@ class RepeatedLog:
                 if not everything and now - entry.started < self.interval:
                     continue
                 if entry.count:
-                    lines.append((entry.text, entry.count))
+                    lines.append((entry.text, entry.count, entry.level))
                     entry.started, entry.count = now, 0
                 else:
                     del self._kinds[kind]
             if self._kinds and not everything:
                 self._schedule()
-        for text, count in lines:
-            self.logger.error("%s (%d more time(s) in the last %.0f s)", text, count, self.interval)
+        for text, count, level in lines:
+            self.logger.log(level, "%s (%d more time(s) in the last %.0f s)", text, count, self.interval)
 
     def _schedule(self) -> None:
         if self._timer is not None:

@@ -35,6 +35,8 @@ class Limits:
     desk_answers_per_address_per_hour: int = 10  # answers from the referee's own address (LIST, GAMES, refusals)
     press_per_player_per_hour: int = 20  # table talk one player may send in an hour (each PRESS counts)
     press_max_bytes: int = 8000  # the longest table talk passed on, in bytes of UTF-8
+    desk_answers_to_newcomers_per_hour: int = 30  # the same, over every address that holds no seat here
+    pending_signups_per_seat: int = 3  # sign-ups an open game keeps waiting per seat; beyond, the oldest lapse
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class Settings:
     computer_seconds: float = 30.0  # the longest a computer player may think; then its default orders are played
     default_policy: str = "standard"  # the deadline preset of a game created without --policy
     moderator_email: str = ""  # where deadline alerts go when a game's policy names nobody
+    spool_keep_days: int = 30  # processed mail kept for audit (spool/archive, spool/cur); 0: for good
     limits: Limits = field(default_factory=Limits)
 
     @property
@@ -167,6 +170,13 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
         raise ConfigError("limits.press_per_player_per_hour must be 0 or more")
     if limits.press_max_bytes < 1:
         raise ConfigError("limits.press_max_bytes must be at least 1")
+    for name in ("desk_answers_per_address_per_hour", "desk_answers_to_newcomers_per_hour"):
+        if getattr(limits, name) < 0:
+            raise ConfigError(f"limits.{name} must be 0 or more")
+    if limits.pending_signups_per_seat < 1:
+        raise ConfigError("limits.pending_signups_per_seat must be at least 1")
+    if settings.spool_keep_days < 0:
+        raise ConfigError("spool_keep_days must be 0 (keep for good) or more")
     if settings.relay and not settings.relay.startswith(("maildir:", "smtp://", "smtps://")):
         raise ConfigError(f"relay {settings.relay!r} must start with maildir:, smtp:// or smtps://")
     return settings

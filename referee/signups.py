@@ -14,6 +14,12 @@ The record (`meta["signup"]`)::
     requests        JOIN requests of the last hour (email, at), for the hourly limit
     fill            (only when asked for) the level of the computer players that take the
                     seats still empty at the start date
+
+Both lists are bounded whatever the number of addresses that write: a sign-up lapses after
+PENDING_FOR, a game keeps at most `pending_per_seat` waiting sign-ups per seat (a new one
+pushes the oldest out, so a flood of made-up addresses cannot keep the game closed to real
+players for the two days its sign-ups would wait), and the requests are those of one hour,
+MAX_REQUESTS at most.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ OPEN = "open"
 FULL = "full"
 PENDING_FOR = timedelta(days=2)  # a sign-up nobody confirms is forgotten after this
 HOUR = timedelta(hours=1)
+MAX_REQUESTS = 200  # JOIN requests of the hour remembered per game; far more than the desk answers in an hour
 _SEATS = re.compile(r"^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$|^\s*(\d+)\s*$")
 
 
@@ -42,6 +49,7 @@ class SignupError(ValueError):
 class SignupLimits:
     pending_per_address: int = 3  # sign-ups one address may have waiting, across all open games
     per_address_per_hour: int = 5  # JOIN requests one address may make in an hour
+    pending_per_seat: int = 3  # sign-ups a game keeps waiting, per seat it has; beyond, the oldest go
 
 
 def parse_seats(text: str) -> tuple[int, int]:
@@ -114,6 +122,18 @@ def forget_old(record: Mapping[str, Any], now: datetime) -> dict[str, Any]:
     return dict(record,
                 pending=[p for p in record["pending"] if now - from_iso(p["at"]) < PENDING_FOR],
                 requests=[r for r in record["requests"] if now - from_iso(r["at"]) < HOUR])
+
+
+def with_pending(record: Mapping[str, Any], entry: Mapping[str, Any], request: Mapping[str, Any],
+                 limits: SignupLimits) -> dict[str, Any]:
+    """The record with a new sign-up (replacing one of the same address) and its request,
+    keeping at most `pending_per_seat` sign-ups per seat: the oldest are pushed out, and
+    their codes lapse."""
+    address = entry["email"].lower()
+    pending = [p for p in record["pending"] if p["email"].lower() != address] + [dict(entry)]
+    most = max(1, limits.pending_per_seat * record["max"])
+    requests = [*record["requests"], dict(request)][-MAX_REQUESTS:]
+    return dict(record, pending=pending[-most:], requests=requests)
 
 
 def limit_problem(email: str, records: Sequence[Mapping[str, Any]], limits: SignupLimits,

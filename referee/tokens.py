@@ -28,6 +28,11 @@ def same_token(given: str | None, stored: str | None) -> bool:
     return hmac.compare_digest(given.strip().lower().encode(), stored.encode())
 
 
+# names a player signing up may not take: players would read them as the referee's own words
+RESERVED_NAMES = frozenset({"referee", "moderator", "admin", "administrator", "postmaster", "abuse", "root",
+                            "system", "mailer-daemon", "noreply", "no-reply", "nobody", "everyone", "all"})
+
+
 def valid_name(name: str) -> bool:
     return bool(NAME.match(name))
 

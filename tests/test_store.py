@@ -139,6 +139,15 @@ def test_a_game_file_the_index_does_not_name_is_listed_after_a_rebuild(store, ca
     assert [row["id"] for row in store.list()] == ["a", "b"]
 
 
+def test_a_game_file_deleted_by_hand_leaves_the_catalogue(store, caplog):
+    store.create("a", META, {})
+    store.create("b", META, {})
+    store.path("b").unlink()
+    assert [row["id"] for row in store.list()] == ["a"]
+    assert "index.json lists game 'b', whose file is gone" in caplog.text
+    assert [row["id"] for row in json.loads(store.index_path.read_text())["games"].values()] == ["a"]
+
+
 def test_the_file_on_disk_is_plain_json(store):
     store.create("g", META, {"round": 1})
     data = json.loads(store.path("g").read_text(encoding="utf-8"))

@@ -7,6 +7,12 @@ one-time code) or the moderator approves it; GAMES and LEAVE are answered to the
 address of the seats, never to anyone else. What changes a game goes through the service,
 one unit of work with the mail it causes; answers that touch no game go through the system
 outbox, each once per mail (its serial comes from the mail).
+
+What the desk sends is bounded as a whole, not only per address (mailer/daemon/desk_book.py):
+an address that holds no seat here shares with every other such address a few dozen answers
+an hour, and beyond that its LIST, JOIN, HELP and unknown commands are taken silently (a JOIN
+then records nothing). A mail whose From could not be mailed anyway (a local part longer than
+mail servers take) gets no answer at all.
 """
 
 from __future__ import annotations
@@ -22,10 +28,10 @@ from mailer.own_address import referee_address
 from referee.i18n import DEFAULT_LANGUAGE, LanguageError, language_code, translations
 from referee.rendering import paragraphs, render
 from referee.service import Referee, ServiceError
-from referee.tokens import longest_name
+from referee.tokens import LOCAL_PART_MAX, longest_name
 
+from .desk_book import DeskBook, Verdict
 from .mail_commands import SUBJECT_PREFIX
-from .refusals import RefusalBook
 
 DESK_COMMANDS = ("LIST", "JOIN", "CONFIRM", "LEAVE", "GAMES", "HELP")
 # the commands in the other languages Referee speaks, and which language each word is
@@ -41,6 +47,7 @@ class DeskResult:
     outcome: str  # command, rejected, ignored
     detail: str
     game: str | None = None
+    silent: bool = False  # taken without an answer: the desk's bounds were reached
 
 
 def desk_code(mail: InboundMail, hostname: str) -> str | None:
@@ -82,11 +89,13 @@ def stated_language(mail: InboundMail) -> str | None:
 class Desk:
     """Answers the mail of the referee's own address."""
 
-    def __init__(self, referee: Referee, notifier: MailNotifier, hostname: str, answers: RefusalBook) -> None:
+    def __init__(self, referee: Referee, notifier: MailNotifier, hostname: str, answers: DeskBook,
+                 is_player: Callable[[str], bool]) -> None:
         self.referee = referee
         self.notifier = notifier
         self.host = hostname
-        self.answers = answers  # answers per address and hour: From may be forged, so they are bounded
+        self.answers = answers  # answers per address and per hour over newcomers: From may be forged
+        self.is_player = is_player  # an address holding a seat here is no newcomer
 
     def handle(self, mail: InboundMail, raw: bytes, code: str) -> DeskResult:
         """Answer one mail, in the language of the game it is about (JOIN, LEAVE), of the
@@ -94,6 +103,8 @@ class Desk:
         the desk's readers have chosen no language of their own yet."""
         sender = mail.sender
         assert sender
+        if not mailable(sender):
+            return DeskResult("ignored", "the sender's address cannot be mailed (too long)", silent=True)
         serial = f"desk.{_digest(mail.message_id, raw)}"
         name, args, word_lang = desk_command(mail)
         asked_for = word_lang or stated_language(mail)  # None: no language of the mail's own
@@ -103,37 +114,50 @@ class Desk:
         if name == "CONFIRM" and len(args) == 1:
             return self._confirm(mail, args[0], serial, lang)
         if name == "LIST" and not args:
-            self._answer(sender, translations(lang).gettext("Open games"), render(
+            verdict = self._answer(sender, translations(lang).gettext("Open games"), lambda: render(
                 "signup/open-games.txt", lang=lang, games=self.referee.open_games(),
                 referee=referee_address(self.host), commands=self._commands(lang)), mail, serial)
-            return DeskResult("command", "LIST")
+            return DeskResult("command", "LIST") if verdict.answered else _silent("LIST", verdict)
         if name == "GAMES" and not args:
             return self._games(mail, serial, asked_for)
         if name in ("JOIN", "LEAVE") and args:
             lang = word_lang or self.referee.open_game_language(args[0].lower()) or lang
         if name == "JOIN" and 1 <= len(args) <= 2:
-            return self._guarded(mail, serial, "JOIN", args[0], lang, lambda: self.referee.join(
-                args[0].lower(), sender, args[1] if len(args) > 1 else None, message_id=mail.message_id,
-                in_reply_to=mail.message_id))
+            return self._join(mail, serial, args, lang)
         if name == "LEAVE" and len(args) == 1:
             return self._guarded(mail, serial, "LEAVE", args[0], lang, lambda: self.referee.leave_request(
                 args[0].lower(), sender, serial=serial, in_reply_to=mail.message_id))
         t = translations(lang)
         problem = "" if name == "HELP" else form_problem(name, args, lang)
-        self._answer(sender, t.gettext("Commands of the referee"), render(
+        verdict = self._answer(sender, t.gettext("Commands of the referee"), lambda: render(
             "signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang)), mail, serial)
+        if not verdict.answered:
+            return _silent(name or "a mail with no command", verdict)
         if name == "HELP":
             return DeskResult("command", "HELP")
         return DeskResult("rejected", f"not a command: {name or mail.subject[:40]!r}")
+
+    def _join(self, mail: InboundMail, serial: str, args: list[str], lang: str) -> DeskResult:
+        """JOIN: its answer (a confirmation mail, or why not) goes to the sender, so it is
+        done only when the sender may be answered; else nothing is recorded."""
+        assert mail.sender
+        sender = mail.sender
+        done: list[DeskResult] = []
+        verdict = self.answers.answer(sender, newcomer=not self.is_player(sender), send=lambda: done.append(
+            self._guarded(mail, serial, "JOIN", args[0], lang, lambda: self.referee.join(
+                args[0].lower(), sender, args[1] if len(args) > 1 else None, message_id=mail.message_id,
+                in_reply_to=mail.message_id), charged=True)))
+        return done[0] if done else _silent("JOIN", verdict, args[0].lower()[:64])
 
     def _confirm(self, mail: InboundMail, code: str, serial: str, lang: str) -> DeskResult:
         return self._guarded(mail, serial, "CONFIRM", None, lang, lambda: self.referee.confirm(
             code, in_reply_to=mail.message_id))
 
     def _guarded(self, mail: InboundMail, serial: str, name: str, game: str | None, lang: str,
-                 work: Callable[[], object]) -> DeskResult:
+                 work: Callable[[], object], *, charged: bool = False) -> DeskResult:
         """Do a command through the service; its refusal is answered to the sender, with
-        nothing changed (the service's refusals reveal nothing about anyone's seat)."""
+        nothing changed (the service's refusals reveal nothing about anyone's seat).
+        `charged`: the answer was counted already (JOIN), so the refusal is sent as it is."""
         try:
             work()
         except ServiceError as exc:
@@ -141,33 +165,65 @@ class Desk:
             t = translations(lang)
             problem = paragraphs(t.gettext("Your {command} could not be done: {why}").format(
                 command=name, why=exc.said(lang)), t.gettext("Nothing was changed.")).rstrip("\n")
-            self._answer(mail.sender, t.gettext("{command} not done").format(command=name), render(
-                "signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang)), mail, serial)
+            subject = t.gettext("{command} not done").format(command=name)
+            text = render("signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang))
+            if charged:
+                self._send(mail.sender, subject, text, mail, serial)
+            else:
+                verdict = self._answer(mail.sender, subject, text, mail, serial)
+                if not verdict.answered:
+                    return _silent(name, verdict, game, f"{name}: {exc}")
             return DeskResult("rejected", f"{name}: {exc}", game)
         return DeskResult("command", name, game)
 
     def _games(self, mail: InboundMail, serial: str, lang: str | None) -> DeskResult:
         """GAMES: answered to the address the seats are registered to (the sender, as it is
         stored), in the language its seats are played in (the one most of them use) unless the
-        mail asks for another; a forged From only sends that address its own list."""
-        assert mail.sender
-        lang, games = self.referee.games_of(mail.sender, lang)
-        for item in games:
-            item["reply"] = reply_address(item["id"], {"name": item["player"], "token": item.pop("token")}, self.host)
-        to = next((g["email"] for g in games), mail.sender)
-        self._answer(to, translations(lang).gettext("Your games"), render(
-            "signup/my-games.txt", lang=lang, games=games, address=to, referee=referee_address(self.host),
-            commands=self._commands(lang)), mail, serial)
-        return DeskResult("command", "GAMES")
+        mail asks for another; a forged From only sends that address its own list. The games
+        are read only for an answer that is sent."""
+        sender = mail.sender
+        assert sender
+
+        def send() -> None:
+            used, games = self.referee.games_of(sender, lang)
+            for item in games:
+                item["reply"] = reply_address(item["id"], {"name": item["player"], "token": item.pop("token")},
+                                              self.host)
+            to = next((g["email"] for g in games), sender)
+            self._send(to, translations(used).gettext("Your games"), render(
+                "signup/my-games.txt", lang=used, games=games, address=to, referee=referee_address(self.host),
+                commands=self._commands(used)), mail, serial)
+
+        verdict = self.answers.answer(sender, newcomer=not self.is_player(sender), send=send)
+        return DeskResult("command", "GAMES") if verdict.answered else _silent("GAMES", verdict)
 
     def _commands(self, lang: str) -> str:
         return render("signup/desk-commands.txt", lang=lang, referee=referee_address(self.host)).strip("\n")
 
-    def _answer(self, to: str, subject: str, text: str, mail: InboundMail, serial: str) -> None:
-        """An answer from the system outbox, unless `to` had its hour's share of them (From
-        may be forged: someone else's address must not be flooded with LIST answers)."""
-        self.answers.answer(to, player=True, send=lambda: self.notifier.system_mail(
-            to, subject, text, in_reply_to=mail.message_id, serial=serial))
+    def _answer(self, to: str, subject: str, text: str | Callable[[], str], mail: InboundMail,
+                serial: str) -> Verdict:
+        """An answer from the system outbox, unless `to` had its hour's share of them, or `to`
+        is a newcomer and newcomers had theirs (From may be forged: someone else's address
+        must not be flooded with LIST answers); whether it was sent. A `text` that is a
+        function is written only for an answer that is sent."""
+        return self.answers.answer(to, newcomer=not self.is_player(to), send=lambda: self._send(
+            to, subject, text() if callable(text) else text, mail, serial))
+
+    def _send(self, to: str, subject: str, text: str, mail: InboundMail, serial: str) -> None:
+        self.notifier.system_mail(to, subject, text, in_reply_to=mail.message_id, serial=serial)
+
+
+def mailable(address: str) -> bool:
+    """Whether an answer to `address` could be delivered: mail servers take at most
+    LOCAL_PART_MAX characters before the @ and 254 in all, so a longer From is made up."""
+    local, _, domain = address.rpartition("@")
+    return 0 < len(local) <= LOCAL_PART_MAX and bool(domain) and len(address) <= 254
+
+
+def _silent(command: str, verdict: Verdict, game: str | None = None, detail: str = "") -> DeskResult:
+    """A mail the desk's bounds let through without an answer: nothing was sent or recorded."""
+    return DeskResult("ignored", f"{command} taken without an answer: {verdict.why}"
+                      + (f" ({detail})" if detail else ""), game, silent=True)
 
 
 def form_problem(name: str, args: list[str], lang: str) -> str:

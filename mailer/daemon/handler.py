@@ -32,6 +32,7 @@ from referee.store import StoreError, remember_existing
 
 from .copies import TokenCopies
 from .desk import Desk, desk_code
+from .desk_book import desk_book
 from .mail_commands import CHECK, command_summary, lines_after_command, mail_command, unread_notice
 from .press_mail import PRESS, answer_press, read_press
 from .reading import MailReading, phase_key_of
@@ -47,6 +48,8 @@ REFUSAL = (  # to a sender no seat matched, so in no language of theirs: English
     "address identifies you), or write to the game's address and put this line in the mail:\n\n"
     "    PLAYER <your name> <your token>\n"
 )
+
+NOT_A_PLAYER = "not answered: the sender is in no game"
 
 SET_ASIDE = N_(
     "Your mail could not be processed because of a fault on the referee's side, so nothing "
@@ -75,6 +78,7 @@ class Handled:
     game: str | None = None
     player: str | None = None
     message_id: str | None = None  # of the mail handled, so that a log line joins the MTA's
+    stranger: bool = False  # from an address that got no answer, as anyone's made-up mail gets none
 
 
 class MailHandler:
@@ -88,9 +92,8 @@ class MailHandler:
         self.settings = settings
         self.game_exists = remember_existing(game_exists or referee.store.exists)
         self.players = PlayerAddresses(referee.store.games_dir)
-        self.desk = Desk(referee, notifier, settings.hostname, RefusalBook(
-            notifier.system_outbox.store.root / "desk-answers.json", settings.limits.desk_answers_per_address_per_hour,
-            notifier.clock))
+        self.desk = Desk(referee, notifier, settings.hostname, desk_book(settings, notifier),
+                         lambda address: address in self.players)
         self.refusals = RefusalBook(notifier.system_outbox.store.root / "refusals.json",
                                     settings.limits.refusals_per_sender_per_hour, notifier.clock)
         # answers to players who wrote to a game's plain address: bounded like the desk's, so
@@ -213,14 +216,15 @@ class MailHandler:
         code = desk_code(mail, self.settings.hostname)
         if code is not None:
             done = self.desk.handle(mail, raw, code)
-            return Handled(done.outcome, done.detail, done.game)
+            return Handled(done.outcome, done.detail, done.game, stranger=done.silent)
         who = self._identify(mail)
         if who is None and mail.player is None:
             plain = self._plain_copy(mail, raw)
             if plain is not None:
                 return plain
         if who is None or not self._valid_game(who[0]):
-            return Handled("unmatched", f"no game and player token found; {self._refuse(mail)}")
+            said = self._refuse(mail)
+            return Handled("unmatched", f"no game and player token found; {said}", stranger=said == NOT_A_PLAYER)
         command = mail_command(mail)
         press = read_press(mail, who[2], self.settings.hostname, command)  # table talk (mailer/daemon/press_mail.py)
         return IdentifiedMail(raw, mail, who, command if press is None else (PRESS, ""), press)
@@ -357,7 +361,7 @@ class MailHandler:
                 sender, "Your mail to the referee", REFUSAL, in_reply_to=mail.message_id,
                 serial=f"refusal.{_digest(mail.message_id, b'')}")):
             return "answered"
-        return "not answered: answered lately" if player else "not answered: the sender is in no game"
+        return "not answered: answered lately" if player else NOT_A_PLAYER
 
     def _game_works(self, game_id: str) -> bool:
         try:

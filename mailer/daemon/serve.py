@@ -11,7 +11,8 @@ of its own: a relay that is slow or unreachable makes each attempt wait up to it
 orders must not wait behind it. A stop request (SIGTERM,
 SIGINT) is honoured between two steps, and the sender finishes the mails its connections are
 handing over, so no mail is half-processed when the daemon exits; anything left in the spool or
-the outbox is picked up at the next start.
+the outbox is picked up at the next start. One daemon serves a data directory: a second one
+refuses to start and names the first (mailer/daemon/one_daemon.py).
 """
 
 from __future__ import annotations
@@ -24,22 +25,36 @@ from mailer.inbound.ingest import IngestProcess
 from referee.service import system_clock
 
 from .computers import ComputerPlayers
+from .one_daemon import DaemonLock
 from .priority import yield_to_smtp
 from .sender import Sender
 from .sender_process import SenderProcess
 from .shares import WorkerShares, game_table, worker_count
 from .wiring import Services
-from .worker import MailWorker
+from .worker import MailWorker, log_handled
 
 log = logging.getLogger("referee.daemon")
+PRUNE_INTERVAL = 3600.0  # how often processed mail past `spool_keep_days` is deleted
 
 
 def serve(services: Services, stop: threading.Event, *, port: int | None = None,
           on_ready: "threading.Event | None" = None) -> None:
     settings = services.settings
+    lock = DaemonLock(settings.data_dir)
+    lock.acquire()  # AlreadyServed: another daemon serves this data directory
+    try:
+        _serve(services, stop, port, on_ready, lock)
+    finally:
+        lock.release()
+
+
+def _serve(services: Services, stop: threading.Event, port: int | None, on_ready: "threading.Event | None",
+           lock: DaemonLock) -> None:
+    settings = services.settings
     relay = services.relay()  # a capture Maildir exists before the first mail is taken
     ingest = IngestProcess(settings, port)
     ingest.start()
+    lock.note(port=ingest.port)
     yield_to_smtp()
     log.info("listening on %s:%s for mail to *@%s", settings.listen_host, ingest.port, settings.hostname)
     shares: WorkerShares | None = None
@@ -88,7 +103,7 @@ def serve(services: Services, stop: threading.Event, *, port: int | None = None,
 def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, worker: MailWorker,
           sender: "Sender | SenderProcess", shares: WorkerShares, computers: ComputerPlayers) -> None:
     settings = services.settings
-    next_send = next_tick = 0.0
+    next_send = next_tick = next_prune = 0.0
     while not stop.is_set():
         if not ingest.alive():
             log.error("the SMTP server process stopped; starting it again")
@@ -104,8 +119,7 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
             log.exception("the worker's pass failed")
             handled_now = []
         for handled in handled_now:
-            log.info("mail %s %s: %s %s %s", handled.message_id or "<no Message-ID>", handled.outcome,
-                     handled.game or "-", handled.player or "-", handled.detail)
+            log_handled(handled)
         if handled_now:
             sender.wake()
             computers.wake()  # the mail may have made a computer seat's turn
@@ -118,6 +132,15 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
                 log.exception("tick failed")
             next_tick = time.monotonic() + settings.tick_interval_seconds
             next_send = 0.0  # what the tick queued goes out now
+        if time.monotonic() >= next_prune and not stop.is_set():
+            try:
+                pruned = services.prune_spool()
+                if pruned:
+                    log.info("deleted %d file(s) of processed mail older than %d days from the spool", pruned,
+                             settings.spool_keep_days)
+            except OSError as exc:
+                log.warning("old processed mail could not be deleted from the spool: %s", exc)
+            next_prune = time.monotonic() + PRUNE_INTERVAL
         if time.monotonic() >= next_send:
             sender.ask()
             next_send = time.monotonic() + settings.sender_interval_seconds

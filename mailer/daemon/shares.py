@@ -127,6 +127,7 @@ def main() -> None:
 
     from .priority import yield_to_smtp
     from .wiring import build
+    from .worker import log_handled
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
     services = build(settings)
@@ -151,7 +152,7 @@ def main() -> None:
             log.exception("the worker's pass failed (share %d of %d)", index, count)
             handled = []
         for mail in handled:
-            log.info("mail %s: %s %s %s", mail.outcome, mail.game or "-", mail.player or "-", mail.detail)
+            log_handled(mail)
         if handled:
             print("mail", flush=True)
         else:

@@ -4,8 +4,10 @@ Layout under the data directory::
 
     index.json, games/        the game store
     outbox-pending/           which games have mail waiting; .claims/: mail a sender holds (mailer/outbound/claims.py)
-    system/                   mail not tied to a game (refusals, rejected orders), refusals.json
-    spool/                    inbound mail (Maildir) waiting for the worker, and the SMTP server's journal
+    system/                   mail not tied to a game (refusals, rejected orders), refusals.json, desk.json
+    spool/                    inbound mail: segments/ and new/ waiting, archive/ and cur/ done (kept spool_keep_days)
+    serve.lock                held by the one `referee serve` of the data directory (mailer/daemon/one_daemon.py)
+    signup-codes/             which game each sign-up's code belongs to (referee/signup_codes.py)
     wake/                     per game, when a tick next needs to look at it (referee/wakeups.py)
     relay/                    captured outgoing mail when no relay is configured
     tournaments/              one file per tournament, and ratings.json (referee/tournament/store.py)
@@ -15,14 +17,14 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Callable
 
 from mailer.inbound.addresses import is_game_address
 from mailer.inbound.spool import Spool
 from mailer.outbound.bounced import FailureWatch
 from mailer.outbound.notifier import MailNotifier
-from mailer.outbound.outbox import Outbox, SendReport
+from mailer.outbound.outbox import KEEP_SENT, KEEP_SENT_RECORDS, Outbox, SendReport
 from mailer.outbound.relay import Relay, relay_from_url
 from mailer.outbound.sending import send_all
 from referee import registry, rendering
@@ -38,7 +40,9 @@ from referee.tournament.store import TournamentStore
 from .worker import MailWorker
 
 
-SYSTEM_KEEP_SENT = timedelta(days=2)  # then a sent refusal or rejection is forgotten: the file stays small
+# the system outbox holds the answers of every game's rejected orders and of the desk: it keeps
+# more sent records than one game's outbox, for the same two days
+SYSTEM_KEEP_SENT_RECORDS = 1000
 
 
 @dataclass
@@ -81,8 +85,13 @@ class Services:
         return [problem for _, _, problem in self.store.scan() if problem]
 
     def sweep(self) -> list[str]:
-        """Temporary files that writes cut short by a crash left behind, deleted."""
-        return self.store.sweep_temporary()
+        """Temporary files that writes cut short by a crash left behind, deleted: the game
+        files' and the spool's."""
+        return self.store.sweep_temporary() + self.spool.sweep_tmp()
+
+    def prune_spool(self) -> int:
+        """Processed mail older than `spool_keep_days` deleted from the spool; how many files."""
+        return self.spool.prune(self.settings.spool_keep_days)
 
     def tick(self, now: datetime | None = None, *, computers: bool = False) -> list[TickAction]:
         """Due deadlines and reminders, for the daemon's timer and `referee tick`; with
@@ -104,14 +113,15 @@ class Services:
 def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> Services:
     root = settings.data_dir
     store = TinyDBStore(root, wake_of=next_wake, check=stored_game_problem)
-    outbox = Outbox(store, root / "outbox-pending")
+    outbox = Outbox(store, root / "outbox-pending", keep_sent=KEEP_SENT, keep_sent_records=KEEP_SENT_RECORDS)
     system_outbox = Outbox(TinyDBStore(root / "system", label="system/"), root / "system" / "outbox-pending",
-                           keep_sent=SYSTEM_KEEP_SENT)
+                           keep_sent=KEEP_SENT, keep_sent_records=SYSTEM_KEEP_SENT_RECORDS)
     notifier = MailNotifier(settings, clock, outbox, system_outbox)
     outbox.watch = FailureWatch(notifier)
     referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
     referee.signup_limits = SignupLimits(settings.limits.pending_signups_per_address,
-                                         settings.limits.signups_per_address_per_hour)
+                                         settings.limits.signups_per_address_per_hour,
+                                         settings.limits.pending_signups_per_seat)
     referee.press_limits = PressLimits(settings.limits.press_per_player_per_hour, settings.limits.press_max_bytes)
     # tournaments: their standings go to each player through the system outbox (mail not tied to a game)
     tournaments = Organiser(referee, TournamentStore(root), mail=lambda to, subject, text, serial: notifier.system_mail(

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Callable, TypeVar
 
 from mailer.inbound.spool import Spool
+from mailer.repeated import RepeatedLog
 from mailer.outbound.notifier import MailNotifier
 from referee.config import Settings
 from referee.receipts import DUPLICATE
@@ -39,6 +40,19 @@ RETRY_FIRST = 1.0
 RETRY_MAX = 300.0
 
 _GONE = Handled("gone", "filed by another worker on the spool")
+# mail from strangers, taken without an answer: a flood of it must not write a log line per mail
+_strangers = RepeatedLog(log)
+
+
+def log_handled(handled: Handled) -> None:
+    """The daemon's log line for a mail dealt with; a stranger's mail unanswered is logged
+    once a minute with a count."""
+    line = (f"mail {handled.message_id or '<no Message-ID>'} {handled.outcome}: {handled.game or '-'} "
+            f"{handled.player or '-'} {handled.detail}")
+    if handled.stranger:
+        _strangers.error("stranger", f"{line} (mail from strangers taken without an answer)", level=logging.INFO)
+    else:
+        log.info("%s", line)
 
 
 class MailWorker(MailHandler):

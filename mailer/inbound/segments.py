@@ -8,9 +8,16 @@ its event loop to the newest segment, `spool/segments/<name>.seg`, syncs it once
 250; nothing else is written per message. Every few hundred messages, or after a second
 without mail, it starts a new segment. The worker reads new records from the segments at each
 pass and notes each mail it has dealt with on a line of the segment's done-log
-(`<name>.done`, "<key> <flag>"); a segment that is no longer the newest and whose every
-record is done moves to `spool/archive/`, where processed mail is kept for audit as `cur/`
-kept it.
+(`<name>.done`, "<key> <flag>"); a segment no writer holds any more and whose every record is
+done moves to `spool/archive/`, where processed mail is kept for audit as `cur/` kept it.
+
+Which segments a writer may still append to is not read from their names: two SMTP servers
+on one spool (a second daemon started by hand) each append to a segment of their own, and a
+writer whose clock stepped back names its next segment before its last one. A writer holds
+an exclusive `flock` on its segment from before its first record until it closes it, and a
+reader archives a segment only while holding that lock itself, after reading it once more: so
+no segment a live writer may append to is moved, whatever the names or the clock, and a
+writer that dies lets go of its lock with it.
 
 Record format, as in the journal before: a line `<key> <length> <crc32 in hex>\\n`, the raw
 bytes, then `\\n`. A record the writer was cut short in (a crash, a full disk) fails its
@@ -20,6 +27,7 @@ after any failed write, so nothing it answered is ever behind a damaged record.
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import re
@@ -113,8 +121,25 @@ class SegmentWriter:
             self.records = 0
 
     def _open(self) -> None:
-        name = f"{time.time_ns():020d}.P{os.getpid()}{SEGMENT}"
-        self._fd = os.open(self.folder / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        """A new segment, locked before anything is written to it. A reader may lock and
+        archive a new, empty file in the moment between its creation and our lock: then the
+        file we hold is no longer the segment's name, and another is made."""
+        while True:
+            name = f"{time.time_ns():020d}.P{os.getpid()}{SEGMENT}"
+            path = self.folder / name
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+            except FileExistsError:  # the clock gave the same moment twice
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                still_here = os.stat(path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                still_here = False
+            if still_here:
+                break
+            os.close(fd)
+        self._fd = fd
         fsync_dir(self.folder)  # the segment's name must survive a crash with its first records
 
 
@@ -147,12 +172,12 @@ class SegmentReader:
         with self._lock:
             for gone in set(self._segments) - set(names):
                 self._forget(gone)
-            for i, name in enumerate(names):
+            for name in names:
                 segment = self._segments.setdefault(name, _Segment(name))
                 self._read_done(segment)
                 self._read_records(segment)
-                if i < len(names) - 1 and not segment.waiting:
-                    self._archive(segment)
+                if not segment.waiting:
+                    self._archive_if_let_go(segment)
 
     def keys(self) -> list[str]:
         with self._lock:
@@ -239,6 +264,27 @@ class SegmentReader:
             segment.damaged = True
             log.warning("%s: a damaged record at byte %d; what follows it in this segment was never answered",
                         path.name, segment.read_to)
+
+    def _archive_if_let_go(self, segment: _Segment) -> None:
+        """Archive a segment whose every record read is done, if no writer holds it: under
+        its lock, so that no writer can append meanwhile, and after reading it once more,
+        since its writer may have appended just before it closed it."""
+        try:
+            fd = os.open(self.folder / f"{segment.name}{SEGMENT}", os.O_RDONLY)
+        except FileNotFoundError:
+            self._forget(segment.name)  # another reader archived it
+            return
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return  # a writer holds it: it may append more
+            self._read_done(segment)
+            self._read_records(segment)
+            if not segment.waiting:
+                self._archive(segment)
+        finally:
+            os.close(fd)  # and with it the lock
 
     def _archive(self, segment: _Segment) -> None:
         """A segment written to no more, every record done: kept with its done-log for audit."""

@@ -8,7 +8,8 @@ one write and one sync for the mail of a moment, and no file per message. `refer
 list of keys in arrival order (keys begin with the arrival time) and files each when done: a
 segment's mail as a line of its done-log, a Maildir's by moving it to `cur/`. Processed mail
 is kept for audit: in `cur/`, and in the segments moved to `archive/` once all their mail is
-done. A mail set aside is always a file in `cur/` with flag E, whichever way it came.
+done. A mail set aside is always a file in `cur/` with flag E, whichever way it came. What is
+kept for audit is deleted after `spool_keep_days` (`prune`), mail set aside excepted.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ class Spool:
 
     @staticmethod
     def _write(path: str, raw: bytes, durable: bool = True) -> None:
+        """Write a file whole, or leave none: a write that fails (a full disk) deletes what
+        it wrote, so no partial mail stays in tmp/ (or in cur/ as mail set aside)."""
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:  # a write of this name that a kill cut short; it is written again
@@ -86,8 +89,14 @@ class Spool:
                 view = view[os.write(fd, view):]
             if durable:
                 os.fsync(fd)
-        finally:
+        except BaseException:
             os.close(fd)
+            try:
+                os.unlink(path)
+            except OSError:
+                pass  # it stays, to be written again under its name or swept (`sweep_tmp`)
+            raise
+        os.close(fd)
 
     def pending(self) -> int:
         self.segments.refresh()
@@ -156,6 +165,47 @@ class Spool:
             return
         suffix = f":2,{status}" if status else ":2,"
         os.replace(f"{self._new}/{key}", f"{self._cur}/{key}{suffix}")
+
+    def sweep_tmp(self, older_than: float = 3600.0) -> list[str]:
+        """Delete files in tmp/ older than `older_than` seconds: writes a kill cut short
+        (a mail in tmp/ was never answered 250, so nothing of it is lost); their names."""
+        horizon, swept = time.time() - older_than, []
+        for entry in os.scandir(self.root / "tmp"):
+            try:
+                if entry.stat().st_mtime < horizon:
+                    os.unlink(entry.path)
+                    swept.append(f"spool/tmp/{entry.name}")
+            except FileNotFoundError:
+                continue
+        return swept
+
+    # -- processed mail kept for audit
+
+    def prune(self, keep_days: int, now: float | None = None) -> int:
+        """Delete the processed mail kept for audit that was last written more than `keep_days`
+        ago (a mail when it arrived, a segment with its last mail): archived segments with
+        their done-logs, and the files in cur/
+        except mail set aside, which waits for the moderator however old. How many files
+        were deleted; `keep_days` 0 keeps everything."""
+        if keep_days <= 0:
+            return 0
+        horizon = (time.time() if now is None else now) - keep_days * 86400
+        deleted = 0
+        for folder, keep in ((self.root / ARCHIVE, lambda name: False),
+                             (self.root / "cur", lambda name: FAILED in name.partition(":2,")[2])):
+            try:
+                entries = list(os.scandir(folder))
+            except FileNotFoundError:
+                continue
+            for entry in entries:
+                try:
+                    if keep(entry.name) or entry.stat().st_mtime >= horizon:
+                        continue
+                    os.unlink(entry.path)
+                    deleted += 1
+                except FileNotFoundError:
+                    continue
+        return deleted
 
     # -- mail set aside
 

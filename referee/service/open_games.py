@@ -57,6 +57,9 @@ class OpenGames(Creating):
         if fill is not None and start == FULL:
             problems.append("computer players fill the empty seats at a start date: give --starts-when DATE")
         options, press = press_checked(options, problems)
+        if not language.isprintable() or len(language.strip()) > 40:
+            problems.append(f"--language {language[:40]!r}: what LIST says the table speaks is a few words on one "
+                            "line (at most 40 characters, no line breaks or control characters)")
         values, rules, loaded = self._settings_checked(game, options, policy, policy_set, components, problems)
         if problems:
             raise BadRequest(problems)
@@ -65,7 +68,7 @@ class OpenGames(Creating):
         meta = self._new_meta(game, [], [], values, loaded, components is not None, seed, rules, self._now(),
                               status=OPEN)
         meta["press"] = press.to_meta()
-        meta["signup"] = new_record((low, high), start, approve, language.strip()[:40] or "English", fill)
+        meta["signup"] = new_record((low, high), start, approve, language.strip() or "English", fill)
         try:  # a language Referee writes in becomes the game's: its players' mail is in it
             meta["language"] = language_code(language)
         except LanguageError:

@@ -9,22 +9,26 @@ with the mail it causes, so a crash loses neither a sign-up nor its answer.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import ServiceError
 from ..i18n import language_or_default, recipient_language
 from ..i18n.messages import msg, say
 from ..rendering import paragraphs
-from ..signups import OPEN, forget_old, limit_problem, start_rule
+from ..signup_codes import FOLDER as CODES_FOLDER, SignupCodes
+from ..signups import OPEN, forget_old, limit_problem, start_rule, with_pending
 from ..store import StoreError
 from ..timekeeping import to_iso
-from ..tokens import longest_name, new_token, normalise_email, same_token, valid_name
+from ..tokens import RESERVED_NAMES, TOKEN_CHARS, longest_name, new_token, normalise_email, same_token, valid_name
 from .open_games import OpenGames
 from .starting import Starting
 
 
 class SigningUp(OpenGames, Starting):
     """Part of `Referee`: JOIN, its confirmation or approval, LEAVE."""
+
+    signup_codes: SignupCodes | None = None  # made for the store's data directory when first needed
 
     def join(self, game_id: str, email: str, name: str | None = None, *, message_id: str | None = None,
              in_reply_to: str | None = None) -> dict[str, Any]:
@@ -37,6 +41,7 @@ class SigningUp(OpenGames, Starting):
             raise ServiceError(msg("{address!r} cannot be mailed: {why}", address=email[:80], why=str(exc))) from None
         wanted = (name or address.split("@")[0]).strip().lower()
         others = [meta["signup"] for gid, meta in self._open_metas() if gid != game_id]
+        codes = self._signup_codes()  # outside the game's lock: its first use reads the open games
         now = self.clock()
         with self._open_tx(game_id) as tx:
             meta = tx.meta
@@ -62,10 +67,11 @@ class SigningUp(OpenGames, Starting):
                 raise ServiceError(problem)
             code = new_token()
             entry = {"name": wanted, "email": address, "code": code, "at": to_iso(now), "message_id": message_id}
-            record["pending"] = [p for p in record["pending"] if p not in mine] + [entry]
-            record["requests"] = record["requests"] + [{"email": address.lower(), "at": to_iso(now)}]
+            record = with_pending(record, entry, {"email": address.lower(), "at": to_iso(now)}, self.signup_limits)
+            codes.add(code, game_id)  # before the sign-up is written: a CONFIRM must find it
+            # a request is no event of the game: anyone may send one under any address, and the
+            # log must not grow with them; what changes the table (seated, declined, left) is one
             tx.set_meta(signup=record)
-            tx.append({"type": "join", "at": to_iso(now), "name": wanted, "email": address})
             if self.notifier is not None:
                 self.notifier.signup_mail(tx, address, *self._join_answer(tx.game_id, meta, record, wanted),
                                           serial=f"join-{code}", code=None if record["approve"] else code,
@@ -93,28 +99,34 @@ class SigningUp(OpenGames, Starting):
 
     def confirm(self, code: str, *, in_reply_to: str | None = None) -> dict[str, Any]:
         """The reply to a confirmation mail: the seat is taken for the address the code was
-        mailed to. A code seen before changes nothing; an unknown one is a ServiceError."""
+        mailed to. A code seen before changes nothing; an unknown one is a ServiceError. The
+        game is found through the code index (referee/signup_codes.py), never by reading
+        every game: anyone may send a made-up code."""
         code = code.strip().lower()
-        for game_id, meta in self._open_metas() + self._started_with_code(code):
-            if any(same_token(code, s.get("code")) for s in meta["seats"]):
-                return {"game": game_id, "duplicate": True}
-            if any(same_token(code, p["code"]) for p in meta["signup"]["pending"]):
-                return self._seat_pending(game_id, lambda p: same_token(code, p["code"]), "reply",
-                                          in_reply_to=in_reply_to)
-        raise ServiceError(msg("no sign-up waits for this code: it was used, it lapsed, or the game has started"))
+        game_id = self._signup_codes().find(code) if _plausible_code(code) else None
+        meta = None
+        if game_id is not None:
+            try:
+                meta = self.store.load(game_id).meta
+            except StoreError:
+                meta = None
+        unknown = msg("no sign-up waits for this code: it was used, it lapsed, or the game has started")
+        if meta is None or not meta.get("signup"):
+            raise ServiceError(unknown)
+        if any(same_token(code, s.get("code")) for s in meta["seats"]):
+            return {"game": game_id, "duplicate": True}
+        # still waiting, or the game filled or started meanwhile: its unit of work says which
+        return self._seat_pending(game_id, lambda p: same_token(code, p["code"]), "reply", in_reply_to=in_reply_to,
+                                  missing=unknown)
 
-    def _started_with_code(self, code: str) -> list[tuple[str, dict[str, Any]]]:
-        """Games that started since a code was used (a confirmation processed twice)."""
-        found = []
-        for row in self.store.list():
-            if row.get("status") == "active":
-                try:
-                    meta = self.store.load(row["id"]).meta
-                except StoreError:
-                    continue
-                if meta.get("signup") and any(same_token(code, s.get("code")) for s in meta["seats"]):
-                    found.append((row["id"], meta))
-        return found
+    def _signup_codes(self) -> SignupCodes:
+        """The code index of this data directory, with the sign-ups of older versions added."""
+        codes = self.signup_codes
+        if codes is None:
+            codes = self.signup_codes = SignupCodes(Path(getattr(self.store, "root")) / CODES_FOLDER)
+        codes.adopt(lambda: [(p["code"], game_id) for game_id, meta in self._open_metas()
+                             for p in meta["signup"]["pending"]])
+        return codes
 
     def approve(self, game_id: str, name: str) -> dict[str, Any]:
         """The moderator seats a pending sign-up (a game made with `approve`)."""
@@ -145,14 +157,17 @@ class SigningUp(OpenGames, Starting):
         self._flush_notices()
         return {"game": game_id, "name": name}
 
-    def _seat_pending(self, game_id: str, which: Any, how: str, *, in_reply_to: str | None = None) -> dict[str, Any]:
+    def _seat_pending(self, game_id: str, which: Any, how: str, *, in_reply_to: str | None = None,
+                      missing: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Seat the pending sign-up `which` picks, refusing in a player's words a game that
+        filled or started meanwhile; `missing`: what to say when no such sign-up waits."""
         now = self.clock()
         with self._open_tx(game_id) as tx:
             meta = tx.meta
-            record = dict(meta["signup"])
+            record = forget_old(meta["signup"], now)
             found = [p for p in record["pending"] if which(p)]
             if not found:
-                raise ServiceError(msg("no such sign-up waits in {game}", game=game_id))
+                raise ServiceError(missing or msg("no such sign-up waits in {game}", game=game_id))
             entry = found[0]
             if len(meta["seats"]) >= record["max"]:
                 raise ServiceError(msg("{game} is full: all {max} seats were taken before this reply", game=game_id,
@@ -234,8 +249,15 @@ def _name_refusal(game_id: str, name: str, *, named: bool) -> dict[str, Any] | N
     elif len(name) > most:
         said = msg("the name {name!r} is too long: a name in game {game} may have at most {most} characters",
                    name=name[:40], game=game_id, most=most)
+    elif name in RESERVED_NAMES:
+        said = msg("the name {name!r} is kept for the referee's own mail; choose another: JOIN {game} NAME",
+                   name=name, game=game_id)
     else:
         return None
     return said if named else msg("{said} (no name was given, so the part of your address before the @ was tried; "
                                   "add a name after the game id)", said=said)
 
+
+def _plausible_code(code: str) -> bool:
+    """Whether `code` could be one the referee made (new_token): anything else needs no look-up."""
+    return len(code) == TOKEN_CHARS and code.isalnum() and code.isascii()

@@ -389,15 +389,18 @@ class TinyDBStore:
         """The catalogue of games. A broken index is rebuilt from the game files first, and so
         is one that lacks a game file: a game's file is written before its row, so a process
         stopped between the two leaves a game the catalogue does not name (and that the
-        clock's tick, which goes by the catalogue, would never visit)."""
+        clock's tick, which goes by the catalogue, would never visit); and so is one that
+        names a game whose file is gone (deleted by hand)."""
         for attempt in (1, 2):
             try:
                 rows = self._index_rows()
                 if all(isinstance(row.get("id"), str) for row in rows):
-                    unlisted = self._game_files() - {row["id"] for row in rows}
-                    if not unlisted or attempt == 2:  # a game made meanwhile writes its own row
-                        return sorted(rows, key=lambda r: r["id"])
-                    why = f"{self.label}index.json does not list game {sorted(unlisted)[0]!r}"
+                    files, named = self._game_files(), {row["id"] for row in rows}
+                    unlisted, vanished = files - named, named - files
+                    if not (unlisted or vanished) or attempt == 2:  # a game made meanwhile writes its own row
+                        return sorted((row for row in rows if row["id"] in files), key=lambda r: r["id"])
+                    why = (f"{self.label}index.json does not list game {sorted(unlisted)[0]!r}" if unlisted else
+                           f"{self.label}index.json lists game {sorted(vanished)[0]!r}, whose file is gone")
                 else:
                     why = f"{self.label}index.json has a row without a game id"
             except GameFileBroken as exc:

@@ -86,6 +86,17 @@ def test_the_cli_names_a_broken_file_and_rebuilds_a_broken_index(tmp_path, test_
     outbox = cli(data, "outbox")
     assert outbox.returncode == 74 and "games/b-1.json is not valid JSON" in outbox.stderr
     assert "Traceback" not in outbox.stderr
+    assert {line.split()[1] for line in outbox.stdout.splitlines()} == {"a-1"}  # the rest is listed
+    as_json = cli(data, "outbox", "--json")  # the same, as JSON
+    assert as_json.returncode == 74 and as_json.stderr == outbox.stderr
+    assert {row["game"] for row in json.loads(as_json.stdout)} == {"a-1"}
+    with svc.store.transaction("a-1") as tx:  # nothing waits but in the broken game: said so
+        for record in tx.records("outbox"):
+            tx.update_record("outbox", record["id"], {"status": "sent", "raw": None})
+    outbox = cli(data, "outbox")
+    assert outbox.returncode == 74 and outbox.stdout == "No mail waits in the games that could be read.\n"
+    as_json = cli(data, "outbox", "--json")
+    assert as_json.returncode == 74 and json.loads(as_json.stdout) == [] and "b-1.json" in as_json.stderr
 
     (data / "index.json").write_text('{"games": {"1": {"id": "a-1",')  # cut short
     listed = cli(data, "list")

@@ -251,6 +251,8 @@ CASES += [
     ("spool requeue", 0, ["spool", "requeue", "m1"], set_aside_mail),
     ("spool requeue", 1, ["spool", "requeue", "m2"], set_aside_mail), ("spool requeue", 2, ["spool", "requeue"], None),
     ("spool requeue", 74, ["spool", "requeue", "--all"], "spool cur is a file"),
+    ("spool prune", 0, ["spool", "prune"], None), ("spool prune", 2, ["spool", "prune", "x"], None),
+    ("spool prune", 74, ["spool", "prune"], "spool cur is a file"),
     ("config show", 0, ["config", "show"], None), ("config show", 2, ["--config", "{tmp}/bad.toml", "config", "show"],
                                                    "bad config"),
     ("tick", 0, ["tick"], None), ("tick", 2, ["tick", "--now", "soon"], None),

@@ -171,7 +171,9 @@ def test_new_open_on_the_command_line_checks_everything_first(world):
                       (["--open", "--seats", "3..1"], "not above the most"),
                       (["--open", "--seats", "2..9"], "takes 2-4 players, not 2..9"),
                       (["--open", "--seats", "2..3", "--starts-when", "2020-01-01"], "already past"),
-                      (["--open", "--seats", "2..3", "--id", "referee"], "the referee's own address")):
+                      (["--open", "--seats", "2..3", "--id", "referee"], "the referee's own address"),
+                      (["--open", "--seats", "2..3", "--language", "Deutsch\nfree beer: JOIN x"], "no line breaks"),
+                      (["--open", "--seats", "2..3", "--language", "x" * 41], "at most 40 characters")):
         done = run("new", "race", *args)
         assert done.exit_code == 2 and why in done.output, (args, done.output)
     shown = run("signups", "show", "club")

@@ -120,6 +120,12 @@ def test_refusals_unknown_started_full_name_taken_bad_name(world):
             "letter or digit, of at most") in " ".join(last(world, "zoe@p.test").get_content().split())
     world.mail("zoe@p.test", "JOIN r2 " + "z" * 60)
     assert "is too long" in last(world, "zoe@p.test").get_content()
+    for reserved in ("referee", "Moderator", "postmaster"):
+        world.mail("zoe@p.test", f"JOIN r2 {reserved}")
+        assert f"the name '{reserved.lower()}' is kept for the referee's own mail" in \
+            " ".join(last(world, "zoe@p.test").get_content().split())
+    world.mail("referee@elsewhere.test", "JOIN r2")  # the name from the address: as reserved
+    assert "kept for the referee's own mail" in " ".join(last(world, "referee@elsewhere.test").get_content().split())
     join(world, "ann", "r1")
     join(world, "bob", "r1")  # two of two: it starts
     world.mail("zoe@p.test", "JOIN r1")
@@ -142,7 +148,8 @@ def test_a_second_reply_for_the_last_seat_finds_the_game_full(world):
     for who in ("ann", "bob", "cid"):
         world.mail(f"{who}@p.test", "ok", to=f"referee+{codes[who]}@{HOST}")
     assert sorted(seats(world)) == ["ann", "bob"]
-    assert "has started" in last(world, "cid@p.test").get_content()
+    said = " ".join(last(world, "cid@p.test").get_content().split())
+    assert "r1 is full: all 2 seats were taken and the game has started" in said
 
 
 def test_limits_on_pending_sign_ups_and_requests_per_hour(world):
