@@ -24,8 +24,6 @@ from .shipping import ship_by_charter
 from .state import State
 
 ACTION_KINDS = ("captain", "aristocrat", "loadmaster", "merchant", "porter")
-GERMAN = {"captain": "Kapitän", "aristocrat": "Aristokrat", "loadmaster": "Lademeister",
-          "merchant": "Händler", "porter": "Träger"}
 ARISTOCRAT_ROUTES = (("supply", "lighthouse"), ("supply", "temple"), ("lighthouse", "supply"),
                      ("temple", "supply"), ("lighthouse", "temple"), ("temple", "lighthouse"))
 
@@ -218,11 +216,10 @@ def execute_main(state: State, seat: int, order: Order, events: list[Event]) -> 
             "{player} takes slot {slot} ({card}) only for its side action.", player=name, slot=slot, card=card),
             {"player": name, "slot": slot}))
         return
-    head = plural_phrase(cost, "{player} uses the {card} ({german}) on slot {slot} paying {n} servant",
-                         "{player} uses the {card} ({german}) on slot {slot} paying {n} servants",
-                         player=name, card=term(kind), german=GERMAN[kind], slot=slot) if cost else phrase(
-        "{player} uses the {card} ({german}) on slot {slot}", player=name, card=term(kind), german=GERMAN[kind],
-        slot=slot)
+    head = plural_phrase(cost, "{player} uses the {card} card on slot {slot} paying {n} servant",
+                         "{player} uses the {card} card on slot {slot} paying {n} servants",
+                         player=name, card=term(kind), slot=slot) if cost else phrase(
+        "{player} uses the {card} card on slot {slot}", player=name, card=term(kind), slot=slot)
     _EFFECTS[kind](state, seat, args, head, events)
 
 

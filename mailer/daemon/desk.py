@@ -104,7 +104,7 @@ class Desk:
         if name == "LIST" and not args:
             self._answer(sender, translations(lang).gettext("Open games"), render(
                 "signup/open-games.txt", lang=lang, games=self.referee.open_games(),
-                referee=referee_address(self.host), commands=self._commands(lang)), mail, serial)
+                referee=referee_address(self.host), commands=self._commands(lang)), mail, serial, lang)
             return DeskResult("command", "LIST")
         if name == "GAMES" and not args:
             return self._games(mail, serial, asked_for)
@@ -125,7 +125,7 @@ class Desk:
         else:
             problem = t.gettext("Your mail holds no command the referee knows.")
         self._answer(sender, t.gettext("Commands of the referee"), render(
-            "signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang)), mail, serial)
+            "signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang)), mail, serial, lang)
         if name == "HELP":
             return DeskResult("command", "HELP")
         return DeskResult("rejected", f"not a command: {name or mail.subject[:40]!r}")
@@ -146,7 +146,7 @@ class Desk:
             problem = paragraphs(t.gettext("Your {command} could not be done: {why}").format(
                 command=name, why=exc.said(lang)), t.gettext("Nothing was changed.")).rstrip("\n")
             self._answer(mail.sender, t.gettext("{command} not done").format(command=name), render(
-                "signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang)), mail, serial)
+                "signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang)), mail, serial, lang)
             return DeskResult("rejected", f"{name}: {exc}", game)
         return DeskResult("command", name, game)
 
@@ -161,17 +161,17 @@ class Desk:
         to = next((g["email"] for g in games), mail.sender)
         self._answer(to, translations(lang).gettext("Your games"), render(
             "signup/my-games.txt", lang=lang, games=games, address=to, referee=referee_address(self.host),
-            commands=self._commands(lang)), mail, serial)
+            commands=self._commands(lang)), mail, serial, lang)
         return DeskResult("command", "GAMES")
 
     def _commands(self, lang: str) -> str:
         return render("signup/desk-commands.txt", lang=lang, referee=referee_address(self.host)).strip("\n")
 
-    def _answer(self, to: str, subject: str, text: str, mail: InboundMail, serial: str) -> None:
+    def _answer(self, to: str, subject: str, text: str, mail: InboundMail, serial: str, lang: str = "en") -> None:
         """An answer from the system outbox, unless `to` had its hour's share of them (From
         may be forged: someone else's address must not be flooded with LIST answers)."""
         self.answers.answer(to, player=True, send=lambda: self.notifier.system_mail(
-            to, subject, text, in_reply_to=mail.message_id, serial=serial))
+            to, subject, text, in_reply_to=mail.message_id, serial=serial, language=lang))
 
 
 def _digest(message_id: str | None, raw: bytes) -> str:
