@@ -32,7 +32,7 @@ DESK_WORDS = {"LISTE": ("LIST", "de"), "ANMELDEN": ("JOIN", "de"), "BESTÄTIGEN"
               "BESTAETIGEN": ("CONFIRM", "de"), "ABMELDEN": ("LEAVE", "de"), "PARTIEN": ("GAMES", "de"),
               "HILFE": ("HELP", "de"), "ELENCO": ("LIST", "it"), "ISCRIVIMI": ("JOIN", "it"),
               "CONFERMA": ("CONFIRM", "it"), "LASCIA": ("LEAVE", "it"), "PARTITE": ("GAMES", "it"),
-              "AIUTO": ("HELP", "it")}
+              "AIUTO": ("HELP", "it"), "AUSSTEIGEN": ("LEAVE", "de")}
 
 
 @dataclass(frozen=True)
