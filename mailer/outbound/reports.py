@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from referee.contract import Event, Game, State, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
-from referee.i18n.messages import say
+from referee.i18n.messages import after_semicolon, say
 from referee.wording import Phrase
 from referee.i18n.terms import localise, phase_name
 from referee.notify import Notify
@@ -157,7 +157,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "title": game.title,
         "player": player,
         "phase": {"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
-        "events": grouped([(e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player)], players),
+        "events": grouped([(e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player)], players,
+                          lang=lang),
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
         "rows": [] if partial else view_rows(view),
@@ -190,28 +191,43 @@ def _template_mark(template: Sequence[str], round_no: int, seen: Mapping[str, st
     return (seen or {}).get(PLAN_TEMPLATE) or digest([])
 
 
-def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: int = 74) -> list[str]:
+def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: int = 74,
+            lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """Events (kind, text) as the lines of "Since your last mail". Events in a row that begin
     with the same player's name read as one line: `bruno sells 1 blue for 2 gold; sells 3
-    green for 3 gold; ends the construction turn.` Events in a row of the same kind (every
-    player's production, every draw of contracts) are joined with `;` when that takes no more
-    lines of `width` than one line each. A mail that covers a whole round stays readable, and
-    nothing is left out."""
-    out: list[str] = []
+    green for 3 gold; ends the construction turn.` (in German and Italian, whose clauses need
+    their subject after a semicolon, `bruno verkauft ..., verkauft ... und beendet ...`). Events
+    in a row of the same kind (every player's production, every draw of contracts) are joined
+    with `;` when that takes no more lines of `width` than one line each. A mail that covers a
+    whole round stays readable, and nothing is left out."""
+    lines: list[list[str]] = []  # each line: its first text, then the same player's clauses
     last_who: str | None = None
     last_kind: str | None = None
     for kind, text in events:
         who = next((p for p in players if text.startswith((p + " ", p + ": "))), None)
-        if out and who is not None and who == last_who:
-            out[-1] = out[-1].rstrip(".") + "; " + text[len(who):].removeprefix(":").lstrip()
-        elif out and kind == last_kind and _lines(joined := out[-1].rstrip(".") + "; " + text, width) <= (
-                _lines(out[-1], width) + _lines(text, width)):
-            out[-1] = joined
+        if lines and who is not None and who == last_who:
+            lines[-1].append(text[len(who):].removeprefix(":").lstrip())
+        elif lines and kind == last_kind and _lines(joined := _line(lines[-1], lang).rstrip(".") + "; "
+                                                     + after_semicolon(text, lang), width) <= (
+                _lines(_line(lines[-1], lang), width) + _lines(text, width)):
+            lines[-1] = [joined]
             who = None  # a joined line no longer belongs to one player
         else:
-            out.append(text)
+            lines.append([text])
         last_who, last_kind = who, kind
-    return out
+    return [_line(parts, lang) for parts in lines]
+
+
+def _line(parts: Sequence[str], lang: str) -> str:
+    """One player's clauses in a row as one line: after semicolons in English; in German and
+    Italian after commas and the language's "and" before the last, which keeps the player
+    the subject of each clause."""
+    if len(parts) == 1:
+        return parts[0]
+    if lang == DEFAULT_LANGUAGE or any(";" in p or ":" in p for p in parts):
+        return "; ".join(p.rstrip(".") for p in parts[:-1]) + "; " + parts[-1]
+    t = translations(lang)
+    return ", ".join(p.rstrip(".") for p in parts[:-1]) + t.gettext(" and ") + parts[-1]
 
 
 def _lines(text: str, width: int) -> int:

@@ -87,7 +87,7 @@ def say(message: Message | Any, lang: str, game: Any = None, zone: str | None = 
         count = int(message.get("n") or 0)
         return t.ngettext(str(message["msg"]), str(message["plural"]), count).format(n=count, **values)
     if message["msg"] == IN_A_ROW and isinstance(values.get("rest"), str):
-        values["rest"] = _after_semicolon(values["rest"], lang)
+        values["rest"] = after_semicolon(values["rest"], lang)
     return t.gettext(str(message["msg"])).format(**values)
 
 
@@ -102,7 +102,7 @@ _SMALL_AFTER_SEMICOLON = {
 }
 
 
-def _after_semicolon(text: str, lang: str) -> str:
+def after_semicolon(text: str, lang: str) -> str:
     """The second of two sentences joined by a semicolon, its first letter small as the
     language writes it there: articles, pronouns and the like, never a name (German nouns,
     an office's title) nor an order written in capitals."""

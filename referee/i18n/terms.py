@@ -246,7 +246,7 @@ def _placeholder(table: Terms | None, part: str) -> str:
     return "<" + table.placeholders.get(inner, inner) + ">"
 
 
-_COUNTED = re.compile(r"(?<![\w.,])(\d+)(?:[-–](\d+))? ([^\W\d_]+)")
+COUNTED = re.compile(r"(?<![\w.,])(\d+)(?:[-–](\d+))?\s+([^\W\d_]+)")
 
 
 def agree(game: Any, lang: str, text: str) -> str:
@@ -277,7 +277,7 @@ def agree_with(plurals: dict[str, str], lang: str, text: str) -> str:
             many = many[:1].upper() + many[1:]
         return match.group(0)[: match.start(3) - match.start(0)] + many
 
-    return _COUNTED.sub(form, text)
+    return COUNTED.sub(form, text)
 
 
 @lru_cache(maxsize=None)
