@@ -420,6 +420,30 @@ def plan_template(game: Game, state: State, player: str) -> list[str]:
     return list(hook(state, player)) if hook is not None else []
 
 
+def decision_reads(game: Game, state: State, player: str) -> list[str]:
+    """The parts of `player`'s view (its top-level keys, or an item of one such as
+    `market/current_card`) that the decision open for them reads, the market for a donation: a report that asks for that decision shows
+    them whole even when nothing in them changed since the player's last mail, which may be
+    days old or deleted. An engine opts in by defining ``reads(state, player) -> list[str]``;
+    none when the player is not asked."""
+    hook = getattr(game, "reads", None)
+    return list(hook(state, player)) if hook is not None else []
+
+
+PLAN, QUEUED = "plan", "queued"  # what `planned_orders` says of an order meant for later
+
+
+def planned_orders(game: Game, state: State, player: str, orders: Sequence[Order]) -> list[str]:
+    """For each of a player's orders, in the position they were sent in: "" when it answers the
+    decision open now, `PLAN` when it sets a plan or a standing order (`auction: stay`,
+    `defend 3`), `QUEUED` when it is a turn that waits in the player's queue. A receipt
+    confirms what is meant for later in a line and leaves its text to the report's plan. An
+    engine opts in by defining ``planned(state, player, orders) -> list[str]``; otherwise every
+    order counts as one for now."""
+    hook = getattr(game, "planned", None)
+    return list(hook(state, player, orders)) if hook is not None else [""] * len(orders)
+
+
 def order_keywords(game: Game) -> Mapping[str, str] | None:
     """Every spelling of a game's order keywords (aliases too) to the keyword, when the game
     lists them (optional attribute ``keywords``). Mail reading sets aside a line of prose around

@@ -2,15 +2,15 @@
 
 - `turn` (the default): a mail when something is asked of the player, at the end of each round,
   and when the game ends. What only says that something changed (another player's move, a
-  receipt for orders that leave nothing more to do, a notice from the moderator) waits and is
-  folded into that next mail.
+  notice from the moderator) waits and is folded into that next mail.
 - `each`: a mail for everything, as it happens: every receipt, every report, every notice.
 - `digest`: at most one mail a day, at the player's chosen local time (their TIMEZONE), with
   everything since the last one; sooner only when a deadline of theirs is less than a day away.
 
 Deadline reminders always go out at once, whatever the choice. Answers to a player's own
-request (STATUS, HELP, a time zone set) and refusals of their mail are answers, not news, and
-go at once too.
+mail (the receipt of their orders, STATUS, HELP, HISTORY, a time zone set) and refusals of
+their mail are answers, not news, and go at once too: a receipt opens the mail due at that
+moment, or goes alone.
 
 What waits is kept in the game's meta (`mailbag`, one entry per player) in the same unit of
 work as the turn that caused it, so nothing is lost in a crash. This module is pure: the
@@ -26,6 +26,7 @@ digest wakes the game.
         "waiting": phase key the player is asked in and was not yet mailed about (digest),
         "seen":   {section: hash} of the view at the last mail (the text shows what changed),
         "urgent": the next mail goes at once, whatever the choice (the moderator took the game back),
+        "planner": the player has sent a plan: their reports leave the plan template to HELP,
         "count":  mails sent this way (names each mail's Message-ID),
     }
 """
@@ -147,6 +148,7 @@ def bag_of(meta: Mapping[str, Any], player: str) -> dict[str, Any]:
         bag.setdefault(key, None)
     bag.setdefault("ended", False)
     bag.setdefault("urgent", False)
+    bag.setdefault("planner", False)
     bag.setdefault("seen", {})
     bag.setdefault("count", 0)
     bag["parts"] = [dict(p) for p in bag["parts"]]

@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from .contract import OrderError, OrderErrors
-from .i18n import DEFAULT_LANGUAGE, N_
+from .contract import PLAN, QUEUED, OrderError, OrderErrors
+from .i18n import DEFAULT_LANGUAGE, N_, translations
 from .i18n.messages import say
 from .i18n.terms import localise_error
 from .orderlines import order_lines
@@ -41,6 +41,7 @@ class Receipt:
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     first_set: bool = True
+    planned: list[str] = field(default_factory=list)  # per line of `echo`: "" now, "plan" or "queued" (contract)
     errors: list[dict[str, Any]] = field(default_factory=list)
     more_errors: int = 0  # errors past the first MAX_ERRORS, counted and not shown
     reason: str = ""
@@ -64,10 +65,36 @@ class Receipt:
     def from_json(cls, data: dict[str, Any]) -> "Receipt":
         return cls(**data)
 
-    def render(self, brief: bool = False) -> str:
+    @property
+    def now(self) -> list[str]:
+        """The orders of `echo` for the decision open when they came (all, without `planned`)."""
+        return [line for line, later in zip(self.echo, self.planned or [""] * len(self.echo)) if not later]
+
+    @property
+    def later(self) -> list[str]:
+        """The orders of `echo` meant for later: plan lines, standing orders, queued turns."""
+        return [line for line, later in zip(self.echo, self.planned) if later]
+
+    @property
+    def plan(self) -> list[str]:
+        """What the set gave for later, in a few words: the name of each plan part it set (the
+        words before `:` of a plan line, as the player writes it: `auction`, `LIGHTHOUSE`), a
+        standing order whole (`defend 3`), and how many turns it queued. The lines themselves
+        are in the report's plan."""
+        named = [line.split(":", 1)[0].strip() if ":" in line else line
+                 for line, later in zip(self.echo, self.planned) if later == PLAN]
+        queued = sum(later == QUEUED for later in self.planned)
+        out = list(dict.fromkeys(named))
+        if queued:
+            t = translations(self.language)
+            out.insert(0, t.ngettext("{n} turn queued", "{n} turns queued", queued).format(n=queued))
+        return out
+
+    def render(self, brief: bool = False, plan_left: bool = True) -> str:
         """The receipt's text, in the player's language; `brief` leaves out what happened and
-        what comes next, for a receipt that opens a mail whose report says both."""
-        return render("receipt.txt", lang=self.language, r=self, brief=brief)
+        what comes next, for a receipt that opens a mail whose report says both. `plan_left`:
+        the mail shows the plan this set gave (else it was used up before the mail went)."""
+        return render("receipt.txt", lang=self.language, r=self, brief=brief, plan_left=plan_left)
 
 
 def diff_lines(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 from .contract import PhaseInfo
 from .policy import Policy
 from .i18n import DEFAULT_LANGUAGE, translations
-from .timekeeping import format_duration, from_iso, get_zone, show_moment, to_iso
+from .timekeeping import format_duration, from_iso, get_zone, show_moment, show_moment_short, to_iso
 
 
 def new_schedule(policy: Policy, phase: PhaseInfo, now: datetime) -> dict[str, Any]:
@@ -102,6 +102,15 @@ def deadline_text(meta: Mapping[str, Any], zone: str | None = None, lang: str = 
         assert schedule is not None
         text += t.gettext("; grace until {moment}").format(moment=grace_end(due, due + policy.grace, zone, lang))
     return text
+
+
+def deadline_short(meta: Mapping[str, Any], zone: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str | None:
+    """The open phase's deadline in a few words for a subject line (`Sat 28 Nov 18:05 CET`,
+    in the reader's zone and language); None when there is none (no policy, paused)."""
+    due = due_of(meta.get("schedule"))
+    if meta.get("paused") or Policy.from_meta(meta.get("policy")) is None or due is None:
+        return None
+    return show_moment_short(due, zone, lang)
 
 
 def grace_end(due: datetime, end: datetime, zone: str | None, lang: str) -> str:

@@ -152,6 +152,15 @@ def show_moment(moment: datetime, zone: str | None = None, lang: str = "en") -> 
     return f"{format_moment(local, lang)} {local.tzname()} ({utc_short})"
 
 
+def show_moment_short(moment: datetime, zone: str | None = None, lang: str = "en") -> str:
+    """`Sat 28 Nov 18:05 CET`: a moment in the reader's zone only, without the year, for a
+    subject line (the mail itself gives it in full, with UTC beside it)."""
+    from .i18n import format_moment
+
+    local = moment.astimezone(get_zone(zone or "UTC"))
+    return f"{format_moment(local, lang, year=False)} {local.tzname() or zone_name(zone)}"
+
+
 def show_span(value: timedelta) -> str:
     """A rough "how long from now" for reminders: `1d 4h`, `2h 5m`, `40m`."""
     minutes = max(int(value.total_seconds() // 60), 0)

@@ -31,7 +31,8 @@ from referee.orderlines import fold
 # The footer every report carries, as the catalogue has it: the mail setting, the language by
 # name and the command that changes it.
 REPORT_MARK = "%(setting)s (%(footer)s) · %(language)s: LANGUAGE de|en|it · HELP"
-REPORT_SUBJECTS = ("[{game}] Round {round}: {phase}", "[{game}] Game over")
+REPORT_SUBJECTS = ("[{game}] Round {round}: {phase}", "[{game}] Your move: round {round}, {phase}",
+                   "[{game}] Your move (reminder, {left} left): round {round}, {phase}", "[{game}] Game over")
 
 
 def _pattern(text: str, game_id: str) -> re.Pattern[str]:

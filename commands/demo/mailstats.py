@@ -5,7 +5,8 @@ ended, a reminder, or none of these), and how long the reports were.
 `referee demo` prints the figures at the end and bench/bench_mail_per_round.py compares them
 with the targets of the mail settings (referee/notify.py). A mail's kind is read the way a
 player reads it: an ORDERS block asks for orders; the subject says a reminder or the end; the
-first line names the round.
+first line names the round. A receipt (the answer to the player's own order mail, named so in
+its Message-ID) is counted apart from the mails the referee sends on its own.
 """
 
 from __future__ import annotations
@@ -15,14 +16,44 @@ import re
 import statistics
 from dataclasses import dataclass, field
 from email import policy
+from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
+
+from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES, translations
 
 from .bot import arrival_key
 
-ASK, ROUND, END, REMINDER, OTHER = "ask", "round", "end", "reminder", "other"
-KINDS = (ASK, ROUND, END, REMINDER, OTHER)
+ASK, ROUND, END, REMINDER, RECEIPT, OTHER = "ask", "round", "end", "reminder", "receipt", "other"
+KINDS = (ASK, ROUND, END, REMINDER, RECEIPT, OTHER)
+ON_ITS_OWN = (ASK, ROUND, END, REMINDER, OTHER)  # every kind but the answer to a player's own mail
 _ORDERS = re.compile(r"^ORDERS \S+ \S+", re.MULTILINE)
 _ROUND = re.compile(r": round (\d+),")
+# The subjects of a report: one that asks for orders (with its deadline, maybe a reminder) and
+# one that does not, each naming the round and the phase.
+SUBJECTS = ("[{game}] Your move: round {round}, {phase}",
+            "[{game}] Your move (reminder, {left} left): round {round}, {phase}", "[{game}] Round {round}: {phase}")
+
+
+@lru_cache(maxsize=None)
+def _subject_patterns(game_id: str, lang: str) -> tuple[re.Pattern[str], ...]:
+    t = translations(lang)
+    tail = re.escape(t.gettext(" (by {deadline})")).replace(re.escape("{deadline}"), "[^()]*")
+    digest = re.escape(t.gettext(" (daily digest)"))
+    return tuple(re.compile(re.escape(t.gettext(s)).replace(re.escape("{game}"), re.escape(game_id))
+                            .replace(re.escape("{round}"), r"(?P<round>\d+)").replace(re.escape("{phase}"), "(?P<phase>.*?)")
+                            .replace(re.escape("{left}"), "[^()]*?")
+                            + f"(?:{tail})?(?:{digest})?$") for s in SUBJECTS)
+
+
+def subject_phase(subject: str, game_id: str, languages: Iterable[str] = (DEFAULT_LANGUAGE,)) -> tuple[int, str] | None:
+    """The round and phase a report's subject names, in any of `languages`; None for another mail."""
+    for lang in languages:
+        for pattern in _subject_patterns(game_id, lang):
+            found = pattern.match(subject)
+            if found:
+                return int(found.group("round")), found.group("phase")
+    return None
 
 
 @dataclass
@@ -34,6 +65,8 @@ class PlayerMail:
     lines: list[int] = field(default_factory=list)
     widest: int = 0
     unanswered_asks: int = 0  # mails asking for orders that no reply of the bot answered
+    orders_sent: int = 0  # mails the bot sent
+    unanswered_orders: int = 0  # mails of the bot that no mail of the referee answers (In-Reply-To, References)
     rounds: set[int] = field(default_factory=set)
     round_of: list[int | None] = field(default_factory=list)  # the round each mail names, if any
 
@@ -59,12 +92,19 @@ class MailStats:
 
     @property
     def most_in_a_round(self) -> int:
-        """The most mails one player got in one round."""
-        return max((n for p in self.players for n in _per_round(p).values()), default=0)
+        """The most mails the referee sent one player on its own in one round: receipts,
+        the answers to their own mail, are counted apart."""
+        return max((n for p in self.players for n in _per_round(p, ON_ITS_OWN).values()), default=0)
+
+    def _lines(self, kind: str | None) -> list[int]:
+        return [n for p in self.players for k, n in zip(p.kinds, p.lines) if kind is None or k == kind]
 
     def median_lines(self, kind: str | None = None) -> float:
-        lines = [n for p in self.players for k, n in zip(p.kinds, p.lines) if kind is None or k == kind]
+        lines = self._lines(kind)
         return statistics.median(lines) if lines else 0.0
+
+    def most_lines(self, kind: str | None = None) -> int:
+        return max(self._lines(kind), default=0)
 
     @property
     def widest(self) -> int:
@@ -74,19 +114,52 @@ class MailStats:
     def unanswered_asks(self) -> int:
         return sum(p.unanswered_asks for p in self.players)
 
+    @property
+    def orders_sent(self) -> int:
+        return sum(p.orders_sent for p in self.players)
+
+    @property
+    def unanswered_orders(self) -> int:
+        return sum(p.unanswered_orders for p in self.players)
+
     def summary(self) -> str:
         parts = ", ".join(f"{self.per_player_per_round(k):.1f} {k}" for k in KINDS if self.count(k))
         return (f"{self.per_player_per_round():.1f} mails per player per round ({parts}); "
                 f"{self.count(ASK)} of {self.mails} asked for orders; median report {self.median_lines():.0f} lines")
 
 
-def _per_round(player: PlayerMail) -> dict[int, int]:
+def _per_round(player: PlayerMail, kinds: Iterable[str] = KINDS) -> dict[int, int]:
     out: dict[int, int] = {}
     last = 0
-    for number in player.round_of:
+    counted = set(kinds)
+    for number, kind in zip(player.round_of, player.kinds):
         last = number if number is not None else last
-        out[last] = out.get(last, 0) + 1
+        if kind in counted:
+            out[last] = out.get(last, 0) + 1
     return out
+
+
+_GAME = re.compile(r"^\[([^\]]+)\] ")
+
+
+def _reminder(subject: str) -> bool:
+    """A reminder's subject, in any language: the asking one or the one that asks nothing."""
+    game = _GAME.match(subject)
+    if game is None:
+        return False
+    for lang in LANGUAGES:
+        t = translations(lang)
+        if _subject_patterns(game.group(1), lang)[1].match(subject):
+            return True
+        plain = t.gettext("[{game}] Reminder: orders due in {left}").format(game=game.group(1), left="")
+        if subject.startswith(plain):
+            return True
+    return False
+
+
+def _receipt(mail: email.message.EmailMessage) -> bool:
+    """The receipt of a player's order mail: its Message-ID names the kind (mailer/outbound/compose.py)."""
+    return ".receipt." in str(mail["Message-ID"] or "")
 
 
 def _text(mail: email.message.EmailMessage) -> str:
@@ -103,21 +176,31 @@ def _mails(folder: Path) -> list[email.message.EmailMessage]:
 def read_player(name: str, box: Path) -> PlayerMail:
     """Classify every mail in `box` (a demo player's Maildir; the bot's replies in .Sent)."""
     out = PlayerMail(name)
-    answered = {str(m["In-Reply-To"]) for m in _mails(box / ".Sent")} if (box / ".Sent").exists() else set()
+    sent = _mails(box / ".Sent") if (box / ".Sent").exists() else []
+    answered = {str(m["In-Reply-To"]) for m in sent}
+    received = _mails(box)
+    referred = {ref for m in received for ref in f"{m['In-Reply-To'] or ''} {m['References'] or ''}".split()}
+    out.orders_sent = len(sent)
+    out.unanswered_orders = sum(str(m["Message-ID"]) not in referred for m in sent)
     last_round: int | None = None
-    for mail in _mails(box):
+    for mail in received:
         subject = str(mail["Subject"] or "")
         text = _text(mail)
         head = "\n".join(text.splitlines()[:2])
         found = _ROUND.search(head)
-        number = int(found.group(1)) if found else None
-        if _ORDERS.search(text):
+        game = _GAME.match(subject)
+        named = subject_phase(subject, game.group(1), LANGUAGES) if game else None  # a report in any language
+        number = int(found.group(1)) if found else named[0] if named else None
+        if _receipt(mail):
+            kind = RECEIPT
+        elif _ORDERS.search(text):
             kind = ASK
             if str(mail["Message-ID"]) not in answered:
                 out.unanswered_asks += 1
-        elif subject.endswith("Game over"):
+        elif game and subject in {translations(lang).gettext("[{game}] Game over").format(game=game.group(1))
+                                  for lang in LANGUAGES}:
             kind = END
-        elif "Reminder" in subject:
+        elif _reminder(subject):
             kind = REMINDER
         elif number is not None and number != last_round:
             kind = ROUND

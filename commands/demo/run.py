@@ -17,7 +17,6 @@ a sender rate limit high enough for bots that answer within milliseconds.
 from __future__ import annotations
 
 import queue
-import re
 import socket
 import threading
 import time
@@ -32,7 +31,7 @@ from mailer.daemon.wiring import Services, build
 from referee.config import Limits, Settings
 from referee.bots import Bot, make_bot
 from referee.contract import Game
-from referee.i18n import DEFAULT_LANGUAGE, translations
+from referee.i18n import DEFAULT_LANGUAGE
 
 from . import mailstats
 from .bot import MailBot
@@ -43,7 +42,7 @@ GAME_HOST = "games.localhost"
 PLAYER_HOST = "players.localhost"
 PLAYER_NAMES = ("alice", "bruno", "chiara", "dmitri", "emma")
 STALL_SECONDS = 30.0
-READY_SECONDS = 10.0
+READY_SECONDS = 60.0  # a loaded machine (tests of others running) starts the daemon slowly
 
 
 class DemoFailed(Exception):
@@ -188,18 +187,15 @@ class DemoRun:
         round_shown, phases_shown = -1, set()
         sent = 0
         next_tick = time.monotonic() + self.tick_seconds
-        rounds = [re.compile(re.escape(translations(lang).gettext("[{game}] Round {round}: {phase}")).replace(
-            re.escape("{game}"), re.escape(self.game_id)).replace(re.escape("{round}"), r"(?P<round>\d+)").replace(
-            re.escape("{phase}"), "(?P<phase>.*)") + "$") for lang in {DEFAULT_LANGUAGE, *self.languages.values()}]
+        languages = sorted({DEFAULT_LANGUAGE, *self.languages.values()})
         while not all(bot.finished for bot in self.bots.values()):
             try:
                 at, subject = self._notes.get(timeout=0.25)
             except queue.Empty:
                 at, subject = time.monotonic(), ""
-            found = next((m for m in (r.match(subject) for r in rounds) if m), None)
+            found = mailstats.subject_phase(subject, self.game_id, languages) if subject else None
             if found:
-                number, phase = found.group("round"), found.group("phase")
-                round_number = int(number) if number.isdigit() else 0
+                round_number, phase = found
                 if round_number != round_shown:
                     round_shown, phases_shown = round_number, set()
                 if phase not in phases_shown:  # a phase met again in the same round is not news

@@ -318,7 +318,7 @@ def set_defend(state: GameState, player: str, gold: int, events: list[Event]) ->
     said = phrase("You will defend your office up to {gold} gold in this auction.", gold=gold) \
         if state["phase"] == "auction" else phrase("You will defend your office up to {gold} gold in the next auction.",
                                                    gold=gold)
-    events.append(Event("auction.defend", said, {"gold": gold}, to=(player,)))
+    events.append(Event("defend.set", said, {"gold": gold}, to=(player,)))
 
 
 def taken_office(state: GameState, office: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from referee.contract import (JSON, Event, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, OrderErrors,
+from referee.contract import (JSON, PLAN, Event, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, OrderErrors,
                               OrderShape, PhaseInfo, Prompt, Result, State)
 from referee.orderlines import order_lines, sections
 from referee.wording import Phrase, listed, order_text, phrase, plural_phrase
@@ -23,9 +23,10 @@ from .phases import question
 from .production import producible
 from .setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, new_game
 from .state import components_of, sheet_of
-from .views import view as _view
+from .views import DECISION_READS, view as _view
 
 PLAN_KINDS = ("plan", "cancel")  # orders that set plans, not answers to the decision open now
+STANDING_KINDS = (*PLAN_KINDS, "defend")  # meant for decisions to come: a receipt names them, the plan shows them
 STANDING_KINDS = frozenset(("plan", "cancel", "defend"))  # may be given at any time
 
 
@@ -65,6 +66,15 @@ class Constantinopolis:
         return flow.prompts(state)
 
     phase_kinds = ("auction", "construct", "accept", "donate", "store")
+    # what a mail that tells a long stretch of events in short leaves out: how an outcome came
+    # about (bids, the contracts not taken), turns ended, a player's own loads (their receipt
+    # said them); and, told player by player, what the table shows anyway: the goods produced,
+    # the contracts drawn, the ships that sailed (every player's goods, hand and ships are in
+    # it; an arrival says what a voyage earned)
+    minor_events = frozenset({"accept.done", "construct.done", "discard", "store", "auction.bid", "auction.raise",
+                              "auction.pass", "auction.end", "round", "market.reshuffle", "plan.lapsed", "queue.wait",
+                              "build.ask", "preempt.ask", "load", "unload"})
+    table_events = frozenset({"produce", "draw", "ship.sail"})
     score_labels = scoring.SCORE_LABELS
     tie_breaks = scoring.TIE_BREAKS
 
@@ -209,6 +219,15 @@ class Constantinopolis:
 
     def view(self, state: State, player: str | None) -> dict[str, JSON]:
         return _view(state, player)
+
+    def planned(self, state: State, player: str, orders: Sequence[Order]) -> list[str]:
+        """Plan lines and standing orders (a defend limit) are for later; the rest for now."""
+        return [PLAN if o.kind in STANDING_KINDS else "" for o in orders]
+
+    def reads(self, state: State, player: str) -> list[str]:
+        """The parts of the view the decision open for `player` reads (their own position is
+        always shown whole): see `views.DECISION_READS`."""
+        return [part for p in flow.prompts(state) if p.player == player for part in DECISION_READS.get(p.decision, ())]
 
     def standing_plan(self, state: State, player: str) -> list[str]:
         """The player's defend limit, standing list and plan parts (their report alone)."""

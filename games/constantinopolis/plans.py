@@ -255,22 +255,25 @@ def template(state: GameState, player: str) -> list[Phrase]:
     phase the rest of the round and the next auction and construction; in the auction, the
     construction turn. The Praefectus Pretorio's and the Consul's parts are offered only to
     the player holding that office now, so the report stays short; the orders guide lists
-    every part."""
+    every part. A part the player has planned already is left out: their report shows it
+    under their plan, to be sent again to replace it."""
     phase = state["phase"]
-    rest_of_round = [_DONATE, _STORE]
+    mine = plans_of(state, player)
+    rest_of_round = [line for part, line in (("donate", _DONATE), ("store", _STORE)) if part not in mine]
     holds = {office for office, holder in state["offices"].items() if holder == player}
-    next_round = [_DEFEND, _AUCTION]
-    next_round += [_PRETORIO] if "pretorio" in holds else []
-    next_round += [_CONSUL] if "consul" in holds else []
-    next_round += _CONSTRUCTION
+    next_round = [] if player in state["defend"] else [_DEFEND]
+    next_round += [] if "auction" in mine else [_AUCTION]
+    next_round += [_PRETORIO] if "pretorio" in holds and "pretorio" not in mine else []
+    next_round += [_CONSUL] if "consul" in holds and "consul" not in mine else []
+    next_round += [] if "construction" in mine else _CONSTRUCTION
     if phase == "accept":
         return rest_of_round + next_round
     if phase == "donate":
-        return rest_of_round[1:] + next_round
+        return [line for line in rest_of_round if line is not _DONATE] + next_round
     if phase == "store":
         return next_round
     if phase == "auction":
-        return next_round[1:]
+        return [line for line in next_round if line is not _DEFEND]
     if phase == "pretorio":
         return [line for line in next_round if line.startswith(("consul", "construction"))]
     return []

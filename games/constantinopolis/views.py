@@ -53,6 +53,24 @@ def catalogue(components: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# The parts of the view (its top-level keys, or items of them) each decision reads, shown whole in the mail
+# that asks for it even when they did not change: the office board for the auction, what is
+# for sale and at what price for construction, the market for trade and donations.
+# The market is its card (prices, limits, donations); the cards still to come are shown
+# when they change.
+_CARD = ("market/current", "market/current_card")
+DECISION_READS: dict[str, tuple[str, ...]] = {
+    "auction.choose": ("offices",),
+    "auction.duel": ("offices",),
+    "auction.good": _CARD,
+    "construct.turn": ("supply", *_CARD, "walls", "public_buildings"),
+    "construct.preempt": ("supply",),
+    "accept.contracts": (*_CARD, "ships"),
+    "donate": _CARD,
+    "store": (),
+}
+
+
 def view(state: GameState, player: str | None) -> dict[str, Any]:
     """The position as `player` may see it; None is the moderator, who sees everything."""
     if player is None:

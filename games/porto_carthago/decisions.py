@@ -239,8 +239,8 @@ def run_queues(state: State, events: list[Event]) -> None:
                 return
             # told to the others exactly like a live answer; that it was queued, to its owner alone
             done = order_text(grammar.format_order(order))
-            events.append(Event("queue", phrase("Your queued order is carried out: {order}.", order=done),
-                                {"player": player}, to=(player,)))
+            events.append(Event("queue.used", phrase("Your queued order is carried out."),
+                                {"player": player, "order": grammar.format_order(order)}, to=(player,)))
             events.append(Event("order", phrase("{player}: {order}", player=player, order=done), {"player": player}))
             carry_out(state, decision, order, events)
             continue
@@ -267,8 +267,8 @@ def _standing(state: State, decision: Decision, part: str, events: list[Event]) 
         if part == "lighthouse":
             plans.set_part(state, player, part, answers_json[:k] + answers_json[k + 1:])
         done = order_text(grammar.format_order(order))
-        events.append(Event("plan.used", phrase("Your plan answers {order}.", order=done),
-                            {"order": grammar.format_order(order)}, to=(player,)))
+        events.append(Event("plan.used", phrase("Your plan answers."), {"order": grammar.format_order(order)},
+                            to=(player,)))
         events.append(Event("order", phrase("{player}: {order}", player=player, order=done), {"player": player}))
         carry_out(state, decision, order, events)
         return True

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, OrderShape,
-                              PhaseInfo, Prompt, Result, SetupError)
+from referee.contract import (PLAN, QUEUED, Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order,
+                              OrderError, OrderShape, PhaseInfo, Prompt, Result, SetupError)
 from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural_phrase
 
 from . import checks, components, grammar, menus, plans, scoring, views
@@ -97,6 +97,9 @@ class PortoCarthago:
                        describe(state, decision))]
 
     phase_kinds = tuple(sorted({name.split(".")[0] for name in DECISION_TITLES}))
+    # what a summary of a long stretch of events leaves out: the orders as sent (their effects
+    # say what they did) and what the table shows anyway (the cards laid out, the market)
+    minor_events = frozenset({"order", "cards", "market"})
     score_labels = scoring.SCORE_LABELS
     tie_breaks = scoring.TIE_BREAKS
 
@@ -187,7 +190,7 @@ class PortoCarthago:
         if rest:  # a mail with turns to come replaces the queue; a single answer or a plan leaves it
             new["queue"][player] = [o.to_json() for o in rest]
             queued = order_text("; ".join(grammar.format_order(o) for o in rest))
-            events.append(Event("queue", plural_phrase(len(rest), "{n} order queued: {orders}.",
+            events.append(Event("queue.set", plural_phrase(len(rest), "{n} order queued: {orders}.",
                                                        "{n} orders queued: {orders}.", orders=queued),
                                 {"player": player}, to=(player,)))
         plans.record(new, player, [o for o in orders if o.kind in PLAN_KINDS], events)
@@ -203,6 +206,26 @@ class PortoCarthago:
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def planned(self, state: State, player: str, orders: Sequence[Order]) -> list[str]:
+        """As `apply` takes them: plan lines set standing answers; the first other order answers
+        the player's decision when it is theirs, and every order after it waits in their queue."""
+        decision = current_decision(state)
+        now = decision is not None and decision.seat == seat_of(state, player)
+        out = []
+        for order in orders:
+            if order.kind in PLAN_KINDS:
+                out.append(PLAN)
+            elif now:
+                out.append("")
+                now = False
+            else:
+                out.append(QUEUED)
+        return out
+
+    def reads(self, state: State, player: str) -> list[str]:
+        """The parts of the view the decision open for `player` reads: `views.DECISION_READS`."""
+        return views.reads(state, player)
 
     def standing_plan(self, state: State, player: str) -> list[str]:
         """The player's queued turns and standing answers (their report alone)."""

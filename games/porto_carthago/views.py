@@ -9,12 +9,45 @@ from typing import Any
 from referee.contract import Order
 from referee.wording import order_text
 
-from .board import PRIVILEGE_TEXT, docks, goods_price, storage_spaces
+from .board import PALACE_SEAT, PRIVILEGE_TEXT, docks, goods_price, ship_card, storage_spaces
 from .flow import current_decision, describe
 from .grammar import format_order
+from .palace import purchase_problem
 from .plans import standing_lines
 from .scoring import seats_bought
 from .state import State
+
+
+# The parts of the view (its top-level keys) each decision reads, shown whole in the mail
+# that asks for it even when they did not change: every dock where a dock is chosen or a
+# ship docks, the action slots and the market for an action, the palace wherever a seat
+# can be bought (on an action turn: with the seat privilege, or through the side action of
+# slots 4 and 6 when the player has a servant and the trade points the cheapest field needs).
+DECISION_READS: dict[str, tuple[str, ...]] = {
+    "setup.optional_dock": ("docks", "market"),
+    "setup.compulsory_dock": ("docks", "market"),
+    "arrival.lighthouse": ("docks", "row1"),
+    "action.main": ("slots", "market"),  # and the palace where a seat can be bought on this turn
+    "action.after": ("slots", "palace"),
+    "intrigue.reward": ("intrigue_path",),
+    "privilege.immediate": ("privileges",),
+    "privilege.arrange": (),
+    "market.refill_buy": ("market",),
+    "end.final_seat": ("palace",),
+}
+
+
+def reads(state: State, player: str) -> list[str]:
+    """The view's parts the decision open for `player` reads; none when they are not asked."""
+    decision = current_decision(state)
+    if decision is None or state["players"][decision.seat] != player:
+        return []
+    parts = list(DECISION_READS.get(decision.name, ()))
+    if decision.name == "action.main" and (
+            any(ship_card(state, card)["privilege"] == PALACE_SEAT for card in state["held"][decision.seat])
+            or purchase_problem(state, decision.seat, public=True) is None):
+        parts.append("palace")  # the privilege, or a slot's side action, buys a seat on this turn
+    return parts
 
 
 def view(state: State, player: str | None) -> dict[str, Any]:

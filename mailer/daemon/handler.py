@@ -265,12 +265,12 @@ class MailHandler:
 
     def _command(self, mail: InboundMail, raw: bytes, game_id: str, player: str, token: str,
                  name: str, argument: str) -> Handled:
-        """STATUS and HELP are answered with mail; VACATION, TIMEZONE, NOTIFY and LANGUAGE change
+        """STATUS, HELP and HISTORY are answered with mail; VACATION, TIMEZONE, NOTIFY and LANGUAGE change
         the seat and are confirmed. Identity is checked exactly as for orders."""
         serial = f"{player}.{_digest(mail.message_id, raw)}"
         rest = lines_after_command(mail)
         try:
-            if name in ("STATUS", "HELP"):
+            if name in ("STATUS", "HELP", "HISTORY"):
                 self.referee.request(game_id, player, name.lower(), token=token, in_reply_to=mail.message_id,
                                      serial=serial)
             elif name == "LEAVE":

@@ -1,5 +1,5 @@
-"""The mail commands a player may send instead of orders: STATUS, HELP, VACATION, TIMEZONE,
-LANGUAGE, NOTIFY, LEAVE; and CHECK, which stands in front of orders.
+"""The mail commands a player may send instead of orders: STATUS, HELP, HISTORY, VACATION,
+TIMEZONE, LANGUAGE, NOTIFY, LEAVE; and CHECK, which stands in front of orders.
 
 A command is a mail's first line of text, or else its subject, and nothing else: a mail with
 an ORDERS block is never a command, and what follows a command in the mail is not read (the
@@ -18,12 +18,13 @@ from referee.i18n import DEFAULT_LANGUAGE, translations
 
 SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 MAX_UNREAD_SHOWN = 10
-COMMANDS = {"STATUS": 0, "HELP": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1, "LEAVE": 0, "NOTIFY": 1}  # words to follow
+COMMANDS = {"STATUS": 0, "HELP": 0, "HISTORY": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1, "LEAVE": 0,
+            "NOTIFY": 1}  # words to follow
 # The commands' names in the other languages a player may write in (docs/languages.md).
 ALIASES = {"TZ": "TIMEZONE", "ZEITZONE": "TIMEZONE", "FUSO": "TIMEZONE", "SPRACHE": "LANGUAGE", "LINGUA": "LANGUAGE",
            "HILFE": "HELP", "AIUTO": "HELP", "STAND": "STATUS", "STATO": "STATUS", "URLAUB": "VACATION",
-           "VACANZA": "VACATION", "FERIEN": "VACATION", "BENACHRICHTIGUNG": "NOTIFY", "AVVISI": "NOTIFY",
-           "AUSSTEIGEN": "LEAVE", "ABMELDEN": "LEAVE", "LASCIA": "LEAVE"}
+           "VACANZA": "VACATION", "FERIEN": "VACATION", "VERLAUF": "HISTORY", "CRONOLOGIA": "HISTORY",
+           "BENACHRICHTIGUNG": "NOTIFY", "AVVISI": "NOTIFY", "AUSSTEIGEN": "LEAVE", "ABMELDEN": "LEAVE", "LASCIA": "LEAVE"}
 CHECK = "CHECK"
 CHECK_WORDS = {CHECK, "PRÜFE", "PRUEFE", "VERIFICA"}  # CHECK as German and Italian players write it
 

@@ -9,7 +9,8 @@ service calls `settle`, which looks at each player once: is something asked of t
 they were not mailed about, did a round end, is the game over, is a reminder or a reopened
 part waiting, has their digest time come? If so, everything that waits goes out as one mail:
 the parts (receipts first), what is asked, what happened since their last mail, and the
-position. Otherwise it keeps waiting; nothing is dropped.
+position. Otherwise it keeps waiting; nothing is dropped. A receipt does not wait: the
+receipt of an order mail read in this unit of work goes out alone when nothing else is due.
 """
 
 from __future__ import annotations
@@ -32,16 +33,25 @@ PART_ORDER = {"receipt": 0, "reopened": 1, "reminder": 2, "welcome": 3, "notice"
 
 
 def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: str, *,
-             reply: str | None = None, urgent: bool = False) -> None:
+             reply: str | None = None, urgent: bool = False, spent: str | None = None) -> None:
     """Keep something for the player's next mail (in the game's meta, this unit of work).
     `urgent`: it asks the player to act now (a reminder, a reopened part), so it does not
-    wait for the next round or digest."""
+    wait for the next round or digest. `spent`: a receipt that set some of the player's plan,
+    as it reads when none of the plan is left by the time the mail goes (`as_sent`)."""
     bags = dict(tx.meta.get("mailbag") or {})
     bag = bag_of(tx.meta, player)
     bag["parts"].append({"kind": kind, "subject": subject, "text": text, "reply": reply, "urgent": urgent,
-                         "fresh": True})
+                         "fresh": True, "spent": spent})
     bags[player] = bag
     tx.set_meta(mailbag=bags)
+
+
+def note_planner(tx: GameTransaction, player: str) -> None:
+    """The player has sent a plan: they know how, so their reports leave the plan template
+    (the ORDERS block's "Plan ahead") to HELP."""
+    bag = bag_of(tx.meta, player)
+    if not bag["planner"]:
+        tx.set_meta(mailbag={**(tx.meta.get("mailbag") or {}), player: dict(bag, planner=True)})
 
 
 def sections(view: Mapping[str, Any], known: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -91,6 +101,21 @@ def changed_sections(now: Mapping[str, str], seen: Mapping[str, str]) -> list[st
     return sorted(k for k, h in now.items() if seen.get(k) != h)
 
 
+def with_whole(changed: list[str] | None, now: Mapping[str, str], parts: Sequence[str]) -> list[str] | None:
+    """`changed` (from `changed_sections`) with `parts` counted as changed, each whole (the part
+    and every item and field of it), so that a layout shows them as if they were new: what a
+    decision reads is shown in the mail that asks for it, changed or not. A part may name an
+    item of a top-level part (`market/current_card`): that item whole, and its top-level part
+    as changed, so that the layout shows the part with that item in it."""
+    if changed is None or not parts:
+        return changed
+    extra: set[str] = set()
+    for part in parts:
+        extra.add(part.partition("/")[0])
+        extra.update(k for k in now if k == part or k.startswith(part + "/"))
+    return sorted(set(changed) | extra)
+
+
 _SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
@@ -108,6 +133,13 @@ def digest(value: Any) -> str:
 
 def sorted_parts(parts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return sorted((dict(p) for p in parts), key=lambda p: PART_ORDER.get(p["kind"], 9))
+
+
+def as_sent(parts: Sequence[Mapping[str, Any]], plan_left: bool) -> list[dict[str, Any]]:
+    """The parts in the order a mail shows them; a receipt that set some of the plan points to
+    the mail's plan, or, when nothing of the plan is left to show (`plan_left` false: it was
+    played or lapsed in the same unit of work), says that it is used up."""
+    return [dict(p, text=p["spent"]) if p.get("spent") and not plan_left else p for p in sorted_parts(parts)]
 
 
 class Due:
@@ -160,11 +192,15 @@ def player_news(records: Sequence[Mapping[str, Any]], player: str, after: int) -
 
 
 def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
-           send: Callable[[GameTransaction, Mapping[str, Any], dict[str, Any], list[Event], list[str], str], None]
-           ) -> list[tuple[str, str]]:
+           send: Callable[[GameTransaction, Mapping[str, Any], dict[str, Any], list[Event], list[str], str], None],
+           answer: Callable[[GameTransaction, Mapping[str, Any], dict[str, Any], list[dict[str, Any]]], None]
+           | None = None) -> list[tuple[str, str]]:
     """Decide, for every player, whether their mail goes now; `send(tx, seat, bag, events,
-    notices, reason)` composes and queues it. Writes the mailbags, the players' event
-    cursors and the notices left. The players mailed, in seat order, with the reason."""
+    notices, reason)` composes and queues it. A player whose order mail was received in this
+    unit of work and whose mail is not due gets the receipt at once all the same, alone:
+    `answer(tx, seat, bag, receipts)`; the rest waits. Writes the mailbags, the players'
+    event cursors and the notices left. The players mailed, in seat order, with the reason
+    ("received" for a receipt alone)."""
     meta = tx.meta
     phase = game.phase(state)
     prompts = game.prompts(state)
@@ -197,6 +233,12 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
                        urgent=False, count=bag["count"] + 1)
             reported[name] = last_seq
         else:
+            received = [p for p in bag["parts"] if p["kind"] == "receipt" and p.get("fresh")]
+            if received and answer is not None:  # the first thing a player wants: "received"
+                answer(tx, seat, bag, received)
+                mailed.append((name, "received"))
+                bag["parts"] = [p for p in bag["parts"] if not (p["kind"] == "receipt" and p.get("fresh"))]
+                bag["count"] += 1
             for part in bag["parts"]:
                 part["fresh"] = False
             if (news or (asked.get(name) and asked[name] != bag["ask"])) and not bag["since"]:

@@ -15,14 +15,14 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.config import Settings
-from referee.contract import Event, Game, State
-from referee.i18n import recipient_language, translations
+from referee.contract import Event, Game, State, standing_plan
+from referee.i18n import NAMES, recipient_language, translations
 from referee.i18n.messages import Message, msg, say
 from referee.i18n.terms import agreed, phase_name
-from referee.notify import EACH, Notify, bag_of
+from referee.notify import DIGEST, EACH, Notify, bag_of
 from referee.receipts import Receipt
 from referee.rendering import paragraphs, render
-from referee.schedule import deadline_text, due_of
+from referee.schedule import deadline_short, deadline_text, due_of
 from referee.store import GameExists, GameTransaction
 from referee.timekeeping import format_duration, show_span
 
@@ -31,7 +31,8 @@ from mailer.own_address import referee_address
 from . import folding
 from .compose import OutgoingMail, message_id
 from .outbox import TABLE, Outbox, queue
-from .reports import help_text, orders_block, render_report, report_context, report_subject
+from .news import grouped
+from .reports import help_text, orders_block, plan_line, render_report, report_context, report_subject, your_move
 
 SYSTEM_GAME = "postmaster"
 # how long the answer to a mail to the game's plain address waits for a copy of the same mail
@@ -103,13 +104,17 @@ class MailNotifier:
 
     def receipt(self, tx: GameTransaction, meta: Mapping[str, Any], receipt: Receipt,
                 in_reply_to: str | None) -> None:
-        """An accepted submission's receipt, to the player's registered address: at once for a
-        player who chose `each`, else the first part of their next mail."""
+        """An accepted submission's receipt, to the player's registered address: a mail of its
+        own at once for a player who chose `each`; else a part that `settle` sends at once too,
+        opening the mail due in this unit of work or, when none is, alone."""
         seat = self._seat(meta, receipt.player)
         t = translations(receipt.language)
+        if receipt.plan:
+            folding.note_planner(tx, receipt.player)
         if self._choice(seat).mode != EACH:
+            spent = receipt.render(brief=True, plan_left=False) if receipt.plan else None
             folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
-                             reply=in_reply_to)
+                             reply=in_reply_to, spent=spent)
             return
         serial = f"{receipt.seq}" if receipt.seq is not None else receipt.at
         self._queue(tx, OutgoingMail(
@@ -175,6 +180,9 @@ class MailNotifier:
                 prompt="", left=show_span(due - now), deadline="", help="", block=[]), urgent=True)
             return
         prompts = [p for p in game.prompts(state) if p.player == player]
+        if prompts:
+            subject = your_move(translations(lang), tx.game_id, phase.round, phase_name(game, lang, phase.name),
+                                deadline_short(meta, seat.get("timezone"), lang), reminder=show_span(due - now))
         text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=False,
                       phase={"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
                       prompt=say(prompts[0].text, lang, game) if prompts else "", left=show_span(due - now),
@@ -205,8 +213,12 @@ class MailNotifier:
         if brief:  # the ORDERS block and the deadline come with the rest of their mail
             folding.add_part(tx, player, "reopened", subject, f"{subject}.\n{body}", urgent=True)
             return
-        self._to_seat(tx, seat, "notice", t.gettext("[{game}] {subject}: please send your orders again").format(
-            game=tx.game_id, subject=subject), body, serial)
+        again = t.gettext("[{game}] Your move again ({what}): round {round}, {phase}").format(
+            game=tx.game_id, what=subject[:1].lower() + subject[1:], round=phase.round,
+            phase=phase_name(game, lang, phase.name))
+        due = deadline_short(meta, seat.get("timezone"), lang)
+        self._to_seat(tx, seat, "notice", again + t.gettext(" (by {deadline})").format(deadline=due) if due else again,
+                      body, serial)
 
     def announce(self, tx: GameTransaction, meta: Mapping[str, Any], subject: Message, lines: Sequence[Message],
                  reason: str, serial: str, *, in_reply_to: str | None = None) -> None:
@@ -265,6 +277,24 @@ class MailNotifier:
         self._to_seat(tx, seat, "status", report_subject(ctx), text, serial, html=html, in_reply_to=in_reply_to,
                       auto="auto-replied")
 
+    def history_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
+                       in_reply_to: str | None, serial: str) -> None:
+        """HISTORY: every event the player may see from their last report on, in full and in
+        order, which that report's text may have told in short (its HTML part has them all)."""
+        seat = self._seat(meta, player)
+        lang = recipient_language(meta, player)
+        t = translations(lang)
+        seen = dict(meta.get("reported_from", {})).get(player, 0)
+        events = folding.player_news(tx.events(since=seen), player, seen)
+        phase = game.phase(state)
+        choice = self._choice(seat)
+        text = render("history.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player,
+                      phase={"round": phase.round, "name": phase_name(game, lang, phase.name)},
+                      events=grouped([(e.kind, say(e.text, lang, game)) for e in events], meta.get("players", ())),
+                      setting=choice.command(), footer=choice.short(seat.get("timezone"), lang), language=NAMES[lang])
+        self._to_seat(tx, seat, "history", t.gettext("[{game}] History: everything since your last report").format(
+            game=tx.game_id), text, serial, in_reply_to=in_reply_to, auto="auto-replied")
+
     def welcome(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                 serial: str) -> None:
         """To the person who takes over a seat (`referee replace`): who they now are, the
@@ -292,8 +322,12 @@ class MailNotifier:
         events = folding.player_news(tx.events(since=seen), player, seen)
         ctx = self._context(tx, game, state, meta, seat, dict(bag, seen={}), events, notices.pop(player, ()), parts)
         text, html = render_report(ctx)
-        self._to_seat(tx, seat, "welcome", t.gettext("[{game}] Welcome: you now play {player}").format(
-            game=tx.game_id, player=player), text, serial, html=html)
+        subject = t.gettext("[{game}] Welcome: you now play {player}").format(game=tx.game_id, player=player)
+        if ctx["prompt"]:
+            subject = t.gettext("[{game}] Your move: you now play {player}, round {round}, {phase}").format(
+                game=tx.game_id, player=player, round=ctx["phase"]["round"], phase=ctx["phase"]["name"])
+            subject += t.gettext(" (by {deadline})").format(deadline=ctx["due"]) if ctx["due"] else ""
+        self._to_seat(tx, seat, "welcome", subject, text, serial, html=html)
         self._mailed(tx, game, state, player, bag, ctx)
         tx.set_meta(notices=notices)
 
@@ -398,7 +432,41 @@ class MailNotifier:
         """At the end of a unit of work: each player whose mail is due under their choice gets
         one mail with everything that waited for it (mailer/outbound/folding.py); who, and why."""
         return folding.settle(tx, game, state, now, lambda tx, seat, bag, events, notices, reason: self._combined(
-            tx, game, state, seat, bag, events, notices, reason))
+            tx, game, state, seat, bag, events, notices, reason), lambda tx, seat, bag, parts: self._received(
+            tx, game, state, seat, bag, parts))
+
+    def _received(self, tx: GameTransaction, game: Game, state: State, seat: Mapping[str, Any],
+                  bag: Mapping[str, Any], parts: Sequence[Mapping[str, Any]]) -> None:
+        """The receipt of order mail whose answer is not due with a report now, at once and
+        alone: what was understood, the plan when a receipt set some of it (the brief receipt
+        points to it), whether anything is still asked of the player, and when their next mail
+        comes under their choice."""
+        name = seat["name"]
+        lang = recipient_language(tx.meta, name)
+        t = translations(lang)
+        zone = seat.get("timezone")
+        choice = self._choice(seat)
+        phase = game.phase(state)
+        prompts = game.prompts(state)
+        mine = [p for p in prompts if p.player == name]
+        if choice.mode == DIGEST:
+            when = t.gettext("with your daily digest at {at} {zone}, sooner when a deadline of yours is less than a "
+                             "day away").format(at=choice.at, zone=zone or "UTC")
+        else:
+            when = t.gettext("when you are asked something or the round ends")
+        plan = [plan_line(game, lang, line) for line in standing_plan(game, state, name) or []]
+        parts = folding.as_sent(parts, bool(plan))
+        text = render("received.txt", lang=lang, game_id=tx.game_id, title=game.title, player=name,
+                      phase={"round": phase.round, "name": phase_name(game, lang, phase.name)},
+                      parts=parts, asked=say(mine[0].text, lang, game) if mine else "",
+                      plan=plan if any(p.get("spent") for p in parts) else [],
+                      waiting=sorted({p.player for p in prompts} - {name}), when=when,
+                      setting=choice.command(), footer=choice.short(zone, lang), language=NAMES[lang])
+        replies = [p["reply"] for p in parts if p.get("reply")]
+        self._to_seat(tx, seat, "receipt", t.gettext("[{game}] Orders received: {status}").format(
+            game=tx.game_id, status=t.gettext("accepted")), text, f"m{bag['count'] + 1}",
+            in_reply_to=replies[-1] if replies else None, auto="auto-replied" if replies else "auto-generated",
+            answers=replies[:-1])
 
     def _combined(self, tx: GameTransaction, game: Game, state: State, seat: Mapping[str, Any],
                   bag: dict[str, Any], events: list[Event], notices: Sequence[str], reason: str) -> None:
@@ -409,8 +477,10 @@ class MailNotifier:
         text, html = render_report(ctx)
         reminder = next((p for p in parts if p["kind"] == "reminder"), None)
         replies = [p["reply"] for p in parts if p["kind"] == "receipt" and p.get("reply")]
-        subject = report_subject(ctx)
-        if reminder is not None and not ctx["result"]:
+        due = due_of(meta.get("schedule"))
+        left = show_span(due - self.clock()) if reminder is not None and due is not None else None
+        subject = report_subject(ctx, reminder=left)
+        if reminder is not None and not ctx["result"] and not ctx["prompt"]:
             subject = f"[{tx.game_id}] {reminder['subject']}"
         elif reason == "digest":
             subject += translations(ctx["lang"]).gettext(" (daily digest)")
@@ -446,10 +516,12 @@ class MailNotifier:
         zone = seat.get("timezone")
         lang = recipient_language(meta, seat["name"])
         ctx = report_context(game, state, game_id=tx.game_id, player=seat["name"], events=events,
-                             deadline=deadline_text(meta, zone, lang),
+                             deadline=deadline_text(meta, zone, lang), due=deadline_short(meta, zone, lang),
                              notices=[say(line, lang, game, zone) for line in notices],
-                             parts=folding.sorted_parts(parts), choice=self._choice(seat), zone=zone,
-                             seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang)
+                             parts=folding.as_sent(parts, bool(standing_plan(game, state, seat["name"]))),
+                             choice=self._choice(seat), zone=zone,
+                             seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang,
+                             offer_plan=not bag.get("planner"))
         return ctx
 
     @staticmethod

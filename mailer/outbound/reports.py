@@ -17,16 +17,17 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.contract import Event, Game, State, plan_template, standing_plan
+from referee.contract import Event, Game, State, decision_reads, plan_template, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
-from referee.i18n.messages import after_semicolon, say
+from referee.i18n.messages import say
 from referee.wording import Phrase
 from referee.i18n.terms import localise, phase_name
 from referee.notify import Notify
 from referee.rendering import has_template, menu_text, render
 from referee.standings import standings_context
 
-from .folding import changed_sections, digest, sections
+from .folding import changed_sections, digest, sections, with_whole
+from .news import grouped, in_short
 
 MENU_LINES = 12
 
@@ -86,7 +87,7 @@ def view_partial(game: Game) -> str | None:
 def view_text(game: Game, view: Mapping[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> str:
     """A player's view as the text report shows it, the whole table (also `referee show --as`)."""
     partial = view_partial(game)
-    return render(f"{partial or GENERIC_VIEW}.txt", lang=lang, view=view, player=player, changed=None,
+    return render(f"{partial or GENERIC_VIEW}.txt", lang=lang, view=view, player=player, changed=None, plan_apart=False,
                   rows=[] if partial else view_rows(view), sections={})
 
 
@@ -130,18 +131,20 @@ def _comment(text: str, width: int = 78) -> list[str]:
 
 
 def report_context(game: Game, state: State, *, game_id: str, player: str, events: Iterable[Event],
-                   deadline: str | None = None, notices: Sequence[str] = (),
+                   deadline: str | None = None, due: str | None = None, notices: Sequence[str] = (),
                    parts: Sequence[Mapping[str, Any]] = (), choice: Notify | None = None, zone: str | None = None,
                    seen: Mapping[str, str] | None = None, players: Sequence[str] = (),
-                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+                   lang: str = DEFAULT_LANGUAGE, offer_plan: bool = True) -> dict[str, Any]:
     """What a report shows one player, in their language. `parts` come first (the receipt of
     their orders, a reminder, a notice: what waited for this mail, mailer/outbound/folding.py),
     then what is asked, then `notices` (what the referee or the moderator did that the events
     do not show: an undo and its reason, default orders played at a deadline) and the events
     since their last mail. `seen` is what the view looked like in that mail: the text shows
-    only the parts of the table that changed since (None: all of it); the HTML part shows it
-    all. `players`: the game's player names, so that one player's moves in a row read as one
-    line."""
+    the parts of the table that changed since (None: all of it) and, whole, every part the
+    decision asked for reads (`decision_reads`); the HTML part shows it all. `players`: the
+    game's player names, so that one player's moves in a row read as one line. `offer_plan`:
+    the ORDERS block offers the plan template (once a round); a player who has sent a plan
+    knows how, and finds it in HELP."""
     phase = game.phase(state)
     prompts = [p for p in game.prompts(state) if p.player == player]
     result = game.result(state)
@@ -149,16 +152,22 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     partial = view_partial(game)
     choice = choice or Notify()
     template = plan_template(game, state, player) if prompts else []
+    told = [(e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player)]
+    shown_events, summarised = in_short(told, players, getattr(game, "minor_events", ()),
+                                        getattr(game, "table_events", ()), lang)
     # kept by the notifier as what this mail showed: the view's parts and the plan template
     parts_now = {**sections(view, seen), PLAN_TEMPLATE: _template_mark(template, phase.round, seen)}
     changed = changed_sections(parts_now, seen or {})
+    # what the decision reads is shown whole, changed or not: the last mail may be days old
+    shown = with_whole(changed, parts_now, decision_reads(game, state, player) if prompts else [])
     return {
         "game_id": game_id,
         "title": game.title,
         "player": player,
         "phase": {"key": phase.key, "round": phase.round, "name": phase_name(game, lang, phase.name)},
-        "events": grouped([(e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player)], players,
-                          lang=lang),
+        "events": grouped(told, players),  # every one: the HTML part
+        "events_text": shown_events,  # the text part: in short when they run long
+        "events_summarised": summarised,
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
         "rows": [] if partial else view_rows(view),
@@ -166,17 +175,19 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "waiting_for": sorted({p.player for p in game.prompts(state)} - {player}),
         "help": say(game.help(state, player), lang, game) if prompts else "",
         "block": orders_block(game, state, game_id, player, lang,
-                              plan=changed is None or PLAN_TEMPLATE in changed) if prompts else [],
+                              plan=offer_plan and (changed is None or PLAN_TEMPLATE in changed)) if prompts else [],
         "deadline": deadline or translations(lang).gettext("none set"),
+        "due": due,  # the deadline in a few words, for the subject; None: none
         "result": result.to_json() if result else None,
         "standings": standings_context(game, result, lang),
         "notices": list(notices),
         "parts": [dict(p) for p in parts],
-        "changed": changed,  # None: show everything
+        "changed": shown,  # None: show everything
         "sections": parts_now,
         "footer": choice.short(zone, lang),
         "setting": choice.command(lang),
         "plan": [plan_line(game, lang, line) for line in standing_plan(game, state, player) or []],
+        "plan_apart": True,  # the plan, queued turns too, has a part of its own: the view leaves it out
         "lang": lang,
         "language": NAMES[lang],
     }
@@ -191,55 +202,13 @@ def _template_mark(template: Sequence[str], round_no: int, seen: Mapping[str, st
     return (seen or {}).get(PLAN_TEMPLATE) or digest([])
 
 
-def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: int = 74,
-            lang: str = DEFAULT_LANGUAGE) -> list[str]:
-    """Events (kind, text) as the lines of "Since your last mail". Events in a row that begin
-    with the same player's name read as one line: `bruno sells 1 blue for 2 gold; sells 3
-    green for 3 gold; ends the construction turn.` (in German and Italian, whose clauses need
-    their subject after a semicolon, `bruno verkauft ..., verkauft ... und beendet ...`). Events
-    in a row of the same kind (every player's production, every draw of contracts) are joined
-    with `;` when that takes no more lines of `width` than one line each. A mail that covers a
-    whole round stays readable, and nothing is left out."""
-    lines: list[list[str]] = []  # each line: its first text, then the same player's clauses
-    last_who: str | None = None
-    last_kind: str | None = None
-    for kind, text in events:
-        who = next((p for p in players if text.startswith((p + " ", p + ": "))), None)
-        if lines and who is not None and who == last_who:
-            lines[-1].append(text[len(who):].removeprefix(":").lstrip())
-        elif lines and kind == last_kind and _lines(joined := _line(lines[-1], lang).rstrip(".") + "; "
-                                                     + after_semicolon(text, lang), width) <= (
-                _lines(_line(lines[-1], lang), width) + _lines(text, width)):
-            lines[-1] = [joined]
-            who = None  # a joined line no longer belongs to one player
-        else:
-            lines.append([text])
-        last_who, last_kind = who, kind
-    return [_line(parts, lang) for parts in lines]
-
-
-def _line(parts: Sequence[str], lang: str) -> str:
-    """One player's clauses in a row as one line: after semicolons in English; in German and
-    Italian after commas and the language's "and" before the last, which keeps the player
-    the subject of each clause."""
-    if len(parts) == 1:
-        return parts[0]
-    if lang == DEFAULT_LANGUAGE or any(";" in p or ":" in p for p in parts):
-        return "; ".join(p.rstrip(".") for p in parts[:-1]) + "; " + parts[-1]
-    t = translations(lang)
-    return ", ".join(p.rstrip(".") for p in parts[:-1]) + t.gettext(" and ") + parts[-1]
-
-
-def _lines(text: str, width: int) -> int:
-    return len(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or 1
-
-
 MAIL_COMMANDS = (
     ("STATUS", N_("your current report again, the whole table included")),
     ("NOTIFY turn", N_("mail when you are asked something and at round ends (the default)")),
     ("NOTIFY each", N_("a mail for everything as it happens")),
     ("NOTIFY digest 08:00", N_("at most one mail a day, at that time in your time zone")),
     ("HELP", N_("this summary of the orders you may give now")),
+    ("HISTORY", N_("everything that happened from your last report on, in full")),
     ("VACATION 5d", N_("away for five days (or: VACATION until 2026-12-01, VACATION off)")),
     ("TIMEZONE Europe/Berlin", N_("show deadlines in your time zone")),
     ("LANGUAGE de", N_("your mail in German (de), Italian (it) or English (en)")),
@@ -304,13 +273,30 @@ def render_report(context: Mapping[str, Any]) -> tuple[str, str]:
     return render("report.txt", **context), render("report.html", **context)
 
 
-def report_subject(context: Mapping[str, Any]) -> str:
+def report_subject(context: Mapping[str, Any], reminder: str | None = None) -> str:
+    """A report's subject. One that asks for orders says so first, with the deadline in the
+    reader's zone (`[g] Your move: round 2, Construct buildings (by Sat 28 Nov 18:05 CET)`), so
+    an inbox tells at a glance the mails that need an answer; no other subject says so.
+    `reminder`: the time left, for a mail that reminds of the deadline."""
     phase = context["phase"]
     t = translations(context.get("lang", DEFAULT_LANGUAGE))
+    game = context["game_id"]
     if context["result"]:
-        return t.gettext("[{game}] Game over").format(game=context["game_id"])
-    return t.gettext("[{game}] Round {round}: {phase}").format(game=context["game_id"], round=phase["round"],
-                                                               phase=phase["name"])
+        return t.gettext("[{game}] Game over").format(game=game)
+    if context["prompt"]:
+        return your_move(t, game, phase["round"], phase["name"], context.get("due"), reminder)
+    return t.gettext("[{game}] Round {round}: {phase}").format(game=game, round=phase["round"], phase=phase["name"])
+
+
+def your_move(t: Any, game: str, round_no: int, phase: str, due: str | None, reminder: str | None = None) -> str:
+    """The subject of a mail that asks for orders, in the language of the translations `t`;
+    `reminder`: the time left, for a reminder."""
+    if reminder:
+        text = t.gettext("[{game}] Your move (reminder, {left} left): round {round}, {phase}").format(
+            game=game, left=reminder, round=round_no, phase=phase)
+    else:
+        text = t.gettext("[{game}] Your move: round {round}, {phase}").format(game=game, round=round_no, phase=phase)
+    return text + t.gettext(" (by {deadline})").format(deadline=due) if due else text
 
 
 def new_events(events: Sequence[Mapping[str, Any]]) -> list[Event]:

@@ -12,16 +12,16 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .. import registry
-from ..contract import OrderError
+from ..contract import Game, OrderError
 from ..playthrough import own_position
 from ..receipts import ACCEPTED
 from ..service import Referee, Submission
 from ..store import TinyDBStore
 from ..timekeeping import StepClock
-from . import make_bot
+from . import Bot, make_bot
 
 MAX_ROUND_TRIPS = 5000
 
@@ -38,6 +38,24 @@ class Tempo:
     not_accepted: list[str] = field(default_factory=list)
     log: str = ""  # the game record, when asked for
     finished: bool = False
+
+
+def asked_mails(game: Game, stored: Any, bots: Mapping[str, Bot], tokens: Mapping[str, str], sent: int,
+                domain: str) -> list[Submission]:
+    """The mails of the players the game asks now (none when the game is over), each written by
+    that player's bot against the position its set applies to, with their token and the
+    Message-ID `<n.player@domain>`, numbered on from `sent`: the path the mail worker takes
+    once it has read a mail's ORDERS block."""
+    mails = []
+    for player in dict.fromkeys(p.player for p in game.prompts(stored.state)):
+        try:
+            state = own_position(game, stored, player)
+        except OrderError:
+            state = stored.state
+        sent += 1
+        mails.append(Submission(player, bots[player].mail(game, state, player), token=tokens[player],
+                                message_id=f"<{sent}.{player}@{domain}>", source="mail"))
+    return mails
 
 
 def play_game(game_name: str, players: Sequence[str], seed: str, kinds: Mapping[str, str], *,
@@ -57,19 +75,11 @@ def play_game(game_name: str, players: Sequence[str], seed: str, kinds: Mapping[
     sent = 0
     while tempo.round_trips < MAX_ROUND_TRIPS:
         stored = store.load(made.id)
-        asked = list(dict.fromkeys(p.player for p in game.prompts(stored.state)))
-        if not asked:
+        mails = asked_mails(game, stored, bots, tokens, sent, f"{made.id}.bench")
+        if not mails:
             tempo.finished = True
             break
-        mails = []
-        for player in asked:
-            try:
-                state = own_position(game, stored, player)
-            except OrderError:
-                state = stored.state
-            sent += 1
-            mails.append(Submission(player, bots[player].mail(game, state, player), token=tokens[player],
-                                    message_id=f"<{sent}.{player}@{made.id}.bench>", source="mail"))
+        sent += len(mails)
         receipts = ref.submit_many(made.id, mails)
         tempo.round_trips += 1
         tempo.mails += len(mails)

@@ -29,6 +29,8 @@ _ALIASES = {
 }
 # A moment as each language writes it in a deadline (CLDR patterns, read by Babel).
 _MOMENT = {"en": "EEE d MMM y HH:mm", "de": "EEE, d. MMM y, HH:mm", "it": "EEE d MMM y, HH:mm"}
+# The same without the year, for a subject line.
+_SHORT_MOMENT = {"en": "EEE d MMM HH:mm", "de": "EEE, d. MMM, HH:mm", "it": "EEE d MMM, HH:mm"}
 
 
 class LanguageError(ValueError):
@@ -103,13 +105,13 @@ def format_number(value: float | int, lang: str) -> str:
     return format_decimal(value, locale=language_or_default(lang))
 
 
-def format_moment(moment: datetime, lang: str) -> str:
+def format_moment(moment: datetime, lang: str, year: bool = True) -> str:
     """A moment's day and time as the language writes them: `Tue 1 Dec 2026 19:00`,
-    `Di., 1. Dez. 2026, 19:00`, `mar 1 dic 2026, 19:00`."""
+    `Di., 1. Dez. 2026, 19:00`, `mar 1 dic 2026, 19:00`; without the year, `Tue 1 Dec 19:00`."""
     from babel.dates import format_datetime
 
     lang = language_or_default(lang)
-    return format_datetime(moment, _MOMENT[lang], tzinfo=moment.tzinfo, locale=lang)
+    return format_datetime(moment, (_MOMENT if year else _SHORT_MOMENT)[lang], tzinfo=moment.tzinfo, locale=lang)
 
 
 def recipient_language(meta: Mapping[str, Any], player: str | None) -> str:

@@ -39,9 +39,9 @@ class Queries(ServiceCore):
 
     def request(self, game_id: str, player: str, what: str, *, token: str | None,
                 in_reply_to: str | None, serial: str) -> str:
-        """A player's STATUS or HELP by mail: the answer is queued in the game's outbox (one
-        per `serial`, so a mail processed twice is answered once). Returns the player's name."""
-        if what not in ("status", "help"):
+        """A player's STATUS, HELP or HISTORY by mail: the answer is queued in the game's outbox
+        (one per `serial`, so a mail processed twice is answered once). Returns the player's name."""
+        if what not in ("status", "help", "history"):
             raise ValueError(f"unknown request {what!r}")
         with self.store.transaction(game_id) as tx:
             seat = self._checked_seat(tx, player, token)
@@ -51,7 +51,8 @@ class Queries(ServiceCore):
                                    f"{start_rule_text(tx.meta['signup'])}")
             game = self.game_of(tx.meta)
             if self.notifier is not None:
-                answer = self.notifier.status_answer if what == "status" else self.notifier.help_answer
+                answer = {"status": self.notifier.status_answer, "help": self.notifier.help_answer,
+                          "history": self.notifier.history_answer}[what]
                 answer(tx, game, tx.meta, tx.state, seat["name"], in_reply_to, serial)
         self._flush_notices()
         return seat["name"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from ..contract import Game, OrderError, State
+from ..contract import Game, OrderError, State, planned_orders
 from ..i18n import recipient_language, translations
 from ..i18n.messages import say
 from ..i18n.terms import in_language, localise, localised_phase, to_english
@@ -145,6 +145,7 @@ class Submissions(Steps):
                            menu=self._menu(game, pos, player, lang), next=self._next(game, pos, player, False, lang),
                            **base)
         echo = [game.format(o) for o in orders]
+        planned = planned_orders(game, pos.state, player, orders)
         old = previous.text.splitlines() if previous else []
         # what stands as facts now (kept from the earlier set, or sent again) is neither taken
         # out of the set nor added to it: the receipt's events say so
@@ -182,7 +183,7 @@ class Submissions(Steps):
         added = [localise(game, lang, line) for line in added]
         removed = [localise(game, lang, line) for line in removed]
         receipt = Receipt(ACCEPTED, echo=shown, added=added, removed=removed, first_set=previous is None,
-                          events=visible, next=after, seq=seq,
+                          planned=planned, events=visible, next=after, seq=seq,
                           deadline=self._deadline_line(tx.meta, player, lang), **base)
         # enough to recognise the message again; the receipt itself is rebuilt from the log
         tx.add_record("submissions", {"message_id": message_id, "seq": seq, "player": player})

@@ -185,7 +185,7 @@ def test_defend_limit_can_be_sent_with_the_previous_rounds_phase_six_mail():
     from .util import at_accept
     st = at_accept(seat(new(("a", "b")), {"magister": "a", "pretorio": "b"}))
     st, ev = do(st, "b", "defend 3\ndone")
-    assert [e.to for e in ev if e.kind == "auction.defend"] == [("b",)]
+    assert [e.to for e in ev if e.kind == "defend.set"] == [("b",)]
     assert GAME.view(st, "b")["your_defend_limit"] == 3 and "your_defend_limit" not in GAME.view(st, "a")
     st, _ = do(st, "a", "done")
     while st["phase"] != "auction":

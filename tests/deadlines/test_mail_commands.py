@@ -66,6 +66,7 @@ def test_commands_are_recognised_only_alone_and_without_an_orders_block():
     assert cmd("x", "STATUS\r\n") == ("STATUS", "")
     assert cmd("Re: [race-1] STATUS", "") == ("STATUS", "")
     assert cmd("help", "\r\n") == ("HELP", "")
+    assert cmd("x", "HISTORY\r\n") == ("HISTORY", "") and cmd("Verlauf", "") == ("HISTORY", "")
     assert cmd("x", "vacation 5d\r\n-- \r\nAnn\r\n") == ("VACATION", "5d")
     assert cmd("x", "Timezone: Europe/Berlin\r\n") == ("TIMEZONE", "Europe/Berlin")
     assert cmd("x", "TZ America/New_York\r\n") == ("TIMEZONE", "America/New_York")
@@ -81,10 +82,26 @@ def test_status_sends_the_current_report_again(svc, clock, post):
     post.send("bob@players.test", address(tokens, "bob"), "STATUS\n")
     assert post.pump() == [("command", "STATUS")]
     mail, body = post.last("bob@players.test")
-    assert mail["Subject"] == "[race-1] Round 1: add" and mail["Auto-Submitted"] == "auto-replied"
+    assert mail["Subject"] == "[race-1] Your move: round 1, add (by Wed 4 Mar 09:00 UTC)"
+    assert mail["Auto-Submitted"] == "auto-replied"
     assert "ann adds 2; the total is 2." in body and "ORDERS race-1 t1" in body
     assert "Deadline: Wed 4 Mar 2026 09:00 UTC" in body
     assert mail.get_body(("html",)) is not None
+
+
+def test_history_sends_every_event_from_the_last_report_on_in_full(svc, clock, post):
+    """A report's text may tell a long stretch of events in short; HISTORY has them all."""
+    tokens = race(svc)
+    svc.referee.submit("race-1", "ann", "ADD 2")
+    svc.referee.submit("race-1", "bob", "ADD 3")
+    post.send("bob@players.test", address(tokens, "bob"), "HISTORY\n")
+    assert post.pump() == [("command", "HISTORY")]
+    # the round's mail, queued before, may reach the relay after this answer: both go at this pump
+    mail, body = post.last("bob@players.test", "[race-1] History: everything since your last report")
+    assert mail["Auto-Submitted"] == "auto-replied" and mail["In-Reply-To"]
+    assert "Everything that happened from your last report on, in full:" in body
+    # bob's last report began after ann's move (it told him of it); his own move came since
+    assert "- bob adds 3; the total is 5." in body and "ann adds 2" not in body and "ORDERS" not in body
 
 
 def test_help_lists_every_order_of_the_decision_and_the_commands(svc, clock, post):
@@ -96,6 +113,7 @@ def test_help_lists_every_order_of_the_decision_and_the_commands(svc, clock, pos
     assert "PICK <n>  choose a number; DONE  end your part" in body
     assert "  PICK 1\n" in body and "  PICK 9\n" in body
     assert "VACATION 5d" in body and "TIMEZONE Europe/Berlin" in body and "STATUS" in body
+    assert "HISTORY                  everything that happened from your last report on, in full" in body
 
 
 def test_timezone_by_mail_changes_every_deadline_the_player_sees(svc, clock, post):
@@ -109,11 +127,13 @@ def test_timezone_by_mail_changes_every_deadline_the_player_sees(svc, clock, pos
     svc.tick()
     post.pump()
     reminder, body = post.last("ann@players.test")
-    assert "Reminder" in reminder["Subject"] and "Deadline: Wed 4 Mar 2026 04:00 EST (09:00 UTC)" in body
+    assert reminder["Subject"] == "[race-1] Your move (reminder, 1d left): round 0, add (by Wed 4 Mar 04:00 EST)"
+    assert "Deadline: Wed 4 Mar 2026 04:00 EST (09:00 UTC)" in body
     receipt = svc.referee.submit("race-1", "ann", "ADD 1")
     assert "Deadline for phase t1: Thu 5 Mar 2026 04:00 EST (09:00 UTC)" in receipt.render()
     post.pump()
-    report = [m for m in post.inbox.to("bob@players.test") if "Round 1" in m["Subject"]][-1]
+    report = [m for m in post.inbox.to("bob@players.test") if "round 1" in m["Subject"].lower()][-1]
+    assert report["Subject"] == "[race-1] Your move: round 1, add (by Thu 5 Mar 09:00 UTC)"  # bob: UTC
     assert "Deadline: Thu 5 Mar 2026 09:00 UTC" in report.get_body(("plain",)).get_content()  # bob: UTC
     post.send("ann@players.test", address(tokens, "ann"), "TIMEZONE Mars/Olympus\n")
     assert post.pump() == [("rejected", "TIMEZONE: unknown time zone 'Mars/Olympus'; use a name like "
@@ -176,7 +196,7 @@ def test_commands_need_the_token_like_orders(svc, clock, post):
     post.send("eve@evil.test", f"race-1@{HOST}", "PLAYER ann wrongtoken\nVACATION 5d\n")
     assert [o for o, _ in post.pump()] == ["refused", "refused"]
     assert not events(svc, "race-1", "vacation")
-    assert [m["Subject"] for m in post.inbox.to("ann@players.test")] == ["[race-1] Round 0: add"]  # the opening report
+    assert [m["Subject"] for m in post.inbox.to("ann@players.test")] == ["[race-1] Your move: round 0, add (by Wed 4 Mar 09:00 UTC)"]  # the opening
 
 
 def test_the_plain_game_address_with_a_player_line_works_for_commands(svc, clock, post):

@@ -28,7 +28,8 @@ def test_replace_welcomes_the_new_player_and_drops_mail_for_the_old_token(svc):
     assert dropped not in {r["message_id"] for r in svc.outbox.pending()}  # `referee outbox` leaves it out
 
     (welcome,) = [m for m in mails(svc, kind="welcome")]
-    assert welcome["To"] == "carol@players.test" and welcome["Subject"] == "[race-1] Welcome: you now play ann"
+    assert welcome["To"] == "carol@players.test"
+    assert welcome["Subject"] == "[race-1] Your move: you now play ann, round 0, add (by Wed 4 Mar 09:00 UTC)"
     new_reply = f"race-1+ann+{done['token']}@{HOST}"
     assert welcome["Reply-To"] == new_reply
     body = text(welcome)

@@ -22,7 +22,7 @@ def test_reminders_go_only_to_missing_players_at_their_times_and_once(svc, clock
     assert tick(svc) == [] and tick(svc, minutes=30) == []
     [reminder] = mails(svc, kind="reminder")
     assert reminder["To"] == "ann@players.test"
-    assert reminder["Subject"] == "[race-1] Reminder: orders due in 1d"
+    assert reminder["Subject"] == "[race-1] Your move (reminder, 1d left): round 0, add (by Wed 4 Mar 09:00 UTC)"
     body = text(reminder)
     assert "Deadline: Wed 4 Mar 2026 09:00 UTC" in body and "ORDERS race-1 t0" in body and "add to the total" in body
     assert reminder["Reply-To"].startswith("race-1+ann+")
@@ -36,7 +36,7 @@ def test_a_late_tick_sends_only_the_nearest_reminder(svc, clock):
     race(svc)
     assert tick(svc, hours=47) == [("reminder", ("ann",))]
     [reminder] = mails(svc, kind="reminder")
-    assert "due in 1h" in reminder["Subject"]
+    assert "(reminder, 1h left)" in reminder["Subject"]
     assert tick(svc) == []
 
 

@@ -14,7 +14,7 @@ import pytest
 from commands.demo.languages import grammar_problems
 from mailer.daemon.mail_commands import ALIASES, check_request
 from mailer.outbound.compose import OutgoingMail, build
-from mailer.outbound.reports import grouped, mail_commands
+from mailer.outbound.reports import mail_commands
 from referee import registry
 from referee.i18n.messages import say
 from referee.i18n.terms import agreed, glossary_data, localise_menu
@@ -66,12 +66,6 @@ def test_a_sentence_after_a_semicolon_begins_small_where_the_language_writes_it_
     assert "; dein Plan für z" in say(plans, "de")
     assert "; il tuo piano per z" in say(plans, "it")
     assert "; Your plan for z" in say(plans, "en")
-    events = [("a", "dmitri kauft Horreum für 5 Gold."), ("b", "dmitri beendet den Zug in der Bauphase."),
-              ("c", "Die Versteigerung ist vorbei."), ("c", "Die Bank zahlt.")]
-    assert grouped(events, ["dmitri"], lang="de") == [
-        "dmitri kauft Horreum für 5 Gold und beendet den Zug in der Bauphase.",
-        "Die Versteigerung ist vorbei; die Bank zahlt."]
-    assert grouped(events, ["dmitri"])[0] == "dmitri kauft Horreum für 5 Gold; beendet den Zug in der Bauphase."
 
 
 def test_mail_commands_are_written_and_read_in_the_players_language():

@@ -1,7 +1,7 @@
 """Every template renders in every language, through the code that renders it for players:
-reports (both games' own layouts and the generic one), receipts of every kind, HELP,
-reminders, reopened notices, notices, the final standings and the tournament's mail, table
-and results page. A template missing from this list fails the test, so a new one is rendered
+reports (both games' own layouts and the generic one), receipts of every kind (and a receipt
+alone), HELP, HISTORY, reminders, reopened notices, notices, the final standings and the
+tournament's mail, table and results page. A template missing from this list fails the test, so a new one is rendered
 here too; and a template with text to translate must read differently in German and Italian."""
 
 from __future__ import annotations
@@ -66,7 +66,18 @@ def _game_mail(lang: str) -> dict[str, str]:
                                    reason="because", brief=brief, subject="News")
     for receipt in _receipts(lang):
         out["receipt.txt"] = receipt.render()
-        out["receipt.txt"] += receipt.render(brief=True)
+        out["receipt.txt"] += receipt.render(brief=True) + receipt.render(brief=True, plan_left=False)
+    footer = dict(setting="NOTIFY turn", footer="mail when asked", language="English")
+    out["received.txt"] = "".join(  # a receipt alone: nothing more asked, or asked still
+        render("received.txt", lang=lang, game_id="g-1", title="A game", player="ann",
+               phase={"round": 1, "name": "Donate goods"}, parts=[{"text": "Accepted (Donate goods): pass."}],
+               asked=asked, waiting=["bob"], when="when you are asked", plan=plan, **footer)
+        for asked, plan in (("", []), ("a prompt", ["donation: pass"])))
+    out["plan.txt"] = render("plan.txt", lang=lang, plan=["donation: pass"])
+    out["history.txt"] = "".join(
+        render("history.txt", lang=lang, game_id="g-1", title="A game", player="ann",
+               phase={"round": 1, "name": "Donate goods"}, events=events, **footer)
+        for events in ([], ["ann passes."]))
     return out
 
 
@@ -78,6 +89,8 @@ def _receipts(lang: str) -> list[Receipt]:
         Receipt("accepted", echo=["take consul", "pass"], added=["pass"], removed=["bid consul 2"], first_set=False,
                 events=["ann takes the consul"], next=nxt, seq=4, deadline="phase r1-x-0: soon", **base),
         Receipt("accepted", echo=["take consul"], first_set=True, next=nxt, seq=3, **base),
+        Receipt("accepted", echo=["take consul", "donation: pass"], planned=["", "plan"], first_set=True, next=nxt,
+                seq=5, **base),
         Receipt("rejected", errors=[{"class": "invalid", "line": 2, "text": "nimmm", "message": "no order",
                                      "suggestion": "did you mean take?"},
                                     {"class": "illegal", "line": None, "text": None, "message": "not now",

@@ -20,6 +20,7 @@ import pytest
 from mailer.daemon.handler import MailHandler
 from mailer.daemon.wiring import build
 from mailer.outbound import folding
+from mailer.outbound.news import OWN_ECHO
 from referee import registry
 from referee.config import Settings
 from referee.contract import Event
@@ -28,6 +29,7 @@ from referee.rng import Rng
 from referee.service import BadRequest
 
 from tests.deadlines.conftest import flat, mails
+from tests.reports.util import check_html
 from tests.service.conftest import games  # noqa: F401  (the race and simul test games)
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
@@ -66,17 +68,25 @@ def play_to_the_end(svc, gid: str, seed: str) -> None:
     raise AssertionError(f"{gid} did not end")
 
 
+def shown(mail) -> str:
+    """All a mail shows, its lines joined: the text part, and the HTML part's text, which has
+    every event where the text part tells a long stretch in short."""
+    html = mail.get_body(("html",))
+    return flat(mail) + (" " + " ".join(check_html(html.get_content()).split()) if html is not None else "")
+
+
 def missing_events(svc, gid: str, players: list[str]) -> list[tuple[str, str]]:
     """(player, event text) for every event the player may see that no mail to them shows.
     Several moves of one player in a row read as one line (`bob sells ...; sells ...`), so
     each event is looked for without its closing full stop, and without the player's name
-    when it continues such a line."""
+    when it continues such a line. A player's own plan as they set it (`plan.set`, ...) is
+    not told back among the events: their receipt names its parts and "Your plan" shows it."""
     missing = []
     events = [Event.from_json(e) for r in svc.store.load(gid).events for e in r.get("events", [])]
     for player in players:
-        text = " ".join(flat(m) for m in mails(svc, to=f"{player}@players.test"))
+        text = " ".join(shown(m) for m in mails(svc, to=f"{player}@players.test"))
         for event in events:
-            if not event.visible_to(player):
+            if not event.visible_to(player) or event.kind in OWN_ECHO:
                 continue
             said = " ".join(event.text.split()).rstrip(".")
             rest = next((said[len(p):].removeprefix(":").strip() for p in players if said.startswith(p + " ")
@@ -101,7 +111,11 @@ def test_every_event_reaches_every_player_who_may_see_it(svc, name, notify):
         assert got[-1]["Subject"] == f"[{gid}] Game over"
         assert all(f"NOTIFY {notify} (" in flat(m) for m in got if m.kind in ("report", "reminder"))
     if notify == "turn":  # nothing went out on its own that only said something changed
-        assert not [m for m in mails(svc) if m.kind in ("receipt", "notice")]
+        assert not [m for m in mails(svc) if m.kind == "notice"]
+        receipts = [flat(m) for m in mails(svc) if m.kind == "receipt"]  # each answers orders at once, alone
+        assert receipts and all("Accepted (" in text and "ORDERS " not in text for text in receipts)
+        assert all("Your next mail comes when you are asked something or the round ends." in text
+                   or "You are still asked" in text for text in receipts)
 
 
 def race(svc, notify=None, **kwargs):
@@ -134,8 +148,13 @@ def test_a_player_asked_again_by_the_same_step_gets_one_mail(svc):
     assert len(got) == before + 1
     body = flat(got[-1])
     assert body.startswith("Secret Numbers s1 for ann") and "Accepted (pick, round 1): PICK" in body and "ORDERS s1 r1" in body
-    svc.referee.submit("s1", "ann", "PICK 5\nDONE")  # nothing more asked: the receipt waits
-    assert len(mails(svc, "ann@players.test")) == before + 1
+    svc.referee.submit("s1", "ann", "PICK 5\nDONE")  # nothing more asked: the receipt, alone, at once
+    got = mails(svc, "ann@players.test")
+    assert len(got) == before + 2 and got[-1].kind == "receipt"
+    assert got[-1]["Subject"] == "[s1] Orders received: accepted"
+    body = flat(got[-1])
+    assert "Accepted (pick, round 1): PICK 5; DONE." in body and "ORDERS" not in body
+    assert "Nothing more is asked of you now; waiting for bob, cid. Your next mail comes when you are asked" in body
 
 
 def test_a_reminder_always_goes_and_carries_what_waited(svc):
@@ -143,7 +162,8 @@ def test_a_reminder_always_goes_and_carries_what_waited(svc):
     svc.clock.now = START + timedelta(days=1, hours=1)  # 24h before the deadline
     svc.tick()
     reminder = mails(svc, "ann@players.test")[-1]
-    assert reminder.kind == "reminder" and reminder["Subject"].startswith("[race-1] Reminder: orders due in")
+    assert reminder.kind == "reminder"
+    assert reminder["Subject"] == "[race-1] Your move (reminder, 23h left): round 0, add (by Wed 4 Mar 09:00 UTC)"
     assert "ORDERS race-1 t0" in flat(reminder)
 
 
@@ -163,6 +183,22 @@ def test_a_digest_comes_at_the_players_local_time_or_sooner_near_a_deadline(svc)
     svc.clock.now += timedelta(minutes=5)
     svc.tick()
     assert mails(svc, "bob@players.test")[-1]["Message-ID"] == digest["Message-ID"]  # one a day
+
+
+def test_a_digest_player_gets_the_receipt_of_their_orders_at_once(svc):
+    """A receipt is not news to wait for: whatever the choice, the player hears at once that
+    their orders arrived, and when their next mail comes."""
+    race(svc, notify={"bob": "digest 18:30"}, timezones={"bob": "Europe/Berlin"}, policy_set=["deadline=4d"])
+    svc.referee.submit("race-1", "ann", "ADD 2")
+    before = len(mails(svc, "bob@players.test"))
+    svc.referee.submit("race-1", "bob", "ADD 1", in_reply_to="<bob-1@players.test>")
+    [receipt] = mails(svc, "bob@players.test")[before:]
+    assert receipt.kind == "receipt" and receipt["In-Reply-To"] == "<bob-1@players.test>"
+    body = flat(receipt)
+    assert "Accepted (add, round 1): ADD 1." in body and "ORDERS" not in body
+    assert ("Nothing more is asked of you now; waiting for ann. Your next mail comes with your daily digest at "
+            "18:30 Europe/Berlin, sooner when a deadline of yours is less than a day away.") in body
+    assert "NOTIFY digest 18:30 (daily at 18:30 Europe/Berlin)" in body
 
 
 def test_a_digest_player_asked_with_a_deadline_less_than_a_day_away_is_mailed_at_once(svc):
@@ -211,20 +247,28 @@ def test_the_cli_sets_the_choice(tmp_path, games):  # noqa: F811
 
 
 def test_a_mail_that_answers_several_mails_refers_to_each(svc):
-    """Receipts that waited open the next mail; its In-Reply-To names the last mail answered
-    and References every one of them, so a mail program threads them all (and a player can
-    tell which of their mails were answered)."""
+    """Mails of one player read in one unit of work get one answer: its In-Reply-To names the
+    last mail answered and References every one of them, so a mail program threads them all
+    (and a player can tell which of their mails were answered). So for a receipt alone, and
+    for receipts that open a report due at the same moment."""
+    from referee.service import Submission
+
     svc.referee.new_game("simul", [(p, f"{p}@players.test") for p in ("ann", "bob", "cid")], seed="s",
                          game_id="s1")
     before = len(mails(svc, "ann@players.test"))
-    receipt = svc.referee.submit("s1", "ann", "PICK 5\nDONE", in_reply_to="<ann-1@players.test>")
-    assert receipt.status == "accepted", receipt.render()  # nothing more is asked of ann: it waits
-    with svc.store.transaction("s1") as tx:  # the receipt of a second mail of hers, waiting too
-        folding.add_part(tx, "ann", "receipt", "Orders received", "Accepted: ...\n", reply="<ann-2@players.test>")
-    assert len(mails(svc, "ann@players.test")) == before
-    for player in ("bob", "cid"):
-        svc.referee.submit("s1", player, "PICK 1\nDONE")
-    answer = mails(svc, "ann@players.test")[before]
-    assert answer["In-Reply-To"] == "<ann-2@players.test>"
+    receipts = svc.referee.submit_many("s1", [Submission("ann", "PICK 5", in_reply_to="<ann-1@players.test>"),
+                                              Submission("ann", "PICK 4\nDONE", in_reply_to="<ann-2@players.test>")])
+    assert [r.status for r in receipts] == ["accepted", "accepted"]
+    [answer] = mails(svc, "ann@players.test")[before:]  # nothing more is asked of ann: the receipts alone
+    assert answer.kind == "receipt" and answer["In-Reply-To"] == "<ann-2@players.test>"
     refs = answer["References"].split()
     assert refs.index("<ann-1@players.test>") < refs.index("<ann-2@players.test>") == len(refs) - 1
+    assert "Accepted (pick, round 1): PICK 5." in flat(answer) and "PICK 4; DONE." in flat(answer)
+    before = len(mails(svc, "bob@players.test"))
+    svc.referee.submit("s1", "cid", "PICK 1\nDONE")
+    svc.referee.submit_many("s1", [Submission("bob", "PICK 2", in_reply_to="<bob-1@players.test>"),
+                                   Submission("bob", "PICK 1\nDONE", in_reply_to="<bob-2@players.test>")])
+    [report] = mails(svc, "bob@players.test")[before:]  # the round ended: the receipts open its report
+    assert report.kind == "report" and report["In-Reply-To"] == "<bob-2@players.test>"
+    refs = report["References"].split()
+    assert refs.index("<bob-1@players.test>") < refs.index("<bob-2@players.test>") == len(refs) - 1

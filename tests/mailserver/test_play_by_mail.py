@@ -116,7 +116,7 @@ def test_a_game_played_by_mail_to_the_end(world):
                                      seed="mail-seed", options={"target": "5"}, game_id="race-1")
     world.pump()
     first = world.inbox.to("ann@players.test")[-1]
-    assert first["Subject"] == "[race-1] Round 0: add"
+    assert first["Subject"].startswith("[race-1] Your move: round 0, add")  # it asks ann for orders
     assert "ORDERS race-1 t0" in first.get_body(("plain",)).get_content()
     assert first["List-Id"] == "race-1 <race-1.games.test>" and first["Auto-Submitted"] == "auto-generated"
     turn = 0

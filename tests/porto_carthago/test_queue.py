@@ -9,7 +9,8 @@ def test_queued_actions_run_when_the_turn_comes():
     s, events = do(s, "TALENTS")
     assert s["money"][1] == money - 4 and who(s) == "Cid"
     # told to Bob alone that it was queued; the others see the order as if sent live
-    assert any(e.kind == "queue" and "queued order is carried out" in e.text and e.to == ("Bob",) for e in events)
+    assert any(e.kind == "queue.used" and "queued order is carried out" in e.text and e.to == ("Bob",)
+               and e.data["order"].startswith("MERCHANT") for e in events)
     assert any(e.kind == "order" and e.text.startswith("Bob: MERCHANT") and e.to is None for e in events)
     assert not any("queue" in e.text.lower() for e in events if e.visible_to("Ann"))
     s, _ = do(s, "TALENTS")

@@ -26,11 +26,11 @@ def test_constantinopolis_plan_in_its_owners_report_alone():
     state, _ = game.apply(state, "greg", game.parse(
         state, "greg", "stay\nconstruction: build Textrinum or Figulina\nconstruction: done"))
     text, html = reports(game, state, "greg")
-    assert "Your standing plan (only you see it" in text and "cancel plan" in text
+    assert "Your plan (only you see it" in text and "cancel plan" in text
     assert "construction: build Textrinum or Figulina" in text and "Textrinum or Figulina" in html
     for other in ("jen", "kay"):
         text, html = reports(game, state, other)
-        assert "Your standing plan" not in text and "Textrinum or Figulina" not in text + html
+        assert "Your plan" not in text and "Textrinum or Figulina" not in text + html
     text, _ = reports(game, state, "kay")  # asked in the auction: the template for what follows
     assert "# Plan ahead (optional, only you see it)" in text and "#   construction: build <building>" in text
 
@@ -48,10 +48,10 @@ def test_porto_carthago_plan_in_its_owners_report_alone():
             break
     state, _ = game.apply(pos.state, "bob", game.parse(pos.state, "bob", "CAPTAIN or TALENTS\nINTRIGUE: INTRIGUE 2 or 1"))
     text, _ = reports(game, state, "bob")
-    assert "Your standing plan" in text and "INTRIGUE: INTRIGUE 2 or 1" in text and "CAPTAIN or TALENTS" in text
+    assert "Your plan" in text and "INTRIGUE: INTRIGUE 2 or 1" in text and "CAPTAIN or TALENTS" in text
     for other in ("ann", "cid"):
         text, html = reports(game, state, other)
-        assert "Your standing plan" not in text and "INTRIGUE 2 or 1" not in text + html
+        assert "Your plan" not in text and "INTRIGUE 2 or 1" not in text + html
         assert "CAPTAIN or TALENTS" not in text + html
     text, _ = reports(game, state, "ann")
     assert "# Plan ahead (optional, only you see it)" in text and "LIGHTHOUSE: DOCK" in text

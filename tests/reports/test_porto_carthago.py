@@ -18,7 +18,7 @@ def check_facts(state, player, text):
     """What the report must tell `player`, read back from the state itself."""
     seat = state["players"].index(player)
     own = " ".join(section(text, "Your position", "The harbour").split())
-    assert f"Talents {state['money'][seat]}, trade points {state['tp'][seat]}," in own
+    assert f"Your position ({player}): talents {state['money'][seat]}, trade points {state['tp'][seat]}," in own
     assert f"supply {state['supply'][seat]}, lighthouse {state['light'][seat]}, " \
            f"temple {state['temple'][seat]}" in own
     assert f"): {', '.join(state['store'][seat]) or 'empty'}." in own

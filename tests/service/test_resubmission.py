@@ -198,7 +198,8 @@ def test_the_cancelled_player_is_mailed_at_once_and_the_record_replays(svc):
     assert [s["player"] for s in stored.meta["steps"]] == ["cid", "ann"]
 
     notice = mails(svc, to="bob@players.test", kind="notice")
-    assert len(notice) == 1 and "Your orders were cancelled: please send your orders again" in notice[0]["Subject"]
+    assert len(notice) == 1 and notice[0]["Subject"].startswith(
+        "[s1] Your move again (your orders were cancelled): round 1, pick")
     body = text(notice[0]).replace("\r\n", "\n")
     assert "ann sent new orders for pick (round 1, phase r1)" in body
     assert "ann has no pick to match" in body and "  MATCH ann\n  DONE\n" in body

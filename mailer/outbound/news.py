@@ -1,0 +1,180 @@
+"""What happened since a player's last mail, as the lines of "Since your last mail".
+
+Each thing is said once. A player's own plan, as they set it (`plan.set`), the turns they
+queued (`queue.set`) or a standing limit (`defend.set`), is not told again among the events:
+the receipt confirms it in a line and the report's plan shows it. A step of a plan (`plan.used`, `queue.used`: "Your plan plays
+'stay'.") and the event it causes ("alice stays in Magister Officiorum.") read as one line.
+Moves of one player in a row read as one line too, and moves of the same kind by several
+players (every production, every draw) share a line when that takes no more room.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections import Counter
+from dataclasses import dataclass
+from typing import Collection, Sequence
+
+from referee.i18n import DEFAULT_LANGUAGE, translations
+
+# Event kinds (the games follow these names) that restate the reader's own orders for later:
+# a plan part, turns queued, a standing limit
+OWN_ECHO = ("plan.set", "queue.set", "defend.set")
+# Event kinds of a plan's step, told to its owner just before what the step does
+STEP = ("plan.used", "queue.used")
+
+
+@dataclass(frozen=True)
+class Told:
+    """One event as the reader reads it: its kind, its text, and the text that says who acted
+    (the event a plan step caused, when the step is joined to it)."""
+
+    kind: str
+    text: str
+    lead: str
+
+
+def told(events: Sequence[tuple[str, str]]) -> list[Told]:
+    """The events (kind, text) a player may see, less the echoes of their own plan, each plan
+    step joined to the event after it: `Your plan plays 'stay': alice stays in ...`."""
+    out: list[Told] = []
+    step: str | None = None
+    for kind, text in events:
+        if kind in OWN_ECHO:
+            continue
+        if kind in STEP:
+            if step is not None:
+                out.append(Told(kind, step, step))
+            step = text
+            continue
+        if step is not None:
+            out.append(Told(kind, f"{step.rstrip().rstrip('.')}: {text}", text))
+            step = None
+        else:
+            out.append(Told(kind, text, text))
+    if step is not None:
+        out.append(Told("plan.used", step, step))
+    return out
+
+
+def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: int = 74) -> list[str]:
+    """Events (kind, text) as the lines of "Since your last mail". Events in a row that begin
+    with the same player's name read as one line: `bruno sells 1 blue for 2 gold; sells 3
+    green for 3 gold; ends the construction turn.` Events in a row of the same kind (every
+    player's production, every draw of contracts) are joined with `;` when that takes no more
+    lines of `width` than one line each, unless an event names its player as `name: ...` (an
+    order as sent: what it did follows on its line). A mail that covers a whole round stays
+    readable, and nothing is left out."""
+    out: list[str] = []
+    last_who: str | None = None
+    last_kind: str | None = None
+    step = False  # the last line tells a plan's step: another player's move does not join it
+    for item in told(events):
+        kind, text = item.kind, item.text
+        who = next((p for p in players if item.lead.startswith((p + " ", p + ": "))), None)
+        if out and who is not None and who == last_who and item.lead == text:
+            out[-1] = out[-1].rstrip(".") + "; " + text[len(who):].removeprefix(":").lstrip()
+        elif out and kind == last_kind and not step and item.lead == text and not (
+                who and item.lead.startswith(who + ": ")) and _lines(
+                joined := out[-1].rstrip(".") + "; " + text, width) <= _lines(out[-1], width) + _lines(text, width):
+            out[-1] = joined
+            who = None  # a joined line no longer belongs to one player
+        else:
+            out.append(text)
+            step = item.lead != text
+        last_who, last_kind = who, kind
+    return out
+
+
+def _lines(text: str, width: int) -> int:
+    return len(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or 1
+
+
+SHORT = 6  # lines of "Since your last mail" the text part shows as they are
+LONG = 16  # lines beyond which it tells the events player by player
+
+
+def summary(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Collection[str] = (),
+            lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    """The same events in short: a line per player with what they did, in the order they
+    did it and their name once (`bruno: buys Emporium for 9 gold; draws 2 contracts: 91,
+    100.`), beside the events that belong to no player, each where it first comes. Left out:
+    the kinds a game calls `minor` (how an outcome came about, what the table shows anyway)
+    and the steps of the reader's plan (what they caused is kept); a thing a player did more
+    than once is said once, with how often (in `lang`). The full list stays in the HTML part
+    and in the answer to HISTORY."""
+    lines: list[str | list[str]] = []
+    own: dict[str, list[str]] = {}
+    public: Counter[str] = Counter()
+    for item in told(events):
+        if item.kind in minor:
+            continue
+        text = item.lead.strip()
+        who = next((p for p in players if text.startswith((p + " ", p + ": ", p + "'"))), None)
+        if who is None:
+            if not public[text]:
+                lines.append(text)
+            public[text] += 1
+            continue
+        tail = text[len(who):].removeprefix(":").strip() if not text.startswith(who + "'") else text
+        if who not in own:
+            own[who] = []
+            lines.append(own[who])
+            own[who].append(who)
+        own[who].append(tail.rstrip("."))
+    out = []
+    for line in lines:
+        if isinstance(line, list):
+            times = Counter(line[1:])  # the same thing done again is said once, with how often
+            said = [_times(tail, times[tail], lang) for tail in dict.fromkeys(line[1:])]
+            out.append(f"{line[0]}: " + "; ".join(said) + ".")
+        else:
+            out.append(line if public[line] == 1 else _times(line.rstrip("."), public[line], lang) + ".")
+    return out
+
+
+def _times(text: str, n: int, lang: str) -> str:
+    """`text`, with how often when more than once: `takes 3 talents (2 times)`."""
+    return text if n == 1 else f"{text} " + translations(lang).ngettext("({n} time)", "({n} times)", n).format(n=n)
+
+
+def once(events: Sequence[tuple[str, str]], lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
+    """The events with one that comes again word for word (the same player doing the same
+    thing on a later turn) said at its first place, with how often."""
+    times = Counter(events)
+    if all(n == 1 for n in times.values()):
+        return list(events)
+    return [(kind, text if times[(kind, text)] == 1 else _times(text.rstrip("."), times[(kind, text)], lang) + ".")
+            for kind, text in dict.fromkeys(events)]
+
+
+def less(events: Sequence[tuple[str, str]], kinds: Collection[str]) -> list[tuple[str, str]]:
+    """The events without those of `kinds`, except one that a plan's step caused: the step
+    reads as one line with it, and left alone it would join whatever came next (another
+    player's move)."""
+    return [(kind, text) for i, (kind, text) in enumerate(events)
+            if kind not in kinds or (i and events[i - 1][0] in STEP)]
+
+
+def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Collection[str] = (),
+             table: Collection[str] = (), lang: str = DEFAULT_LANGUAGE, width: int = 74) -> tuple[list[str], bool]:
+    """The lines a mail's text part shows of the events, and whether they are told in short.
+    Up to `SHORT` lines, every event as it came (one that comes again word for word said once,
+    with how often); beyond, the same less the `minor` ones; when that still runs past `LONG`
+    lines, the summary player by player, less the `table` kinds too (what the table in the
+    same mail shows whole), if it is shorter. A stretch that would leave nothing is told whole."""
+    full = grouped(events, players, width)
+    length = _length(full, width)
+    said = once(events, lang)
+    if length <= SHORT:
+        return (full, False) if len(said) == len(events) else (grouped(said, players, width), True)
+    kept = grouped(less(said, minor), players, width)
+    if _length(kept, width) <= LONG:
+        return (kept, True) if kept and _length(kept, width) < length else (full, False)
+    short = summary(events, players, {*minor, *table}, lang) or kept
+    best = min((kept, short), key=lambda lines: _length(lines, width))
+    return (best, True) if _length(best, width) < length else (full, False)
+
+
+def _length(lines: Sequence[str], width: int) -> int:
+    return sum(_lines(line, width) for line in lines)

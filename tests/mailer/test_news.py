@@ -1,0 +1,67 @@
+"""What happened since a player's last mail, as the text part tells it (mailer/outbound/news.py):
+each thing once, a plan step with what it did, and a long stretch in short."""
+
+from __future__ import annotations
+
+from mailer.outbound.news import LONG, SHORT, grouped, in_short, summary, told
+
+PLAYERS = ["ann", "bob"]
+
+
+def test_the_readers_own_plan_is_not_echoed_and_a_plan_step_reads_with_what_it_did():
+    events = [("plan.set", "Your plan for the auction: stay or take free."),
+              ("queue.set", "2 orders queued: TALENTS; REFILL."),
+              ("defend.set", "You will defend your office up to 2 gold in the next auction."),
+              ("plan.used", "Your plan plays 'stay'."), ("auction.stay", "ann stays in Consul."),
+              ("auction.stay", "bob stays in Praefectus Urbi.")]
+    assert grouped(events, PLAYERS) == ["Your plan plays 'stay': ann stays in Consul.",
+                                        "bob stays in Praefectus Urbi."]
+    # the step's player goes on on its line with what they did next
+    more = [("queue.used", "Your queued order is carried out."), ("order", "ann: REFILL"),
+            ("refill", "ann refills the market: G1 G2."), ("order", "bob: TALENTS")]
+    assert grouped(more, PLAYERS) == ["Your queued order is carried out: ann: REFILL; refills the market: G1 G2.",
+                                      "bob: TALENTS"]
+    assert [t.lead for t in told(more)][:1] == ["ann: REFILL"]
+
+
+def test_a_short_stretch_is_told_as_it_came_and_a_repeat_once():
+    events = [("build", "ann buys Cura for 16 gold."), ("build", "bob buys Pistrinum for 6 gold.")]
+    assert in_short(events, PLAYERS) == (grouped(events, PLAYERS), False)
+    again = [("talents", "bob takes 3 talents."), ("x", "ann refills the market."), ("talents", "bob takes 3 talents.")]
+    lines, short = in_short(again, PLAYERS)
+    assert short and lines == ["bob takes 3 talents (2 times).", "ann refills the market."]
+
+
+def test_a_longer_stretch_leaves_out_the_minor_kinds_and_never_everything():
+    events = [(f"k{i}", f"ann does thing number {i} of a long list of things.") for i in range(4)]
+    events += [("bid", f"bob bids {i} on something held by somebody else at the table.") for i in range(6)]
+    assert len(grouped(events, PLAYERS)) > 1
+    lines, short = in_short(events, PLAYERS, minor={"bid"})
+    assert short and not any("bids" in line for line in lines) and lines[0].startswith("ann does thing number 0")
+    assert in_short(events, PLAYERS, minor={"bid", "k0", "k1", "k2", "k3"}) == (grouped(events, PLAYERS), False)
+
+
+def test_a_long_stretch_is_told_player_by_player():
+    events = []
+    for i in range(12):
+        events += [("build", f"ann buys building number {i} for {i} gold in the construction."),
+                   ("produce", f"bob produces {i} green and a great deal of other goods besides."),
+                   ("market", "The market moves to another card.")]
+    assert sum(len(line) // 70 + 1 for line in grouped(events, PLAYERS)) > LONG > SHORT
+    lines, short = in_short(events, PLAYERS, table={"produce"})
+    assert short and lines[0].startswith("ann: buys building number 0 for 0 gold") and "bob" not in " ".join(lines)
+    assert lines[1] == "The market moves to another card (12 times)." and len(lines) == 2
+    whole = summary(events, PLAYERS)
+    assert whole[0].startswith("ann: buys") and whole[1].startswith("bob: produces 0 green")
+
+
+def test_a_plan_step_keeps_the_minor_event_it_caused_and_joins_no_other_players_move():
+    """A step whose event is of a minor kind (`done` ends a turn) is not glued to the next
+    player's move when the minor kinds are left out."""
+    events = [(f"k{i}", f"bob does thing number {i} of a long list of things.") for i in range(4)]
+    events += [("plan.used", "Your plan plays 'done'."), ("construct.done", "ann ends the construction turn."),
+               ("build", "bob buys Hospitium for 9 gold.")]
+    events += [("bid", f"bob bids {i} on something held by somebody else at the table.") for i in range(6)]
+    lines, short = in_short(events, PLAYERS, minor={"bid", "construct.done"})
+    assert short and "Your plan plays 'done': ann ends the construction turn." in lines
+    assert not [line for line in lines if "plays 'done': bob" in line]
