@@ -47,6 +47,13 @@ DEFAULT_MODE = TURN
 DEFAULT_DIGEST_AT = "08:00"
 SOON = timedelta(days=1)  # a digest player's deadline this close gets its mail at once
 
+# The command and its choices as German and Italian players write them (and read them in the
+# footer of every mail); English is always understood too.
+NOTIFY_WORDS = {"de": "BENACHRICHTIGUNG", "it": "AVVISI"}
+MODE_WORDS = {"de": {EACH: "jede", TURN: "zug", DIGEST: "sammel"},
+              "it": {EACH: "ogni", TURN: "turno", DIGEST: "riepilogo"}}
+_LOCAL_MODES = {word: mode for words in MODE_WORDS.values() for mode, word in words.items()}
+
 _HHMM = re.compile(r"^([01]?\d|2[0-3])[:.h]?([0-5]\d)$")
 
 
@@ -63,6 +70,7 @@ class Notify:
     def parse(cls, spec: str) -> "Notify":
         """`each`, `turn`, `digest` or `digest 18:30` (also `18.30`, `1830`, `18h30`)."""
         words = spec.strip().lower().split()
+        words = [_LOCAL_MODES.get(words[0], words[0]), *words[1:]] if words else words
         usage = "write NOTIFY each, NOTIFY turn or NOTIFY digest 08:00 (a time of day in your time zone)"
         if not words or words[0] not in MODES:
             shown = f"{spec.strip()[:30]!r} is not a choice; " if spec.strip() else ""
@@ -90,8 +98,10 @@ class Notify:
     def to_json(self) -> dict[str, Any]:
         return {"mode": self.mode, "at": self.at} if self.mode == DIGEST else {"mode": self.mode}
 
-    def command(self) -> str:
-        return f"NOTIFY {self.mode}" + (f" {self.at}" if self.mode == DIGEST else "")
+    def command(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The mail command that makes this choice, in the words of `lang`."""
+        mode = MODE_WORDS.get(lang, {}).get(self.mode, self.mode)
+        return f"{NOTIFY_WORDS.get(lang, 'NOTIFY')} {mode}" + (f" {self.at}" if self.mode == DIGEST else "")
 
     def short(self, zone: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
         """The choice in a few words, for the last line of every mail, in the reader's language."""

@@ -7,7 +7,11 @@ words of that language that every one of them carries (the footer naming the lan
 receipt's heading). A German subject in an Italian player's mailbox, or an English report
 to a German player, is a problem named with the mail's subject. So is a sentence of English
 inside a mail in another language: an event, a prompt or an error some code wrote without
-going through the catalogue.
+going through the catalogue. And what a reader of the language would mark (`grammar_problems`):
+an English `<placeholder>`, a German noun of the glossaries written small, an Italian word
+that does not agree with its count, a term doubled in brackets (`Kapitän (kapitän)`), a
+German term in an Italian mail, and a word the glossary keeps for another concept
+(`TERMS`: `turno 3` for a round, `uffici` for trading posts).
 """
 
 from __future__ import annotations
@@ -18,8 +22,11 @@ from functools import lru_cache
 from email.parser import BytesParser
 from pathlib import Path
 
+from referee import registry
 from referee.i18n import NAMES, translations
 from referee.i18n.catalogues import TEMPLATE, load
+from referee.i18n.terms import COUNTED, agreed, glossary_data
+from referee.orderlines import fold
 
 # The footer every report carries, as the catalogue has it: the mail setting, the language by
 # name and the command that changes it.
@@ -64,6 +71,69 @@ def _english(lang: str) -> frozenset[str]:
     return frozenset(stretches)
 
 
+# Words a language keeps for one concept, found where another is meant (docs/glossary.md):
+# pattern -> what the glossary says instead.
+TERMS = {
+    "de": [(r"\bPartie vorbei\b", "the end of the game is 'Spielende'"),
+           (r"\bVERWERFE\b|\bverwerfe\b", "a ship is sent away with 'abweisen'")],
+    "it": [(r"\b[Tt]urno \d", "a round is 'round', a player's turn 'turno'"),
+           (r"\b[Ff]ine turno\b", "the end of a round is 'fine del round'"),
+           (r"\buffic(?:io|i) mercantil[ei]\b|\buffici\b", "a trading post is 'fondaco'"),
+           (r"\bcaricat[oi]\b|\b[Cc]arichi il contratto\b", "a contract is 'imbarcato' on a ship; 'carica' is an office"),
+           (r"\bmagazzino (?:facoltativo|obbligatorio)\b", "a dock is 'molo'; 'magazzino' is the storage"),
+           (r"\bDECLINA\b", "a privilege is declined with 'RINUNCIA'")],
+}
+
+
+@lru_cache(maxsize=None)
+def _glossary_words(lang: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Every game's words for `lang`: English placeholders it shows in its own words, the
+    German nouns (shown with a capital), the German terms no other language shares."""
+    english_placeholders: set[str] = set()
+    nouns: set[str] = set()
+    german: set[str] = set()
+    for game in registry.games().values():
+        data = glossary_data(game)
+        for english, local in data.get(lang, {}).get("placeholders", {}).items():
+            if local != english:
+                english_placeholders.add(english)
+        # the words of the other languages (English's own aliases take the German card names)
+        others = {fold(w) for code, table in data.items() if code not in ("de", "en")
+                  for section in ("orders", "words", "aliases") for words in table.get(section, {}).values()
+                  for w in words} | {fold(k) for table in data.values() for section in ("orders", "words")
+                                     for k in table.get(section, {})}
+        for section in ("orders", "words"):
+            for words in data.get("de", {}).get(section, {}).values():
+                if words and words[0][:1].isupper():
+                    nouns.add(words[0])
+                    if len(words[0]) >= 5 and fold(words[0]) not in others:
+                        german.add(words[0])
+    return frozenset(english_placeholders), frozenset(nouns), frozenset(german)
+
+
+def grammar_problems(text: str, lang: str) -> list[str]:
+    """What a reader of `lang` marks in a mail's text, beyond English sentences (see the
+    module's docstring); empty for English."""
+    if lang == "en":
+        return []
+    placeholders, nouns, german = _glossary_words(lang)
+    problems = [f"English placeholder <{m}>" for m in sorted(set(re.findall(r"<([^<>|]+)>", text)))
+                if m in placeholders]
+    if lang == "de":
+        problems += [f"German noun written small: {w.lower()!r}" for w in sorted(nouns)
+                     if re.search(r"(?<![\w<>-])" + re.escape(w.lower()) + r"(?![\w-])", text)]
+    else:
+        problems += [f"German term outside German mail: {w!r}" for w in sorted(german)
+                     if re.search(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])", text)]
+        problems += [f"a word does not agree with its count: {m.group(0)!r}" for m in COUNTED.finditer(text)
+                     if agreed(lang, m.group(0)) != m.group(0)][:1]
+    problems += [f"term doubled in brackets: {m.group(0)!r}"
+                 for m in re.finditer(r"([^\W\d_]+) \(([^\W\d_]+)\)", text) if fold(m.group(1)) == fold(m.group(2))]
+    problems += [f"{m.group(0)!r}: {why}" for pattern, why in TERMS.get(lang, ())
+                 for m in [re.search(pattern, text)] if m]
+    return problems
+
+
 def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
     """What is not in `lang` in one mail from the referee."""
     mail = BytesParser(policy=policy.default).parsebytes(raw)
@@ -81,6 +151,7 @@ def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
         english = sorted(s for s in _english(lang) if s in text)
         if english:
             problems.append(f"{subject!r} holds English: {english[0]!r}")
+        problems += [f"{subject!r}: {problem}" for problem in grammar_problems(subject + " " + text, lang)]
     return problems
 
 

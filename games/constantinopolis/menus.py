@@ -146,7 +146,7 @@ def _auction(state: GameState, player: str) -> list[MenuLine]:
             out.append(_line("raise <gold>", spans(range(need, gold + 1)), tuple(raises)))
         return out
     out = _singles(judge, [Order("stay")])
-    free = order_text(FREE_OFFICE)
+    free = order_text(f"take {FREE_OFFICE}")  # `free` alone is also the order that frees a saved contract
     out += _family("take <office>", [(o, Order("take", {"office": o})) for o in OFFICES]
                    + [(phrase("{free} (the {office}, without paying)", free=free, office=state["auction"]["free"]),
                        Order("take", {"office": FREE_OFFICE}))

@@ -222,10 +222,10 @@ def execute_main(state: State, seat: int, order: Order, events: list[Event]) -> 
             {"player": name, "slot": slot}))
         return
     # the card in the reader's words: the rulebook's German name only in German mail (the glossary's)
-    head = plural_phrase(cost, "{player} uses the {card} on slot {slot} paying {n} servant",
-                         "{player} uses the {card} on slot {slot} paying {n} servants",
+    head = plural_phrase(cost, "{player} uses the {card} card on slot {slot} paying {n} servant",
+                         "{player} uses the {card} card on slot {slot} paying {n} servants",
                          player=name, card=term(kind), slot=slot) if cost else phrase(
-        "{player} uses the {card} on slot {slot}", player=name, card=term(kind), slot=slot)
+        "{player} uses the {card} card on slot {slot}", player=name, card=term(kind), slot=slot)
     _EFFECTS[kind](state, seat, args, head, events)
 
 

@@ -39,7 +39,7 @@ DESK_WORDS = {"LISTE": ("LIST", "de"), "ANMELDEN": ("JOIN", "de"), "BESTÄTIGEN"
               "BESTAETIGEN": ("CONFIRM", "de"), "ABMELDEN": ("LEAVE", "de"), "PARTIEN": ("GAMES", "de"),
               "HILFE": ("HELP", "de"), "ELENCO": ("LIST", "it"), "ISCRIVIMI": ("JOIN", "it"),
               "CONFERMA": ("CONFIRM", "it"), "LASCIA": ("LEAVE", "it"), "PARTITE": ("GAMES", "it"),
-              "AIUTO": ("HELP", "it")}
+              "AIUTO": ("HELP", "it"), "AUSSTEIGEN": ("LEAVE", "de")}
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class Desk:
         if name == "LIST" and not args:
             verdict = self._answer(sender, translations(lang).gettext("Open games"), lambda: render(
                 "signup/open-games.txt", lang=lang, games=self.referee.open_games(),
-                referee=referee_address(self.host), commands=self._commands(lang)), mail, serial)
+                referee=referee_address(self.host), commands=self._commands(lang)), mail, serial, lang)
             return DeskResult("command", "LIST") if verdict.answered else _silent("LIST", verdict)
         if name == "GAMES" and not args:
             return self._games(mail, serial, asked_for)
@@ -130,7 +130,7 @@ class Desk:
         t = translations(lang)
         problem = "" if name == "HELP" else form_problem(name, args, lang)
         verdict = self._answer(sender, t.gettext("Commands of the referee"), lambda: render(
-            "signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang)), mail, serial)
+            "signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang)), mail, serial, lang)
         if not verdict.answered:
             return _silent(name or "a mail with no command", verdict)
         if name == "HELP":
@@ -168,9 +168,9 @@ class Desk:
             subject = t.gettext("{command} not done").format(command=name)
             text = render("signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang))
             if charged:
-                self._send(mail.sender, subject, text, mail, serial)
+                self._send(mail.sender, subject, text, mail, serial, lang)
             else:
-                verdict = self._answer(mail.sender, subject, text, mail, serial)
+                verdict = self._answer(mail.sender, subject, text, mail, serial, lang)
                 if not verdict.answered:
                     return _silent(name, verdict, game, f"{name}: {exc}")
             return DeskResult("rejected", f"{name}: {exc}", game)
@@ -192,7 +192,7 @@ class Desk:
             to = next((g["email"] for g in games), sender)
             self._send(to, translations(used).gettext("Your games"), render(
                 "signup/my-games.txt", lang=used, games=games, address=to, referee=referee_address(self.host),
-                commands=self._commands(used)), mail, serial)
+                commands=self._commands(used)), mail, serial, used)
 
         verdict = self.answers.answer(sender, newcomer=not self.is_player(sender), send=send)
         return DeskResult("command", "GAMES") if verdict.answered else _silent("GAMES", verdict)
@@ -201,16 +201,17 @@ class Desk:
         return render("signup/desk-commands.txt", lang=lang, referee=referee_address(self.host)).strip("\n")
 
     def _answer(self, to: str, subject: str, text: str | Callable[[], str], mail: InboundMail,
-                serial: str) -> Verdict:
+                serial: str, lang: str = "en") -> Verdict:
         """An answer from the system outbox, unless `to` had its hour's share of them, or `to`
         is a newcomer and newcomers had theirs (From may be forged: someone else's address
         must not be flooded with LIST answers); whether it was sent. A `text` that is a
-        function is written only for an answer that is sent."""
+        function is written only for an answer that is sent. `lang` is the answer's language,
+        named in its Content-Language."""
         return self.answers.answer(to, newcomer=not self.is_player(to), send=lambda: self._send(
-            to, subject, text() if callable(text) else text, mail, serial))
+            to, subject, text() if callable(text) else text, mail, serial, lang))
 
-    def _send(self, to: str, subject: str, text: str, mail: InboundMail, serial: str) -> None:
-        self.notifier.system_mail(to, subject, text, in_reply_to=mail.message_id, serial=serial)
+    def _send(self, to: str, subject: str, text: str, mail: InboundMail, serial: str, lang: str = "en") -> None:
+        self.notifier.system_mail(to, subject, text, in_reply_to=mail.message_id, serial=serial, language=lang)
 
 
 def mailable(address: str) -> bool:

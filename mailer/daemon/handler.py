@@ -281,7 +281,8 @@ class MailHandler:
                 game=game_id, old=receipt.stale, key=receipt.phase["key"])
         self.notifier.system_mail(
             seat["email"], subject, receipt.render(), seat=seat, game_id=game_id,
-            in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}")
+            in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}",
+            language=receipt.language)
         return Handled(receipt.status if receipt.status == REJECTED else "refused", receipt.reason, game_id, player)
 
     def _command(self, mail: InboundMail, raw: bytes, game_id: str, player: str, token: str,
@@ -319,7 +320,7 @@ class MailHandler:
                 t.gettext("Your {command} could not be done: {error}").format(command=name, error=exc) + "\n\n"
                 + t.gettext("Nothing was changed. The mail commands are:") + "\n\n"
                 f"{command_summary(lang)}\n" + (f"\n{unread_notice(name, rest, lang)}" if rest else ""),
-                in_reply_to=mail.message_id, serial=f"{game_id}.{serial}")
+                in_reply_to=mail.message_id, serial=f"{game_id}.{serial}", language=lang)
             return Handled("rejected", f"{name}: {exc}", game_id, player)
         if rest:
             seat = self.referee.seat(game_id, player, token)
@@ -327,7 +328,7 @@ class MailHandler:
                 t = translations(seat["language"])
                 self.notifier.system_mail(seat["email"], t.gettext("[{game}] Only {command} was done").format(
                     game=game_id, command=name), unread_notice(name, rest, seat["language"]),
-                    in_reply_to=mail.message_id, serial=f"{game_id}.{serial}.rest")
+                    in_reply_to=mail.message_id, serial=f"{game_id}.{serial}.rest", language=seat["language"])
         return Handled("command", name, game_id, player)
 
     def _check(self, read: "IdentifiedMail") -> Handled:
@@ -382,7 +383,8 @@ class MailHandler:
                     self.notifier.system_mail(
                         seat["email"], t.gettext("[{game}] Your mail is kept for the moderator").format(game=game_id),
                         textwrap.fill(t.gettext(SET_ASIDE), 88) + "\n",
-                        in_reply_to=read.mail.message_id, serial=f"aside.{_digest(read.mail.message_id, read.raw)}")
+                        in_reply_to=read.mail.message_id, serial=f"aside.{_digest(read.mail.message_id, read.raw)}",
+                        language=seat["language"])
             moderator = self.settings.moderator_email
             if moderator:
                 self.notifier.system_mail(

@@ -23,8 +23,10 @@ COMMANDS = {"STATUS": 0, "HELP": 0, "HISTORY": 0, "VACATION": 1, "TIMEZONE": 1, 
 # The commands' names in the other languages a player may write in (docs/languages.md).
 ALIASES = {"TZ": "TIMEZONE", "ZEITZONE": "TIMEZONE", "FUSO": "TIMEZONE", "SPRACHE": "LANGUAGE", "LINGUA": "LANGUAGE",
            "HILFE": "HELP", "AIUTO": "HELP", "STAND": "STATUS", "STATO": "STATUS", "URLAUB": "VACATION",
-           "VACANZA": "VACATION", "FERIEN": "VACATION", "VERLAUF": "HISTORY", "CRONOLOGIA": "HISTORY"}
+           "VACANZA": "VACATION", "FERIEN": "VACATION", "VERLAUF": "HISTORY", "CRONOLOGIA": "HISTORY",
+           "BENACHRICHTIGUNG": "NOTIFY", "AVVISI": "NOTIFY", "AUSSTEIGEN": "LEAVE", "ABMELDEN": "LEAVE", "LASCIA": "LEAVE"}
 CHECK = "CHECK"
+CHECK_WORDS = {CHECK, "PRÜFE", "PRUEFE", "VERIFICA"}  # CHECK as German and Italian players write it
 
 
 def check_request(mail: InboundMail) -> str | None:
@@ -33,12 +35,12 @@ def check_request(mail: InboundMail) -> str | None:
     after the CHECK line; None when the mail is no CHECK."""
     first = mail.first_line.upper().rstrip(":")
     subject = SUBJECT_PREFIX.sub("", mail.subject).split()
-    if first != CHECK and not (subject and subject[0].upper().rstrip(":") == CHECK):
+    if first not in CHECK_WORDS and not (subject and subject[0].upper().rstrip(":") in CHECK_WORDS):
         return None
     lines = mail.orders_text.splitlines()
     if not mail.orders_from_block:
         kept = [line for line in lines if line.strip()]
-        if kept and kept[0].strip().upper().rstrip(":") == CHECK:
+        if kept and kept[0].strip().upper().rstrip(":") in CHECK_WORDS:
             lines = lines[lines.index(kept[0]) + 1:]
     return "\n".join(lines).strip("\n")
 

@@ -68,11 +68,13 @@ def answer_press(handler: Any, read: Any) -> tuple[str, str, str]:
             return receipt.status, talked, outcome.player
         t = translations(outcome.language)
         handler.notifier.system_mail(outcome.address, t.gettext("[{game}] Orders not accepted").format(game=game_id),
-                                     receipt.render(), in_reply_to=mail.message_id, serial=serial)
+                                     receipt.render(), in_reply_to=mail.message_id, serial=serial,
+                                     language=outcome.language)
         status = receipt.status if receipt.status == REJECTED else "refused"
         return status, f"{talked}; orders: {receipt.reason or status}", outcome.player
     if not outcome.sent and not outcome.duplicate:
         subject, text = press_answer(game_id, outcome, [])
-        handler.notifier.system_mail(outcome.address, subject, text, in_reply_to=mail.message_id, serial=serial)
+        handler.notifier.system_mail(outcome.address, subject, text, in_reply_to=mail.message_id, serial=serial,
+                                     language=outcome.language)
         return "refused", talked, outcome.player
     return "press", talked, outcome.player

@@ -51,6 +51,7 @@ class OutgoingMail:
     in_reply_to: str | None = None  # the player's mail this answers, if any
     answers: tuple[str, ...] = ()  # earlier mails of the player's this one answers too (in References)
     auto: str = "auto-generated"  # "auto-replied" for answers to a player's mail
+    language: str = "en"  # what the text is written in: the Content-Language header
 
 
 def build(mail: OutgoingMail, *, host: str, sender_name: str, date: datetime) -> bytes:
@@ -82,7 +83,8 @@ def build(mail: OutgoingMail, *, host: str, sender_name: str, date: datetime) ->
         headers += [("In-Reply-To", references[-1]), ("References", " ".join(references))]
     headers += [("Auto-Submitted", mail.auto),
                 ("Precedence", "bulk" if mail.auto == "auto-generated" else "list"),
-                ("X-Auto-Response-Suppress", "All"), ("MIME-Version", "1.0")]
+                ("X-Auto-Response-Suppress", "All"), ("Content-Language", sanitise_header(mail.language or "en", 16)),
+                ("MIME-Version", "1.0")]
     if mail.html is None:
         part_headers, body = _text_part(mail.text, "plain")
         headers += part_headers

@@ -8,6 +8,7 @@ goes to the system outbox, a small store of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
 from datetime import datetime, timedelta
@@ -18,7 +19,7 @@ from referee.config import Settings
 from referee.contract import Event, Game, State, standing_plan
 from referee.i18n import NAMES, recipient_language, translations
 from referee.i18n.messages import Message, msg, say
-from referee.i18n.terms import phase_name, shown_phase
+from referee.i18n.terms import agreed, phase_name, shown_phase
 from referee.notify import DIGEST, EACH, Notify, bag_of
 from referee.receipts import Receipt
 from referee.rendering import paragraphs, render
@@ -67,7 +68,7 @@ class MailNotifier(PressMail):
     # -- helpers
 
     def _queue(self, tx: GameTransaction, mail: OutgoingMail, due: datetime | None = None) -> None:
-        queue(tx, mail, host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock(),
+        queue(tx, in_agreement(mail), host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock(),
               due=due)
         self._touched.add(tx.game_id)
 
@@ -101,7 +102,7 @@ class MailNotifier(PressMail):
             tx.game_id, kind, seat["email"], subject, text,
             message_id(tx.game_id, kind_in_id or kind, serial, seat["name"], self.settings.hostname), html=html,
             reply_to=reply_address(tx.game_id, seat, self.settings.hostname), in_reply_to=in_reply_to, auto=auto,
-            answers=tuple(answers)))
+            answers=tuple(answers), language=recipient_language(tx.meta, seat["name"])))
 
     # -- hooks called by the service inside its transaction
 
@@ -127,7 +128,7 @@ class MailNotifier(PressMail):
             t.gettext("[{game}] Orders received: {status}").format(game=tx.game_id, status=t.gettext(receipt.status)),
             receipt.render(), message_id(tx.game_id, "receipt", serial, seat["name"], self.settings.hostname),
             reply_to=reply_address(tx.game_id, seat, self.settings.hostname),
-            in_reply_to=in_reply_to, auto="auto-replied"))
+            in_reply_to=in_reply_to, auto="auto-replied", language=receipt.language))
 
     def reports(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State) -> None:
         """Reports after a phase resolved, to the players who chose `each` (the others' mail is
@@ -160,7 +161,7 @@ class MailNotifier(PressMail):
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
                 message_id(tx.game_id, f"report-{phase.key}", last_seq, name, self.settings.hostname),
-                html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname)))
+                html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname), language=lang))
             bags[name] = dict(bag, seen=ctx["sections"], parts=[p for p in bag["parts"] if p not in riders])
             since[name] = seen
             reported[name] = last_seq
@@ -371,7 +372,7 @@ class MailNotifier(PressMail):
             + f"\n    PLAYER {seat['name']} {seat['token']}\n")
         self.system_mail(seat["email"], t.gettext("[{game}] Not read: please write to your own reply address").format(
             game=game_id), text, in_reply_to=mail_id, serial=self._plain_serial(game_id, seat["name"], mail_id),
-            reply_to=reply, due=self.clock() + PLAIN_ANSWER_WAIT)
+            reply_to=reply, due=self.clock() + PLAIN_ANSWER_WAIT, language=recipient_language(meta, seat["name"]))
 
     @staticmethod
     def _plain_serial(game_id: str, player: str, mail_id: str | None) -> str:
@@ -420,7 +421,7 @@ class MailNotifier(PressMail):
         self._queue(tx, OutgoingMail(tx.game_id, "signup", to, subject, text,
                                      message_id(tx.game_id, "signup", serial, "x", host),
                                      reply_to=referee_address(host, code), in_reply_to=in_reply_to,
-                                     auto="auto-replied" if in_reply_to else "auto-generated"))
+                                     auto="auto-replied" if in_reply_to else "auto-generated", language=lang))
 
     def welcome_lines(self, game_id: str, seats: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
         """What each player of a game that starts by itself reads at the top of their first
@@ -551,10 +552,11 @@ class MailNotifier(PressMail):
 
     def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str,
                     seat: Mapping[str, Any] | None = None, game_id: str = "", reply_to: str | None = None,
-                    due: datetime | None = None) -> None:
+                    due: datetime | None = None, language: str = "en") -> None:
         """A mail that belongs to no game's unit of work (a refusal, an answer of the desk, a
-        CHECK), queued in the system outbox. With a player's `seat` in `game_id` it comes from
-        the game's address with the player's reply address, so that a reply with orders (the
+        CHECK, tournament standings), queued in the system outbox, in `language`, which its
+        Content-Language header names. With a player's `seat` in `game_id` it comes from the
+        game's address with the player's reply address, so that a reply with orders (the
         corrected ones, after a CHECK or a rejection) goes to the game and plays them."""
         if seat is not None:
             reply_to = reply_to or reply_address(game_id, seat, self.settings.hostname)
@@ -565,8 +567,18 @@ class MailNotifier(PressMail):
             except GameExists:
                 pass  # another worker thread or process made it first
         with store.transaction(SYSTEM_GAME) as tx:
-            queue(tx, OutgoingMail(game_id if seat is not None else "", "notice", to, subject, text,
+            queue(tx, in_agreement(OutgoingMail(game_id if seat is not None else "", "notice", to, subject, text,
                                    message_id("system", "notice", serial, "x", self.settings.hostname),
-                                   reply_to=reply_to, in_reply_to=in_reply_to, auto="auto-replied"),
+                                   reply_to=reply_to, in_reply_to=in_reply_to, auto="auto-replied",
+                                   language=language)),
                   host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock(), due=due)
         self.system_outbox.mark(SYSTEM_GAME)
+
+
+def in_agreement(mail: OutgoingMail) -> OutgoingMail:
+    """A mail whose counts agree with the words after them in its language (`4 verdi`, never
+    `4 verde`), whatever part of the referee wrote the line."""
+    if mail.language == "en":
+        return mail
+    return dataclasses.replace(mail, text=agreed(mail.language, mail.text),
+                               html=agreed(mail.language, mail.html) if mail.html is not None else None)

@@ -108,7 +108,8 @@ class PressMail:
                 continue
             mail = OutgoingMail(tx.game_id, KIND, seat["email"], subject, text,
                                 message_id(tx.game_id, KIND, _received(tx, name), name, host),
-                                reply_to=context["answer"] or f"{tx.game_id}+{name}+{seat['token']}@{host}")
+                                reply_to=context["answer"] or f"{tx.game_id}+{name}+{seat['token']}@{host}",
+                                language=lang)
             via = t.gettext("{sender} via {referee}").format(sender=sender or t.gettext("moderator"),
                                                            referee=self.settings.sender_name)
             queue(tx, mail, host=host, sender_name=via, now=self.clock())

@@ -190,7 +190,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "changed": shown,  # None: show everything
         "sections": parts_now,
         "footer": choice.short(zone, lang),
-        "setting": choice.command(),
+        "setting": choice.command(lang),
         "plan": [plan_line(game, lang, line) for line in standing_plan(game, state, player) or []],
         "plan_apart": True,  # the plan, queued turns too, has a part of its own: the view leaves it out
         "lang": lang,
@@ -247,11 +247,35 @@ MAIL_COMMANDS = (
 )
 
 
+# The mail commands' names as German and Italian players write them (mailer/daemon/mail_commands.py
+# reads them; English is always understood too), and the words of their examples.
+COMMAND_WORDS = {
+    "de": {"STATUS": "STAND", "HELP": "HILFE", "VACATION": "URLAUB", "TIMEZONE": "ZEITZONE", "LANGUAGE": "SPRACHE",
+           "CHECK": "PRÜFE", "LEAVE": "AUSSTEIGEN", "NOTIFY": "BENACHRICHTIGUNG",
+           "each": "jede", "turn": "zug", "digest": "sammel", "then your orders": "dann deine Befehle",
+           "until": "bis", "off": "aus"},
+    "it": {"STATUS": "STATO", "HELP": "AIUTO", "VACATION": "VACANZA", "TIMEZONE": "FUSO", "LANGUAGE": "LINGUA",
+           "CHECK": "VERIFICA", "LEAVE": "LASCIA", "NOTIFY": "AVVISI",
+           "each": "ogni", "turn": "turno", "digest": "riepilogo", "then your orders": "poi i tuoi ordini",
+           "until": "fino", "off": "no"},
+}
+_COMMAND_WORD = re.compile(r"then your orders|[A-Za-z]+")
+
+
+def command_words(text: str, lang: str) -> str:
+    """A mail command as written in `lang` (`NOTIFY turn` -> `BENACHRICHTIGUNG zug`)."""
+    table = COMMAND_WORDS.get(lang)
+    if not table:
+        return text
+    return _COMMAND_WORD.sub(lambda m: table.get(m.group(0), m.group(0)), text)
+
+
 def mail_commands(lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
-    """The mail commands and what each does, in `lang` (the commands themselves stay English,
-    and are also understood in the player's language)."""
+    """The mail commands and what each does, in `lang`: the commands in the words of the
+    player's language, which are understood as well as the English ones."""
     t = translations(lang)
-    return [(name, t.gettext(what)) for name, what in MAIL_COMMANDS]
+    return [(command_words(name, lang), command_words(t.gettext(what), lang) if lang in COMMAND_WORDS else
+             t.gettext(what)) for name, what in MAIL_COMMANDS]
 
 
 HELP_MENU_LINES = 200

@@ -86,7 +86,31 @@ def say(message: Message | Any, lang: str, game: Any = None, zone: str | None = 
     if message.get("plural") is not None:
         count = int(message.get("n") or 0)
         return t.ngettext(str(message["msg"]), str(message["plural"]), count).format(n=count, **values)
+    if message["msg"] == IN_A_ROW and isinstance(values.get("rest"), str):
+        values["rest"] = after_semicolon(values["rest"], lang)
     return t.gettext(str(message["msg"])).format(**values)
+
+
+IN_A_ROW = "{first}; {rest}"  # `referee.wording.in_a_row`: sentences joined by semicolons
+# Words that begin a sentence with a capital only because they begin it; after a semicolon
+# they are written small. German nouns keep their capital, so only these are lowered there.
+_SMALL_AFTER_SEMICOLON = {
+    "de": {"Dein", "Deine", "Deinen", "Deinem", "Deiner", "Du", "Die", "Der", "Das", "Den", "Dem", "Ein", "Eine",
+           "Es", "Er", "Sie", "Wer", "Niemand", "Nichts", "Alle", "Jetzt", "Dann"},
+    "it": {"Il", "Lo", "La", "I", "Gli", "Le", "Un", "Uno", "Una", "Tu", "Ti", "Nessuno", "Niente", "Ora", "Poi",
+           "Tutti", "Questo", "Questa", "Per", "In", "Non"},
+}
+
+
+def after_semicolon(text: str, lang: str) -> str:
+    """The second of two sentences joined by a semicolon, its first letter small as the
+    language writes it there: articles, pronouns and the like, never a name (German nouns,
+    an office's title) nor an order written in capitals."""
+    first = text.split(" ", 1)[0]
+    word = first.split("'", 1)[0] if "'" in first[:4] else first  # L'asta, Un'altra
+    if word in _SMALL_AFTER_SEMICOLON.get(lang, ()) or (lang == "it" and word in ("L", "Un", "Dell", "All")):
+        return text[:1].lower() + text[1:]
+    return text
 
 
 def _term(game: Any, lang: str, word: str) -> str:

@@ -39,6 +39,8 @@ class Terms:
     nouns: dict[str, str] = field(default_factory=dict)  # a kind of name in errors ("building") -> local
     phases: dict[str, str] = field(default_factory=dict)  # a phase's English name -> local
     names: dict[str, str] = field(default_factory=dict)  # English (folded) -> the word in prose, if cased apart
+    placeholders: dict[str, str] = field(default_factory=dict)  # `<count>` of a menu's syntax -> local
+    plurals: dict[str, str] = field(default_factory=dict)  # a shown word -> its form after a plural count
 
     def english(self, phrase: str) -> str | None:
         key = fold(phrase)
@@ -78,6 +80,8 @@ def _terms(package: str, lang: str) -> Terms:
     terms.nouns.update(data.get("nouns", {}))
     terms.phases.update(data.get("phases", {}))
     terms.names.update({fold(k): v for k, v in data.get("names", {}).items()})
+    terms.placeholders.update(data.get("placeholders", {}))
+    terms.plurals.update({fold(one): many for one, many in data.get("plurals", {}).items()})
     return terms
 
 
@@ -240,7 +244,74 @@ def localise_menu(game: Any, lang: str, line: str) -> str:
     game's explanation after it, which is prose the glossary's words would only garble."""
     head, sep, tail = line.partition(": ")
     parts = re.split(r"(<[^>]*>)", head)
-    return "".join(p if p.startswith("<") else localise(game, lang, p) for p in parts) + sep + tail
+    table = terms(game, lang)
+    return "".join(_placeholder(table, p) if p.startswith("<") else localise(game, lang, p)
+                   for p in parts) + sep + tail
+
+
+def _placeholder(table: Terms | None, part: str) -> str:
+    """`<count>` in the reader's words (`<Anzahl>`, `<numero>`): the glossary's
+    `[<lang>.placeholders]`; one it lacks stays as written (a test holds every placeholder
+    of the games' menus to a word of each language)."""
+    if table is None:
+        return part
+    inner = part[1:-1]
+    return "<" + table.placeholders.get(inner, inner) + ">"
+
+
+COUNTED = re.compile(r"(?<![\w.,])(\d+)(?:[-–](\d+))?\s+([^\W\d_]+)")
+
+
+def agree(game: Any, lang: str, text: str) -> str:
+    """Words after a count in the form the count asks for (`4 verde` -> `4 verdi`, `1-2
+    rosso` -> `1-2 rossi`): the glossary's `[<lang>.plurals]` hold the forms, Babel's
+    plural rules of the language say which form a number takes."""
+    table = terms(game, lang)
+    if table is None or not table.plurals:
+        return text
+    return agree_with(table.plurals, lang, text)
+
+
+def agree_with(plurals: dict[str, str], lang: str, text: str) -> str:
+    """`agree` with a table of forms (folded singular -> plural) already chosen."""
+    from babel import Locale
+
+    rule = Locale.parse(lang).plural_form
+
+    def form(match: re.Match[str]) -> str:
+        word = match.group(3)
+        many = plurals.get(fold(word))
+        number = int(match.group(2) or match.group(1))
+        if many is None or (rule(number) == "one" and not match.group(2)):
+            return match.group(0)
+        if word.isupper():
+            many = many.upper()
+        elif word[:1].isupper():
+            many = many[:1].upper() + many[1:]
+        return match.group(0)[: match.start(3) - match.start(0)] + many
+
+    return COUNTED.sub(form, text)
+
+
+@lru_cache(maxsize=None)
+def mail_plurals(lang: str) -> dict[str, str]:
+    """The plural forms of every game's glossary in `lang`, for a whole mail (its tables and
+    prose both)."""
+    from .. import registry
+
+    table: dict[str, str] = {}
+    for game in registry.games().values():
+        found = terms(game, lang)
+        if found is not None:
+            table.update(found.plurals)
+    return table
+
+
+def agreed(lang: str, text: str) -> str:
+    """A whole mail's text with every count and the word after it agreeing (`agree`), by the
+    forms of every game's glossary in `lang`."""
+    plurals = mail_plurals(lang)
+    return agree_with(plurals, lang, text) if plurals else text
 
 
 def localise(game: Any, lang: str, line: str) -> str:

@@ -176,9 +176,9 @@ class PlayerLevers(Openings):
             if self.notifier is not None and source == "mail":
                 self.notifier.to_player(
                     tx, tx.meta, name, t.gettext("[{game}] Mail setting: {setting}").format(
-                        game=game_id, setting=choice.command()),
+                        game=game_id, setting=choice.command(lang)),
                     t.gettext("Your mail setting in {game} is now {setting}.").format(
-                        game=game_id, setting=choice.command()) + "\n\n"
+                        game=game_id, setting=choice.command(lang)) + "\n\n"
                     + choice.describe(seat.get("timezone"), lang) + ".\n\n"
                     + t.gettext("The mail commands NOTIFY each, NOTIFY turn and NOTIFY digest 08:00 change it "
                                 "again.") + "\n", serial or f"notify-{seq}", in_reply_to, "answer")
@@ -238,9 +238,9 @@ def vacation_end(spec: str, now: datetime, zone: str | None) -> datetime | None:
     words = spec.strip().split()
     if not words:
         raise TimeError("say how long: VACATION 5d, VACATION until 2026-12-01, or VACATION off")
-    if words[0].lower() in ("off", "end", "stop", "back"):
+    if words[0].lower() in ("off", "end", "stop", "back", "aus", "zurück", "no", "fine"):  # also German, Italian
         return None
-    if words[0].lower() == "until":
+    if words[0].lower() in ("until", "bis", "fino"):
         raw = " ".join(words[1:])
         if not raw:
             raise TimeError("until when? e.g. VACATION until 2026-12-01")

@@ -39,9 +39,9 @@ def test_a_plan_line_in_german_or_italian_is_the_english_plan(english, german, i
 
 
 def test_a_plan_is_shown_with_the_part_names_of_the_language():
-    assert localise(GAME, "de", "auction: stay or take consul") == "versteigerung: bleibe oder nimm consul"
-    assert localise(GAME, "de", "construction: build Cura if available") == "bauphase: baue Cura falls verfügbar"
-    assert localise(GAME, "de", "store: keep nothing") == "lager: lagere nichts"
+    assert localise(GAME, "de", "auction: stay or take consul") == "Versteigerung: bleiben oder nehmen consul"
+    assert localise(GAME, "de", "construction: build Cura if available") == "Bauphase: bauen Cura falls verfügbar"
+    assert localise(GAME, "de", "store: keep nothing") == "Lager: lagern nichts"
     assert localise(GAME, "it", "construction: done") == "costruzione: fatto"
     assert localise(GAME, "it", "auction: stay") == "asta: resta"
     assert localise(GAME, "it", "cancel plan") == "annulla piano"
@@ -53,10 +53,10 @@ def test_the_plan_template_is_offered_with_the_part_names_of_the_language():
     english = [str(line) for line in GAME.plan_template(state, player)]
     german = [say(line, "de", GAME) for line in GAME.plan_template(state, player)]
     assert "auction: bid <office> up to <gold> or take free or stay" in english
-    assert any(line.startswith("versteigerung: biete <office> bis <gold> oder ") for line in german)
-    assert "bauphase: baue <building> oder <building> falls verfügbar" in german
+    assert any(line.startswith("Versteigerung: bieten <Amt> bis <Gold> oder ") for line in german)
+    assert "Bauphase: bauen <Gebäude> oder <Gebäude> falls verfügbar" in german
     # the office taken without paying, not the word for freeing a saved contract
-    assert "versteigerung: biete <office> bis <gold> oder nimm kostenlos oder bleibe" in german
+    assert "Versteigerung: bieten <Amt> bis <Gold> oder kostenlos nehmen oder bleiben" in german
     italian = [say(line, "it", GAME) for line in GAME.plan_template(state, player)]
-    assert "asta: offri <office> fino a <gold> o prendi gratis o resta" in italian
+    assert "asta: offri <carica> fino a <oro> o prendi gratis o resta" in italian
     assert to_english(GAME, "it", "asta: prendi gratis") == "auction: take free"

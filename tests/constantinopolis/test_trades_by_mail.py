@@ -92,7 +92,7 @@ def test_what_paid_for_a_trade_is_kept_and_the_player_is_told_in_his_language(tm
     kept = ref.submit("t1", "cid", "done")
     assert kept.status == "accepted", kept.render()
     body = " ".join(kept.render().split())
-    assert "Ein Teil deiner früheren Befehle bleibt bestehen" in body and "Bestehen bleibt: verkaufe 2 grün." in body
+    assert "Ein Teil deiner früheren Befehle bleibt bestehen" in body and "Bestehen bleibt: verkaufen 2 Grün." in body
     assert "- verkaufe 2 grün" not in kept.render()  # not shown as taken out of the set: it stands
     state = svc.store.load("t1").state
     assert state["p"]["cid"]["gold"] == 0 and state["p"]["cid"]["goods"]["green"] == 1

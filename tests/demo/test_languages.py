@@ -57,7 +57,7 @@ def test_a_mail_in_another_language_is_caught(tmp_path):
     footer = "Deine Sprache: Deutsch. Schick LANGUAGE de, en oder it, um sie zu wechseln."
     assert mail_problems(mail("[g-1] Runde 2: Gebäude bauen", "no footer"), "de", "g-1") == [
         "report '[g-1] Runde 2: Gebäude bauen' lacks the Deutsch footer"]
-    assert mail_problems(mail("[g-1] Turno 2: x", "no footer"), "de", "g-1")[0].startswith("subject")
+    assert mail_problems(mail("[g-1] Round 2: x", "no footer"), "de", "g-1")[0].startswith("subject")
     # an engine's sentence that missed the catalogue
     assert mail_problems(mail("[g-1] Befehle erhalten: angenommen", "ann: The auction is over; 4 gold on the "
                               "office board goes back to the bank."), "de", "g-1") == [

@@ -80,7 +80,7 @@ def test_german_and_italian_orders_of_constantinopolis():
     assert to_english(g, "it", "offri consul 3 fino a 5") == "bid consul 3 up to 5"
     assert to_english(g, "it", "carica 17 sulla nave 1   # la prima") == "load 17 on ship 1   # la prima"
     assert to_english(g, "de", "take consul") == "take consul"  # English is always understood
-    assert localise(g, "de", "bid consul 3 up to 5") == "biete consul 3 bis 5"
+    assert localise(g, "de", "bid consul 3 up to 5") == "bieten consul 3 bis 5"
     assert localise(g, "it", "keep nothing") == "conserva niente"
 
 
@@ -99,7 +99,7 @@ def test_a_word_nobody_knows_gets_did_you_mean_in_the_players_language():
     with pytest.raises(InvalidOrder) as caught:
         to_english(PORTO, "de", "Kaptän 2")  # one letter short of Kapitän
     assert caught.value.message == "kein Befehl namens 'Kaptän'" and caught.value.line == 1
-    assert "'kapitän'" in caught.value.suggestion and caught.value.suggestion.startswith("meintest du")
+    assert "'Kapitän'" in caught.value.suggestion and caught.value.suggestion.startswith("meintest du")
     with pytest.raises(OrderErrors) as several:  # every wrong line of a mail, each with its number
         to_english(CONSTANTINOPOLIS, "it", "prendii consul\ncostruisc Pistrinum\nvendiamo 2 verde")
     assert [e.line for e in several.value.errors] == [1, 2, 3]
@@ -123,11 +123,11 @@ def test_the_log_of_a_game_played_in_german_is_english_and_replays(tmp_path):
     receipt = ref.submit(made.id, "ann", "Kapitän 1")
     assert receipt.status == "rejected"  # the setup asks for docks first: refused in German, by the rules
     receipt = ref.submit(made.id, "ann", "passe")
-    assert receipt.status == "accepted" and receipt.echo == ["PASSE"] and receipt.language == "de"
+    assert receipt.status == "accepted" and receipt.echo == ["PASSEN"] and receipt.language == "de"
     stored = ref.store.load(made.id)
     assert [e["text"] for e in stored.events if e["type"] == "order"] == ["PASS"]
     log = write_log(stored.meta, stored.events, stored.state)
-    assert "PASSE" not in log
+    assert "PASSEN" not in log
     assert replay_log(log, registry.get, seed="deutsch").ok
 
 

@@ -1,0 +1,118 @@
+"""German and Italian that read like a published game: placeholders in the player's words,
+counts that agree with their words, sentences joined by semicolons, mail commands in the
+player's language, Content-Language on every mail, and the demo's check that finds each of
+these when it is missing."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from commands.demo.languages import grammar_problems
+from mailer.daemon.mail_commands import ALIASES, check_request
+from mailer.outbound.compose import OutgoingMail, build
+from mailer.outbound.reports import mail_commands
+from referee import registry
+from referee.i18n.messages import say
+from referee.i18n.terms import agreed, glossary_data, localise_menu
+from referee.notify import Notify
+from referee.wording import in_a_row, phrase, term
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = {"constantinopolis": "constantinopolis", "porto-carthago": "porto_carthago"}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("lang", ["de", "it"])
+def test_every_placeholder_of_a_game_has_a_word_in_each_language(name, lang):
+    """Every `<placeholder>` the game's code writes into a menu, an error or a plan line."""
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "games" / GAMES[name]).glob("*.py"))
+    used = set(re.findall(r"<([a-z][a-z ]*)>", source)) - {"placeholders"}  # a docstring's word
+    table = glossary_data(registry.get(name))[lang]["placeholders"]
+    assert used - set(table) == set()
+
+
+def test_menu_placeholders_are_in_the_players_words():
+    c, p = registry.get("constantinopolis"), registry.get("porto-carthago")
+    assert localise_menu(c, "de", "buy <count> <good>: 1-2 green") == "kaufen <Anzahl> <Ware>: 1-2 green"
+    assert localise_menu(c, "it", "load <contract> on ship <n>: 22") == "imbarca <contratto> sulla nave <n.>: 22"
+    assert localise_menu(p, "de", "PORTER 5 <from> TO <to>: x") == "TRÄGER 5 <Herkunft> NACH <Ziel>: x"
+    assert localise_menu(p, "it", "OCCUPY <dock>: C1-I") == "OCCUPA <molo>: C1-I"
+    assert localise_menu(c, "en", "buy <count> <good>: 1 red") == "buy <count> <good>: 1 red"
+
+
+def test_german_nouns_are_shown_with_a_capital_and_commands_in_one_form():
+    c, p = registry.get("constantinopolis"), registry.get("porto-carthago")
+    for game in (c, p):
+        orders = glossary_data(game)["de"]["orders"]
+        verbs = [words[0] for words in orders.values() if words[0][:1].islower() and words[0] != "fertig"]
+        assert all(v.endswith("n") for v in verbs), verbs  # infinitives, never `nimm` beside `anlegen`
+    assert say(phrase("{player} produces {goods}.", player="ann", goods=term("green")), "de", c) == "ann produziert Grün."
+
+
+def test_counts_agree_with_their_words():
+    assert agreed("it", "Beni: 4 verde, 1 rosso, 2 blu; 1-2 giallo; 0 nero") == "Beni: 4 verdi, 1 rosso, 2 blu; 1-2 gialli; 0 neri"
+    assert agreed("it", "dmitri produce 2\n  verde") == "dmitri produce 2\n  verdi"  # across a wrapped line
+    assert agreed("de", "2 Auftrag, 1 Auftrag") == "2 Aufträge, 1 Auftrag"
+    assert agreed("en", "4 green") == "4 green"
+
+
+def test_a_sentence_after_a_semicolon_begins_small_where_the_language_writes_it_so():
+    plans = in_a_row([phrase("Your plan for {when}: {orders}.", when="x", orders="y"),
+                      phrase("Your plan for {when}: {orders}.", when="z", orders="w")])
+    assert "; dein Plan für z" in say(plans, "de")
+    assert "; il tuo piano per z" in say(plans, "it")
+    assert "; Your plan for z" in say(plans, "en")
+
+
+def test_mail_commands_are_written_and_read_in_the_players_language():
+    assert Notify.parse("zug") == Notify.parse("turn") and Notify.parse("riepilogo 18:30") == Notify("digest", "18:30")
+    assert Notify.parse("turn").command("de") == "BENACHRICHTIGUNG zug"
+    assert Notify.parse("each").command("it") == "AVVISI ogni"
+    assert Notify.parse("turn").command() == "NOTIFY turn"
+    names = [name for name, _ in mail_commands("de")]
+    assert "STAND" in names and "HILFE" in names and "PRÜFE, dann deine Befehle" in names
+    assert not any(re.search(r"\b(STATUS|HELP|NOTIFY|CHECK|LANGUAGE|VACATION|then|until|off)\b", n + " " + w)
+                   for n, w in mail_commands("it"))
+
+    class Mail:
+        first_line = "PRÜFE"
+        subject = "Re: x"
+        orders_text = "PRÜFE\nbieten consul 3"
+        orders_from_block = False
+
+    assert check_request(Mail()) == "bieten consul 3"
+    assert ALIASES["BENACHRICHTIGUNG"] == ALIASES["AVVISI"] == "NOTIFY"
+
+
+@pytest.mark.parametrize("lang", ["de", "it", "en"])
+def test_every_mail_names_its_language(lang):
+    raw = build(OutgoingMail("g-1", "report", "ann@x.test", "[g-1] x", "text\n", "<m1@x.test>", language=lang),
+                host="games.test", sender_name="Referee", date=datetime(2026, 12, 1, tzinfo=timezone.utc))
+    assert f"\r\nContent-Language: {lang}\r\n".encode() in raw
+
+
+@pytest.mark.parametrize("lang,text,found", [
+    ("de", "# kaufen <count> <good>: 1 Grün", "English placeholder <count>"),
+    ("it", "# offri <carica> <gold>", "English placeholder <gold>"),
+    ("de", "bruno produziert 2 grün.", "German noun written small: 'grün'"),
+    ("de", "1 lademeister (Kosten 0)", "German noun written small: 'lademeister'"),
+    ("it", "Beni: 4 verde.", "a word does not agree with its count: '4 verde'"),
+    ("de", "nutzt die Karte Kapitän (kapitän) auf Feld 3", "term doubled in brackets: 'Kapitän (kapitän)'"),
+    ("it", "usa la carta capitano (Kapitän) nella casella 3", "German term outside German mail: 'Kapitän'"),
+    ("it", "[g-1] Turno 3: Asta", "'Turno 3': a round is 'round', a player's turn 'turno'"),
+    ("it", "compra uffici mercantili o navi", "'uffici mercantili': a trading post is 'fondaco'"),
+    ("it", "preparazione: magazzino facoltativo", "'magazzino facoltativo': a dock is 'molo'; 'magazzino' is the storage"),
+    ("de", "[g-1] Partie vorbei", "'Partie vorbei': the end of the game is 'Spielende'"),
+])
+def test_the_demos_check_finds_what_a_native_reader_marks(lang, text, found):
+    assert found in grammar_problems(text, lang)
+
+
+def test_the_demos_check_passes_good_german_and_italian():
+    assert grammar_problems("# kaufen <Anzahl> <Ware>: 1-2 Grün\nbruno produziert 2 Grün; Spielende", "de") == []
+    assert grammar_problems("# compra <quantità> <bene>: 1-2 verdi\nRound 3; 1 verde, 2 rossi; fondaci", "it") == []
+    assert grammar_problems("buy <count> <good>: 4 green", "en") == []
