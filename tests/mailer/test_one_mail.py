@@ -189,6 +189,7 @@ def test_notify_by_mail(svc):
     assert answer["In-Reply-To"] == "<notify-1@players.test>"
     [event] = [e for e in svc.store.load("race-1").events if e["type"] == "notify"]
     assert event["player"] == "ann" and event["source"] == "mail"
+    assert event["digest_at"] == "07:15" and event["at"].endswith("Z")  # when it happened, not the digest's hour
     with pytest.raises(BadRequest, match="is not a choice"):
         svc.referee.set_notify("race-1", "ann", "hourly")
     with pytest.raises(BadRequest, match="only a digest has one"):
