@@ -12,6 +12,7 @@ import click
 from mailer.outbound.reports import view_text
 from referee.rendering import render
 
+from .at_a_glance import list_rows, status_lines
 from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
 
 
@@ -121,16 +122,24 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], is
 @click.pass_context
 @handles_errors
 def list_command(ctx: click.Context, only_open: bool, as_json: bool) -> None:
-    """List the stored games with their type, players and status."""
+    """List the games, a line each: where each stands, whom it waits for, its deadline and
+    the seats to know about; a game that needs the moderator is marked with `!`."""
+    svc = referee(ctx)
     if only_open:
-        _rows(referee(ctx).open_games(), as_json,
+        _rows(svc.open_games(), as_json,
               "No game is open for sign-ups; `referee new GAME --open --seats MIN..MAX` makes one.",
               lambda g: f"{g['id']:<22} {g['game']:<18} {g['taken']} of {g['max']} taken, {g['free']} free; "
                         f"{g['start']}; {g['preset']}; {g['language']}{'; approval' if g['approve'] else ''}")
         return
-    _rows(referee(ctx).list(), as_json, "No games yet; `referee new` creates one.",
-          lambda row: f"{row['id']:<22} {row.get('game') or '?':<18} {row.get('status') or '?':<9} "
-                      f"{', '.join(row.get('players') or [])}")
+    games = svc.overview()
+    if as_json:
+        echo_json(games)
+        return
+    if not games:
+        click.echo("No games yet; `referee new` creates one.")
+        return
+    for line in list_rows(games, svc.clock()):
+        click.echo(line)
 
 
 def _rows(rows: list[dict[str, Any]], as_json: bool, empty: str, line: Callable[[dict[str, Any]], str]) -> None:
@@ -150,7 +159,8 @@ def _rows(rows: list[dict[str, Any]], as_json: bool, empty: str, line: Callable[
 @click.pass_context
 @handles_errors
 def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
-    """Show a game's round and phase, whom it waits for, and the deadline."""
+    """Show a game's round and phase, whom it waits for and for what, since when and until
+    when, and the seats to know about (on vacation, missing deadlines, offered)."""
     svc = referee(ctx)
     info = svc.status(game_id)
     if as_json:
@@ -161,19 +171,15 @@ def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
         signup = info["signup"]
         click.echo(f"Waiting for players: {len(info['players'])} of {signup['max']} seats taken "
                    f"({', '.join(info['players']) or 'none yet'}); the game {signup['start']}.")
+        for line in status_lines(info["glance"], svc.clock()):
+            click.echo(line)
         click.echo(f"Seed commitment: {info['commitment']}")
         return
     phase = info["phase"]
     click.echo(f"Round {phase['round']}, {phase['name']} (phase {phase['key']})")
     if info["waiting_for"]:
-        for p in info["waiting_for"]:
-            how = "simultaneous" if p["simultaneous"] else "in turn"
-            click.echo(f"Waiting for {p['player']}: {p['text'] or p['decision']} ({how})")
-        click.echo(f"Deadline: {svc.deadline_for(game_id)}")
-        if info["deadline"] and info["deadline"]["held"]:
-            click.echo("Everyone is in; the phase resolves at its deadline (early resolution is off).")
-        for player in info["offered"]:
-            click.echo(f"The seat of {player} is offered to a replacement (`referee replace`).")
+        for line in status_lines(info["glance"], svc.clock()):
+            click.echo(line)
     elif info["standings"]:
         click.echo("The game is over.")
         click.echo(render("standings.txt", title=info["title"] or info["game"], standings=info["standings"]), nl=False)

@@ -332,6 +332,14 @@ def phase_kinds(game: Game) -> tuple[str, ...] | None:
     return tuple(kinds) if kinds is not None else None
 
 
+def decision_title(game: Game, decision: str) -> str:
+    """A decision (`Prompt.decision`) in a third person's words, for the moderator: the
+    prompt's own text is written to the player asked ("... on your office"). A game names its
+    decisions in an optional mapping ``decision_titles``; else the machine name is shown."""
+    titles = getattr(game, "decision_titles", None) or {}
+    return str(titles.get(decision) or decision.replace("_", " ").replace(".", ": "))
+
+
 def accepts_orders(game: Game, state: State, player: str) -> bool:
     """Whether `player` may submit now although no prompt names them.
 

@@ -97,6 +97,7 @@ class PortoCarthago:
                        describe(state, decision))]
 
     phase_kinds = tuple(sorted({name.split(".")[0] for name in DECISION_TITLES}))
+    decision_titles = DECISION_TITLES  # the moderator's words for whom the game waits
     score_labels = scoring.SCORE_LABELS
     tie_breaks = scoring.TIE_BREAKS
 
