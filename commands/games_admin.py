@@ -10,9 +10,10 @@ from typing import Any, Callable
 import click
 
 from mailer.outbound.reports import view_text
-from referee.rendering import render
+from referee.rendering import render, wrap
 
-from .at_a_glance import list_rows, status_lines
+from .at_a_glance import list_rows, status_lines, who_and_what
+from .table_text import LEGEND, table_text
 from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
 
 
@@ -199,7 +200,8 @@ def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
 @click.pass_context
 @handles_errors
 def show_command(ctx: click.Context, game_id: str, as_player: str | None, as_json: bool) -> None:
-    """Show the game position as one player sees it, or all of it."""
+    """Show the whole table as the moderator sees it, in plain text, with what the players
+    cannot see marked; with --as, only what that player sees, laid out as in their report."""
     service = referee(ctx)
     view = service.show(game_id, as_player)
     if as_json:
@@ -211,10 +213,18 @@ def show_command(ctx: click.Context, game_id: str, as_player: str | None, as_jso
         click.echo(f"{game_id} as seen by {name}:\n")
         click.echo(view_text(service.game_of(service.load(game_id).meta), view, name), nl=False)
         return
-    click.echo(f"{game_id} as seen by the moderator:")
-    for key, value in view.items():
-        click.echo(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+    stored = service.load(game_id)
+    game = service.game_of(stored.meta)
+    facts = service.glance(game_id)
+    phase = facts["phase"]
+    click.echo(f"{game_id} as seen by the moderator: {game.title}, round {phase['round']}, {phase['name']} "
+               f"(phase {phase['key']})")
+    for line in facts["waiting"]:
+        click.echo(f"Waiting for {who_and_what(line)}")
+    click.echo(wrap(LEGEND, 0, 0, 78))
+    click.echo("")
+    click.echo(table_text(game, stored.state, stored.meta["players"]), nl=False)
     standings = service.status(game_id)["standings"]
-    if standings:  # the engine's score keys above; the standings in the rulebook's words here
+    if standings:
         click.echo("")
         click.echo(render("standings.txt", title=game_id, standings=standings), nl=False)
