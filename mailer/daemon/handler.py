@@ -144,7 +144,7 @@ class MailHandler:
                 game=game_id, old=phase_key, key=receipt.phase["key"])
         self.notifier.system_mail(
             seat["email"], subject, receipt.render(),
-            in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}")
+            in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}", label="refusal")
         return Handled(receipt.status if receipt.status == REJECTED else "refused", receipt.reason, game_id, player)
 
     def _command(self, mail: InboundMail, raw: bytes, game_id: str, player: str, token: str,

@@ -45,6 +45,8 @@ class OutgoingMail:
     in_reply_to: str | None = None  # the player's mail this answers, if any
     answers: tuple[str, ...] = ()  # earlier mails of the player's this one answers too (in References)
     auto: str = "auto-generated"  # "auto-replied" for answers to a player's mail
+    label: str = ""  # what the mail is to its reader (ask, round, end, ...); empty: its kind
+    phase: str = ""  # the phase it reports, `ROUND; KEY; NAME` in the game's own words
 
 
 def build(mail: OutgoingMail, *, host: str, sender_name: str, date: datetime) -> bytes:
@@ -76,7 +78,12 @@ def build(mail: OutgoingMail, *, host: str, sender_name: str, date: datetime) ->
         headers += [("In-Reply-To", references[-1]), ("References", " ".join(references))]
     headers += [("Auto-Submitted", mail.auto),
                 ("Precedence", "bulk" if mail.auto == "auto-generated" else "list"),
-                ("X-Auto-Response-Suppress", "All"), ("MIME-Version", "1.0")]
+                ("X-Auto-Response-Suppress", "All"),
+                # for filters and tools, the same whatever language the mail is written in
+                ("X-Referee-Kind", sanitise_header(mail.label or mail.kind, 40))]
+    if mail.phase:
+        headers.append(("X-Referee-Phase", sanitise_header(mail.phase, 200)))
+    headers.append(("MIME-Version", "1.0"))
     if mail.html is None:
         part_headers, body = _text_part(mail.text, "plain")
         headers += part_headers

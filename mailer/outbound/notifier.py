@@ -86,12 +86,13 @@ class MailNotifier:
 
     def _to_seat(self, tx: GameTransaction, seat: Mapping[str, Any], kind: str, subject: str, text: str,
                  serial: str, *, html: str | None = None, in_reply_to: str | None = None,
-                 auto: str = "auto-generated", kind_in_id: str | None = None, answers: Sequence[str] = ()) -> None:
+                 auto: str = "auto-generated", kind_in_id: str | None = None, answers: Sequence[str] = (),
+                 label: str = "", phase: str = "") -> None:
         self._queue(tx, OutgoingMail(
             tx.game_id, kind, seat["email"], subject, text,
             message_id(tx.game_id, kind_in_id or kind, serial, seat["name"], self.settings.hostname), html=html,
             reply_to=reply_address(tx.game_id, seat, self.settings.hostname), in_reply_to=in_reply_to, auto=auto,
-            answers=tuple(answers)))
+            answers=tuple(answers), label=label, phase=phase))
 
     # -- hooks called by the service inside its transaction
 
@@ -142,7 +143,9 @@ class MailNotifier:
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
                 message_id(tx.game_id, f"report-{phase.key}", last_seq, name, self.settings.hostname),
-                html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname)))
+                html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname),
+                label=mail_label(ctx, new_round=stage_round(meta.get("reported_stage")) != phase.round),
+                phase=phase_header(game, state)))
             bags[name] = dict(bag, seen=ctx["sections"])
             since[name] = seen
             reported[name] = last_seq
@@ -175,7 +178,8 @@ class MailNotifier:
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=say(game.help(state, player), lang, game) if prompts else "",
                       block=orders_block(game, state, tx.game_id, player, lang) if prompts else [])
-        self._to_seat(tx, seat, "reminder", subject, text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
+        self._to_seat(tx, seat, "reminder", subject, text, f"{phase.key}-{format_duration(before)}-{schedule['due']}",
+                      phase=phase_header(game, state))
 
     def reopened(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                  *, by: str, lines: Sequence[str], cancelled: Sequence[str], serial: str) -> None:
@@ -257,7 +261,7 @@ class MailNotifier:
                             bag["parts"], full=True)
         text, html = render_report(ctx)
         self._to_seat(tx, seat, "status", report_subject(ctx), text, serial, html=html, in_reply_to=in_reply_to,
-                      auto="auto-replied")
+                      auto="auto-replied", phase=phase_header(game, state))
 
     def welcome(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                 serial: str) -> None:
@@ -365,7 +369,10 @@ class MailNotifier:
             subject += translations(ctx["lang"]).gettext(" (daily digest)")
         self._to_seat(tx, seat, "reminder" if reminder is not None else "report", subject, text,
                       f"{bag['count'] + 1}", html=html, in_reply_to=replies[-1] if replies else None,
-                      auto="auto-replied" if replies else "auto-generated", kind_in_id="mail", answers=replies[:-1])
+                      auto="auto-replied" if replies else "auto-generated", kind_in_id="mail", answers=replies[:-1],
+                      label=mail_label(ctx, new_round=bag["round"] != ctx["phase"]["round"],
+                                       reminder=reminder is not None),
+                      phase=phase_header(game, state))
         bag["seen"] = ctx["sections"]
         since = dict(meta.get("reported_from", {}))
         since[name] = dict(meta.get("reported", {})).get(name, 0)
@@ -407,7 +414,8 @@ class MailNotifier:
 
     # -- mail that must not touch a game
 
-    def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str) -> None:
+    def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str,
+                    label: str = "") -> None:
         store = self.system_outbox.store
         if not store.exists(SYSTEM_GAME):
             try:
@@ -417,6 +425,35 @@ class MailNotifier:
         with store.transaction(SYSTEM_GAME) as tx:
             queue(tx, OutgoingMail("", "notice", to, subject, text,
                                    message_id("system", "notice", serial, "x", self.settings.hostname),
-                                   in_reply_to=in_reply_to, auto="auto-replied"),
+                                   in_reply_to=in_reply_to, auto="auto-replied", label=label),
                   host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock())
         self.system_outbox.mark(SYSTEM_GAME)
+
+
+# -- what a mail is, for filters and tools (X-Referee-Kind, X-Referee-Phase)
+
+ASK, ROUND, END, REMINDER, REPORT = "ask", "round", "end", "reminder", "report"
+
+
+def mail_label(ctx: Mapping[str, Any], *, new_round: bool, reminder: bool = False) -> str:
+    """A report as its reader takes it: it asks for orders, the game ended, a reminder, a new
+    round began, or news only; the same whatever language it is written in."""
+    if ctx["block"]:
+        return ASK
+    if ctx["result"]:
+        return END
+    if reminder:
+        return REMINDER
+    return ROUND if new_round else REPORT
+
+
+def phase_header(game: Game, state: State) -> str:
+    """`ROUND; KEY; NAME`: the phase a mail reports, the name as the game itself writes it."""
+    phase = game.phase(state)
+    return f"{phase.round}; {phase.key}; {phase.name}"
+
+
+def stage_round(stage: str | None) -> int | None:
+    """The round of a `reported_stage` (`ROUND/NAME`)."""
+    head = (stage or "").partition("/")[0]
+    return int(head) if head.lstrip("-").isdigit() else None

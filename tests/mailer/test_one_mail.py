@@ -100,8 +100,33 @@ def test_every_event_reaches_every_player_who_may_see_it(svc, name, notify):
         got = mails(svc, to=f"{player}@players.test")
         assert got[-1]["Subject"] == f"[{gid}] Game over"
         assert all(f"NOTIFY {notify} (" in flat(m) for m in got if m.kind in ("report", "reminder"))
+        # what each mail is, for filters and tools: asked for orders exactly when it holds an ORDERS block
+        assert all(m["X-Referee-Kind"] for m in got)
+        reports = [m for m in got if m.kind in ("report", "reminder")]
+        assert all((m["X-Referee-Kind"] == "ask") == (f" ORDERS {gid} " in flat(m)) for m in reports)
+        assert [m["X-Referee-Kind"] for m in got].count("end") == 1 and got[-1]["X-Referee-Kind"] == "end"
+        rounds = [int(m["X-Referee-Phase"].split(";")[0]) for m in reports]
+        assert rounds == sorted(rounds) and rounds[-1] > 1
     if notify == "turn":  # nothing went out on its own that only said something changed
         assert not [m for m in mails(svc) if m.kind in ("receipt", "notice")]
+
+
+@pytest.mark.parametrize("name", ["constantinopolis", "porto-carthago"])
+def test_each_mail_names_its_kind_and_phase_the_same_in_every_language(tmp_path, games, name):  # noqa: F811
+    """The same game played twice, once in English and once in German and Italian: every
+    player's mail carries the same X-Referee-Kind and X-Referee-Phase, mail by mail."""
+    players = ["ann", "bob", "cid"]
+    seen = []
+    for n, languages in enumerate(({}, {"ann": "de", "bob": "it", "cid": "de"})):
+        services = build(Settings(hostname="games.test", data_dir=tmp_path / f"var{n}"), clock=Clock())
+        services.referee.new_game(name, [(p, f"{p}@players.test") for p in players], seed=f"kinds-{name}",
+                                  game_id="g-1", languages=languages)
+        play_to_the_end(services, "g-1", f"kinds-{name}")
+        seen.append({p: [(m["X-Referee-Kind"], m["X-Referee-Phase"]) for m in mails(services, to=f"{p}@players.test")]
+                     for p in players})
+    assert seen[0] == seen[1]
+    kinds = {kind for got in seen[1].values() for kind, _ in got}
+    assert {"ask", "end"} <= kinds and kinds <= {"ask", "round", "end", "report", "reminder"}
 
 
 def race(svc, notify=None, **kwargs):
