@@ -52,6 +52,7 @@ class Settings:
     tick_interval_seconds: float = 60.0  # how often the daemon looks for due deadlines and reminders
     default_policy: str = "standard"  # the deadline preset of a game created without --policy
     moderator_email: str = ""  # where deadline alerts go when a game's policy names nobody
+    log_file: str = ""  # where `serve` and its processes log (appended); empty: standard error
     limits: Limits = field(default_factory=Limits)
 
     @property

@@ -79,7 +79,7 @@ class WorkerShares:
             self._start(index)
 
     def _start(self, index: int) -> None:
-        child = Child("mailer.daemon.shares", (self.settings, index, self.count, self.games))
+        child = Child("mailer.daemon.shares", (self.settings, index, self.count, self.games), self.settings.log_file)
         self.children[index] = child
         threading.Thread(target=self._run, args=(index, child), name=f"share-{index}", daemon=True).start()
 
@@ -151,7 +151,8 @@ def main() -> None:
             log.exception("the worker's pass failed (share %d of %d)", index, count)
             handled = []
         for mail in handled:
-            log.info("mail %s: %s %s %s", mail.outcome, mail.game or "-", mail.player or "-", mail.detail)
+            log.info("mail %s: %s %s%s", mail.outcome, mail.game or "-", mail.player or "-",
+                     f" {mail.detail}" if mail.detail else "")
         if handled:
             print("mail", flush=True)
         else:
