@@ -3,7 +3,8 @@ SMTP the way a person does.
 
 What a bot reads: the mail in its mailbox. A mail that asks for orders carries an ORDERS
 block naming the game and the phase (read with the product's own parser); a refusal answers
-the bot's last mail (In-Reply-To) and says in its subject that the orders were not taken.
+the bot's last mail (In-Reply-To); the referee names each mail's kind (a refusal, the end of
+the game) in its X-Referee-Kind header, whatever language the mail is written in.
 What a person would get from reading the report, the bot gets from the game file: it loads
 the state read-only to list every legal order and tries a whole turn on a copy before writing
 it down, and it sees there whether its last mail was taken (its Message-ID in the log), since
@@ -46,11 +47,12 @@ from mailer.inbound.message import InboundMail, parse_message
 from mailer.inbound.orders import find_orders
 from referee.bots import Bot
 from referee.contract import Game, OrderError, State
-from referee.i18n import DEFAULT_LANGUAGE, translations
+from referee.i18n import DEFAULT_LANGUAGE
 from referee.i18n.terms import localise
 from referee.playthrough import own_position
 from referee.store import GameStore, StoreError
 
+END, REFUSAL = "end", "refusal"  # X-Referee-Kind of the game's last mail and of refused orders
 MAX_ORDERS_PER_MAIL = 12
 MAX_REFUSALS = 5
 ANSWER_TIMEOUT = 60.0  # no receipt this long after sending: the mail is taken as lost
@@ -66,6 +68,7 @@ class Received:
     sender: str
     block: list[str] | None  # the report's ORDERS block, tag and END included
     key: str | None  # the phase the block is for
+    kind: str = ""  # what the referee says the mail is (X-Referee-Kind): ask, end, refusal, ...
 
 
 @dataclass(frozen=True)
@@ -119,11 +122,6 @@ class MailBot:
         self._mails: dict[str, int] = {}  # phase key -> mails written for it
         self._file = self.store.path(self.game_id) if hasattr(self.store, "path") else None
         self._stamp: tuple[int, int] | None = None
-        t = translations(self.language)  # the subjects the referee writes in the bot's language
-        self._game_over = t.gettext("[{game}] Game over").format(game=self.game_id)
-        self._refused = (t.gettext("[{game}] Orders not accepted").format(game=self.game_id),
-                         t.gettext("[{game}] Too late: phase {old} is closed, {key} is open").split("{old}")[0].format(
-                             game=self.game_id))
 
     # -- the loop
 
@@ -190,19 +188,18 @@ class MailBot:
                 section, _ = find_orders(parsed.body)
                 block = [f"ORDERS {parsed.orders_tag}", *section.lines, "END"]
         return Received(parsed, head.get("Reply-To"), str(head.get("References") or ""),
-                        str(head.get("From") or ""), block, key)
+                        str(head.get("From") or ""), block, key, str(head.get("X-Referee-Kind") or ""))
 
     def _take(self, mail: Received) -> None:
         self.counters.received += 1
-        subject = mail.parsed.subject
         awaiting = self._awaiting
         sent = awaiting if awaiting and mail.parsed.in_reply_to == awaiting.message_id else None
-        if subject.endswith(self._game_over):
+        if mail.kind == END:
             self.finished = True
         elif mail.key is not None and mail.reply_to:
             self._targets[mail.key] = mail  # a mail asking for orders
             self._dirty = True
-        elif sent and any(subject.startswith(refused) for refused in self._refused):
+        elif sent and mail.kind == REFUSAL:
             self.counters.refused += 1
             self._refusals[sent.key] = self._refusals.get(sent.key, 0) + 1
             if sent.new:

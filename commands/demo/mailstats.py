@@ -3,15 +3,14 @@ many mails per player per round, why each came (it asked for orders, a round beg
 ended, a reminder, or none of these), and how long the reports were.
 
 `referee demo` prints the figures at the end and bench/bench_mail_per_round.py compares them
-with the targets of the mail settings (referee/notify.py). A mail's kind is read the way a
-player reads it: an ORDERS block asks for orders; the subject says a reminder or the end; the
-first line names the round.
+with the targets of the mail settings (referee/notify.py). A mail's kind and round are those
+the referee names in its X-Referee-Kind and X-Referee-Phase headers (mailer/outbound/
+notifier.py), so mail in German or Italian is counted as mail in English is.
 """
 
 from __future__ import annotations
 
 import email
-import re
 import statistics
 from dataclasses import dataclass, field
 from email import policy
@@ -21,8 +20,6 @@ from .bot import arrival_key
 
 ASK, ROUND, END, REMINDER, OTHER = "ask", "round", "end", "reminder", "other"
 KINDS = (ASK, ROUND, END, REMINDER, OTHER)
-_ORDERS = re.compile(r"^ORDERS \S+ \S+", re.MULTILINE)
-_ROUND = re.compile(r": round (\d+),")
 
 
 @dataclass
@@ -100,34 +97,28 @@ def _mails(folder: Path) -> list[email.message.EmailMessage]:
     return [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in files]
 
 
+def _round(mail: email.message.EmailMessage) -> int | None:
+    """The round a mail reports (its X-Referee-Phase), if it reports one."""
+    head = str(mail["X-Referee-Phase"] or "").partition(";")[0].strip()
+    return int(head) if head.lstrip("-").isdigit() else None
+
+
 def read_player(name: str, box: Path) -> PlayerMail:
-    """Classify every mail in `box` (a demo player's Maildir; the bot's replies in .Sent)."""
+    """Classify every mail in `box` (a demo player's Maildir; the bot's replies in .Sent) by
+    the kind the referee names in its X-Referee-Kind header, the same in every language."""
     out = PlayerMail(name)
     answered = {str(m["In-Reply-To"]) for m in _mails(box / ".Sent")} if (box / ".Sent").exists() else set()
-    last_round: int | None = None
     for mail in _mails(box):
-        subject = str(mail["Subject"] or "")
-        text = _text(mail)
-        head = "\n".join(text.splitlines()[:2])
-        found = _ROUND.search(head)
-        number = int(found.group(1)) if found else None
-        if _ORDERS.search(text):
-            kind = ASK
-            if str(mail["Message-ID"]) not in answered:
-                out.unanswered_asks += 1
-        elif subject.endswith("Game over"):
-            kind = END
-        elif "Reminder" in subject:
-            kind = REMINDER
-        elif number is not None and number != last_round:
-            kind = ROUND
-        else:
-            kind = OTHER
+        said = str(mail["X-Referee-Kind"] or "")
+        kind = said if said in (ASK, ROUND, END, REMINDER) else OTHER
+        if kind == ASK and str(mail["Message-ID"]) not in answered:
+            out.unanswered_asks += 1
+        number = _round(mail)
         if number is not None:
-            last_round = number
             out.rounds.add(number)
         out.kinds.append(kind)
         out.round_of.append(number)
+        text = _text(mail)
         lines = text.splitlines()
         out.lines.append(len(lines))
         out.widest = max([out.widest] + [len(line) for line in lines])
