@@ -102,19 +102,23 @@ def test_config_show_layers_file_and_environment(tmp_path):
     assert result.exit_code == 2 and "unknown setting 'colour'" in result.output
 
 
-def test_serve_accepts_mail_and_stops_cleanly_on_sigterm(tmp_path):
+@pytest.mark.parametrize("to_file", [False, True], ids=["log-to-stderr", "log-file"])
+def test_serve_accepts_mail_and_stops_cleanly_on_sigterm(tmp_path, to_file):
     name = next(iter(registry.games()), None)
     if name is None:
         pytest.skip("no game installed")
     game = registry.get(name)
     data = tmp_path / "var"
     players = [f"--player=p{i}:p{i}@p.test" for i in range(game.min_players)]
-    created = run("--data-dir", str(data), "new", name, *players, "--id", "g-1", "--json")
+    created = run("--data-dir", str(data), "new", name, *players, "--id", "g-4", "--json")
     assert created.exit_code == 0, created.output
     token = json.loads(created.stdout)["players"][0]["token"]
     port = free_port()
     env = {**os.environ, "REFEREE_DATA": str(data), "REFEREE_LISTEN_PORT": str(port),
-           "REFEREE_WORKER_INTERVAL_SECONDS": "0.1"}
+           "REFEREE_WORKER_INTERVAL_SECONDS": "0.1", "REFEREE_WORKER_PROCESSES": "2"}
+    log = tmp_path / "referee.log"
+    if to_file:
+        env["REFEREE_LOG_FILE"] = str(log)
     proc = subprocess.Popen([sys.executable, "-m", "commands", "serve"], env=env,
                             stderr=subprocess.PIPE, text=True)
     try:
@@ -129,8 +133,8 @@ def test_serve_accepts_mail_and_stops_cleanly_on_sigterm(tmp_path):
         with smtp:
             with pytest.raises(smtplib.SMTPRecipientsRefused):
                 smtp.sendmail("p0@p.test", ["nobody@localhost"], b"Subject: x\r\n\r\nx")
-            smtp.sendmail("p0@p.test", [f"g-1+p0+{token}@localhost"],
-                          mail_bytes(f"g-1+p0+{token}@localhost", "HELLO\n", frm="p0@p.test"))
+            smtp.sendmail("p0@p.test", [f"g-4+p0+{token}@localhost"],
+                          mail_bytes(f"g-4+p0+{token}@localhost", "HELLO\n", frm="p0@p.test"))
         deadline = time.monotonic() + 20
         while not (data / "relay" / "new").exists() or not any(
                 "Orders NOT accepted" in p.read_text() or "Orders received" in p.read_text()
@@ -141,4 +145,11 @@ def test_serve_accepts_mail_and_stops_cleanly_on_sigterm(tmp_path):
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
-    assert "stopped" in err
+    if to_file:  # the daemon's log and its worker processes' in the file, nothing on standard error
+        assert err == ""
+        logged = log.read_text()
+        assert "listening on 127.0.0.1" in logged and "mail worker of share 1 of 2 is ready" in logged
+        # g-4's mail is the share of the worker in the child process (crc32 of the id, odd)
+        assert "stopped" in logged and "referee.daemon mail rejected: g-4 p0" in logged
+    else:
+        assert "stopped" in err and not log.exists()
