@@ -8,6 +8,7 @@ pure: same input, same output, no clock, no I/O, no global random.
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass, field
 from enum import Enum
@@ -243,6 +244,35 @@ class GameOption:
     default: JSON
     help: str
     choices: tuple[JSON, ...] | None = None  # None: any value of the default's type
+
+
+def checked_options(options: Sequence[GameOption], given: Mapping[str, Any], owner: str,
+                    convert: Callable[[GameOption, Any], Any] | None = None) -> tuple[dict[str, JSON], list[str]]:
+    """Every option's value, the defaults with the given ones laid over, and what is wrong
+    with those given: an option `owner` (the game) does not have, a value `convert` refuses
+    (ValueError), one that is not among its choices. The one check the service, case files,
+    tournaments and the games' own `setup` make."""
+    known = {o.name: o for o in options}
+    values = {o.name: o.default for o in options}
+    problems = []
+    for name, raw in given.items():
+        option = known.get(name)
+        if option is None:
+            close = difflib.get_close_matches(name, list(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"{owner} has no option {name!r}{hint}; options: {', '.join(known) or 'none'}")
+            continue
+        try:
+            value = convert(option, raw) if convert is not None else raw
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
+        if option.choices is not None and value not in option.choices:
+            choices = ", ".join(json.dumps(c) for c in option.choices)
+            problems.append(f"option {name} must be one of {choices}, not {json.dumps(value)}")
+            continue
+        values[name] = value
+    return values, problems
 
 
 # --------------------------------------------------------------------------- the contract

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, PhaseInfo,
-                              Prompt, Result, SetupError)
+                              Prompt, Result, SetupError, checked_options)
 from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural_phrase
 
 from . import checks, components, grammar, menus, plans, scoring, views
@@ -65,14 +65,9 @@ class PortoCarthago:
 
     def setup(self, players: Sequence[str], seed: str, options: Mapping[str, Any],
               components: Mapping[str, Any]) -> State:
-        chosen = {o.name: o.default for o in self.options}
-        for key, value in options.items():
-            spec = next((o for o in self.options if o.name == key), None)
-            if spec is None:
-                raise SetupError(f"unknown option {key!r}; known: {', '.join(o.name for o in self.options)}")
-            if spec.choices is not None and value not in spec.choices:
-                raise SetupError(f"option {key} must be one of {list(spec.choices)}")
-            chosen[key] = value
+        chosen, problems = checked_options(self.options, options, self.name)
+        if problems:
+            raise SetupError(problems[0])
         if chosen["start_player"] != "random" and chosen["start_player"] not in list(players):
             raise SetupError("start_player must be 'random' or one of the players")
         state = new_state(players, seed, chosen, dict(components))
