@@ -18,7 +18,7 @@ from ..rendering import paragraphs
 from ..signups import OPEN, forget_old, limit_problem, start_rule
 from ..store import StoreError
 from ..timekeeping import to_iso
-from ..tokens import longest_name, new_token, normalise_email, same_token, valid_name
+from ..tokens import INVALID, longest_name, name_fault, new_token, normalise_email, same_token
 from .open_games import OpenGames
 from .starting import Starting
 
@@ -225,13 +225,13 @@ class SigningUp(OpenGames, Starting):
 def _name_refusal(game_id: str, name: str, *, named: bool) -> dict[str, Any] | None:
     """Why a JOIN's name cannot be a player's name in the game, for the address to read; None
     when it can. `named`: the name was given (else it was taken from the address)."""
-    most = longest_name(game_id)
-    if not valid_name(name):
+    fault = name_fault(game_id, name)
+    if fault == INVALID:
         said = msg("the name {name!r} cannot be a player's: use letters, digits, '_' and '-', starting with a letter "
                    "or digit", name=name[:40])
-    elif len(name) > most:
+    elif fault:
         said = msg("the name {name!r} is too long: a name in game {game} may have at most {most} characters",
-                   name=name[:40], game=game_id, most=most)
+                   name=name[:40], game=game_id, most=longest_name(game_id))
     else:
         return None
     return said if named else msg("{said} (no name was given, so the part of your address before the @ was tried; "
