@@ -21,7 +21,7 @@ $(LOCALES)/%/LC_MESSAGES/referee.mo: $(LOCALES)/%/LC_MESSAGES/referee.po $(STAMP
 
 install: $(STAMP) system-packages $(MO)
 
-# The mail program the tests compose replies with (tests/mailer/replies/test_mutt.py) and the
+# The mail program the tests compose replies with (tests/mailer/inbound/replies/test_mutt.py) and the
 # browser that shows the HTML reports on a phone-sized screen (tests/reports/test_browser.py).
 # Installed when missing, as root or through sudo, where apt-get is the package manager; nothing
 # is done when they are there already. Where they cannot be installed the build goes on, and

@@ -12,7 +12,7 @@ import time
 
 from mailer.daemon.wiring import build
 
-from ..mailserver.orders_mail import order_mail
+from ..mailer.orders_mail import order_mail
 from .mailworld import HOST, ROOT, Daemon, Sink, settings
 
 PLAYERS = ("ann", "bob")

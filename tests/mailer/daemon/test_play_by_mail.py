@@ -22,13 +22,13 @@ from referee.config import Settings
 from referee.service import Referee
 from referee.store import TinyDBStore
 
-from ..race import GAME
-from ..service.conftest import each_mail
+from ...race import GAME
+from ...service.conftest import each_mail
 
 HOST = "games.test"
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
 
-from .net import free_port
+from ..net import free_port
 
 
 class Inbox:

@@ -4,7 +4,7 @@ the one before it (quotes.py at the base commit, given as a file), `mail-parser-
 set aside) is the same for all four, so the figures compare the quote finding alone.
 
 Run in an environment that has the two libraries (they are not the project's dependencies):
-``python -m tests.mailer.replies.evaluate [OLD_QUOTES_PY]``. It prints, per way, the shapes
+``python -m tests.mailer.inbound.replies.evaluate [OLD_QUOTES_PY]``. It prints, per way, the shapes
 read exactly (accepted with exactly the expected orders, or refused when none are expected),
 those misread (an order taken that the player did not give) and the rest (refused or short).
 """

@@ -11,7 +11,7 @@ from mailer.inbound.smtp_server import IngestHandler, IngestSMTP, SenderRateLimi
 from mailer.inbound.spool import Spool
 from referee.config import Limits, Settings
 
-from .net import free_port
+from ..net import free_port
 
 
 def known(address: str) -> bool:

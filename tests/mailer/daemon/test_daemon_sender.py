@@ -11,8 +11,8 @@ from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 
-from .net import free_port
-from ..service.conftest import each_mail
+from ..net import free_port
+from ...service.conftest import each_mail
 
 HOST = "games.test"
 PLAYERS = ["ann", "bob", "cid"]

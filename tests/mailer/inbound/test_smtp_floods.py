@@ -22,10 +22,10 @@ from mailer.inbound.sender_limits import MAX_SENDERS, SenderRateLimit
 from mailer.inbound.smtp_server import IngestHandler, make_controller
 from referee.config import Limits, Settings
 
-from .net import free_port
+from ..net import free_port
 
 HOST = "games.test"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

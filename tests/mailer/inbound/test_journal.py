@@ -17,7 +17,7 @@ from mailer.inbound.smtp_server import IngestHandler, make_controller
 from mailer.inbound.spool import Spool
 from referee.config import Limits, Settings
 
-from .net import free_port
+from ..net import free_port
 
 
 def record(key: str, raw: bytes) -> bytes:

@@ -12,7 +12,7 @@ from mailer.daemon.wiring import build
 from mailer.inbound.journal import Journal
 from referee.config import Settings
 
-from .orders_mail import HOST, order_mail, spooled
+from ..orders_mail import HOST, order_mail, spooled
 
 
 def services(data):

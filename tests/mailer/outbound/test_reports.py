@@ -3,7 +3,7 @@
 from mailer.outbound.reports import orders_block, render_report, report_context, report_subject, view_rows
 from referee.contract import Event
 
-from ..race import GAME
+from ...race import GAME
 
 
 def state():

@@ -16,7 +16,7 @@ from referee.store import TinyDBStore
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
 HOST = "games.test"
 
-from .net import free_port
+from ..net import free_port
 
 
 def report(n: int, to: str = "alice@example.org", subject: str = "[g-1] Round 1") -> OutgoingMail:

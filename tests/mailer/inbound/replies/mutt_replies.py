@@ -1,7 +1,7 @@
 """Replies composed by mutt itself: the real program quotes the report, sets the headers and
 encodes the text (format=flowed or not, the charset it picks), and a scripted editor types
-what a player would. `python -m tests.mailer.replies.mutt_replies DIR` writes them; the corpus
-in mutt/ was written so, and tests/mailer/replies/test_mutt.py writes them again whenever mutt
+what a player would. `python -m tests.mailer.inbound.replies.mutt_replies DIR` writes them; the corpus
+in mutt/ was written so, and tests/mailer/inbound/replies/test_mutt.py writes them again whenever mutt
 is installed, to check they still read the same.
 """
 

@@ -9,7 +9,7 @@ from collections import Counter
 from mailer.daemon.wiring import build
 from referee.config import Settings
 
-from .orders_mail import HOST, order_mail, spooled
+from ..orders_mail import HOST, order_mail, spooled
 
 
 def services(data):

@@ -17,7 +17,7 @@ from mailer.outbound.relay import SMTPRelay
 from mailer.outbound.sending import deliver, send_all
 from referee.store import TinyDBStore
 
-from .net import free_port
+from ..net import free_port
 
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
 HOST = "games.test"

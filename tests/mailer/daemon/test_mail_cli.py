@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from commands.main import cli
 from referee import registry
 
-from .net import free_port
+from ..net import free_port
 
 
 def run(*args, input=None, env=None):

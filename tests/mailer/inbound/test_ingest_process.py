@@ -15,7 +15,7 @@ from mailer.daemon.wiring import build
 from mailer.inbound.ingest import IngestError, IngestProcess
 from referee.config import Settings
 
-from .net import free_port
+from ..net import free_port
 
 
 def settings(tmp_path, port):

@@ -18,8 +18,8 @@ from mailer.daemon.wiring import build
 from mailer.daemon.worker import RETRY_MAX
 from referee.config import Settings
 
-from .orders_mail import HOST, order_mail, spooled
-from ..service.conftest import each_mail
+from ..orders_mail import HOST, order_mail, spooled
+from ...service.conftest import each_mail
 
 class Clock:
     """The worker's clock for its waits, moved by hand."""

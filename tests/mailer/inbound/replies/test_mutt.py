@@ -1,4 +1,4 @@
-"""Replies composed by mutt (tests/mailer/replies/mutt/, written by mutt_replies.py) are read
+"""Replies composed by mutt (tests/mailer/inbound/replies/mutt/, written by mutt_replies.py) are read
 exactly; where mutt is installed they are composed again and must read the same."""
 
 import json

@@ -28,10 +28,10 @@ from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 
-from .net import free_port
-from ..service.conftest import each_mail
+from ..net import free_port
+from ...service.conftest import each_mail
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HOST = "games.test"
 PLAYERS = ["ann", "bob", "cid"]
 SECONDS_PER_MAIL = 1.5

@@ -17,7 +17,7 @@ from mailer.inbound.smtp_server import IngestHandler, make_controller
 from mailer.outbound.relay import SMTPRelay
 from referee.config import Settings
 
-from .net import free_port
+from ..net import free_port
 from .test_play_by_mail import Inbox as PlayersInbox
 
 HOST = "games.test"
