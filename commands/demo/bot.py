@@ -56,6 +56,8 @@ END, REFUSAL = "end", "refusal"  # X-Referee-Kind of the game's last mail and of
 MAX_ORDERS_PER_MAIL = 12
 MAX_REFUSALS = 5
 ANSWER_TIMEOUT = 60.0  # no receipt this long after sending: the mail is taken as lost
+POLL = 0.05  # how often a bot that waits for its turn or for its mail to be read looks again
+IDLE = 1.0  # how long a bot that waits for nothing sleeps unless a mail wakes it
 
 
 @dataclass
@@ -120,16 +122,18 @@ class MailBot:
         self._last_reason = ""
         self._dirty = False
         self._mails: dict[str, int] = {}  # phase key -> mails written for it
+        self._answered: set[str] = set()  # phase keys whose asking mail a mail of ours answered
         self._file = self.store.path(self.game_id) if hasattr(self.store, "path") else None
         self._stamp: tuple[int, int] | None = None
 
     # -- the loop
 
-    def run(self, stop: threading.Event, poll: float = 0.02) -> None:
+    def run(self, stop: threading.Event, poll: float = POLL, idle: float = IDLE) -> None:
         """Play until the game is over, the bot gives up, or `stop` is set. A failure (the
-        referee's port refusing mail, a bug) stops the bot with the reason in `problem`."""
+        referee's port refusing mail, a bug) stops the bot with the reason in `problem`. A
+        bot that waits for nothing sleeps until its next mail wakes it (`idle` at most)."""
         while not stop.is_set() and not self.finished and self.problem is None:
-            self.wake.wait(poll)
+            self.wake.wait(poll if self._dirty or self._wants_game() else idle)
             self.wake.clear()
             try:
                 self.step()
@@ -138,18 +142,27 @@ class MailBot:
 
     def step(self) -> None:
         """Read whatever is new, then write orders if the referee is waiting for this player.
-        The game file is looked at again whenever it changed (another player's turn may have
-        made it this bot's turn without a mail to say so)."""
+        While a mail asking for orders is not answered yet, the game file is looked at again
+        whenever it changed (the players asked with us at once answer first, and a mail of
+        ours not read yet must show there before we write again); otherwise only mail can give
+        the bot something to do, and the file is left alone."""
         for received in self._read_new():
             self._take(received)
-        if self._changed():
+        if self._wants_game() and self._changed():
             self._dirty = True
         if self._awaiting and time.monotonic() - self._awaiting.at > ANSWER_TIMEOUT:
+            self._answered.discard(self._awaiting.key)
             self._awaiting = None  # never answered; decide again from the game as it stands
             self._dirty = True
         if self._dirty and not self.finished and self.problem is None:
             self._dirty = False
             self._decide()
+
+    def _wants_game(self) -> bool:
+        """Whether the game file can tell us something now: a mail asks for orders that we have
+        not answered. Whether our last mail was taken is looked up when the next mail asks
+        (a refusal comes by mail), so a bot waiting for its mail to be read does not watch."""
+        return any(key not in self._answered for key in self._targets)
 
     def _changed(self) -> bool:
         if self._file is None:
@@ -198,6 +211,7 @@ class MailBot:
             self.finished = True
         elif mail.key is not None and mail.reply_to:
             self._targets[mail.key] = mail  # a mail asking for orders
+            self._answered.discard(mail.key)
             self._dirty = True
         elif sent and mail.kind == REFUSAL:
             self.counters.refused += 1
@@ -205,6 +219,7 @@ class MailBot:
             if sent.new:
                 self._avoid.setdefault(sent.key, set()).add(sent.new[0])
             self._last_reason = _first_error(mail.parsed.body)
+            self._answered.discard(sent.key)
             self._awaiting = None
             self._dirty = True
 
@@ -212,7 +227,7 @@ class MailBot:
 
     def _decide(self) -> None:
         try:
-            stored = self.store.load(self.game_id)
+            stored = self._look()
         except StoreError:
             self._dirty = True  # busy: look again at the next wakeup
             return
@@ -251,6 +266,11 @@ class MailBot:
             return
         self._mails[key] = count + 1
         self._send(target, key, earlier, new)
+
+    def _look(self) -> Any:
+        """The game as it stands, read without holding up the referee where the store allows."""
+        peek = getattr(self.store, "peek", None)
+        return peek(self.game_id) if peek is not None else self.store.load(self.game_id)
 
     def _think(self, stored: Any) -> list[str]:
         """The lines the game's bot writes for this player now: its answer to what is asked
@@ -293,6 +313,7 @@ class MailBot:
             smtp.send_message(reply)
         self._sent_box.add(reply.as_bytes())
         self.counters.sent += 1
+        self._answered.add(key)
         self._awaiting = Sent(str(reply["Message-ID"]), key, orders, new, time.monotonic())
 
     def compose(self, target: Received, key: str, orders: list[str]) -> EmailMessage:
