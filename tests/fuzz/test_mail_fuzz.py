@@ -33,7 +33,8 @@ from referee.config import Limits, Settings
 from ..race import GAME as RACE
 from ..service.conftest import FakeClock
 
-SAMPLES = sorted((Path(__file__).parents[1] / "mailer" / "samples").glob("*.eml"))
+SAMPLES = sorted((Path(__file__).parents[1] / "mailer" / "inbound" / "samples").glob("*.eml"))
+assert SAMPLES, "the client-shaped samples are missing"
 HOST = "referee.example"
 TOKENS = {"g42": {"alice": "k3j4m5n6", "bob": "q8r7s6t5", "carol": "z9y8x7w6", "dieter": "a1b2c3d4"},
           "g43": {"alice": "aaaa1111bbbb2222", "bob": "cccc3333dddd4444"}}
