@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 LOCALES := referee/i18n/locale
 MO     := $(patsubst %.po,%.mo,$(wildcard $(LOCALES)/*/LC_MESSAGES/referee.po))
 
-.PHONY: test demo bench install clean system-packages catalogues
+.PHONY: test test-quick demo bench install clean system-packages catalogues
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ catalogues: $(STAMP)
 
 test: $(STAMP) system-packages $(MO)
 	$(BIN)/python -m pytest -n auto -q $(PYTEST_ARGS)
+
+# For the edit-test loop: everything but the tests marked long or slow (the bulk of the property
+# tests over many random games, whole games by mail; tests/marks.py). `make test` and CI run all.
+test-quick: $(STAMP) $(MO)
+	$(BIN)/python -m pytest -n auto -q -m "not long and not slow" $(PYTEST_ARGS)
 
 # A whole game by mail on loopback; e.g. make demo DEMO_ARGS="--game porto-carthago --keep"
 demo: $(STAMP) $(MO)

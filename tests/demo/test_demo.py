@@ -20,6 +20,7 @@ from mailer.inbound.spool import Spool
 from referee import registry
 
 from ..service.simul import Simul
+from ..marks import slow
 
 
 @pytest.fixture
@@ -214,6 +215,7 @@ def test_without_keep_the_temporary_directory_is_removed(run, race_registered, t
     assert list(tmp_path.iterdir()) == []
 
 
+@slow
 def test_constantinopolis_by_mail(run, tmp_path):
     data = tmp_path / "data"
     result = run("--data-dir", str(data), "demo", "--players", "2", "--seed", "s1")
@@ -226,6 +228,7 @@ def test_constantinopolis_by_mail(run, tmp_path):
     assert run("replay", str(data / "constantinopolis-1.log")).exit_code == 0
 
 
+@slow
 def test_porto_carthago_by_mail_from_the_installed_command(tmp_path):
     """The real entry point in its own process, as `make demo` runs it."""
     data = tmp_path / "data"

@@ -16,8 +16,10 @@ from commands.demo.languages import mail_problems, mailbox_problems
 from commands.main import cli
 
 from .test_demo import mails, text
+from ..marks import slow
 
 
+@slow
 @pytest.mark.parametrize("game,prefix", [("constantinopolis", "constantinopolis-1"), ("porto-carthago", "porto-1")])
 def test_a_table_of_three_languages_by_mail(tmp_path, game, prefix):
     data = tmp_path / "data"

@@ -30,6 +30,7 @@ from mailer.daemon.wiring import build
 from mailer.inbound.message import parse_message
 from referee.config import Limits, Settings
 
+from ..marks import chunks
 from ..race import GAME as RACE
 from ..service.conftest import FakeClock
 
@@ -206,7 +207,7 @@ def data_dir(tmp_path):
         shutil.rmtree(path, ignore_errors=True)
 
 
-@pytest.mark.parametrize("chunk", range(MAILS // CHUNK))
+@pytest.mark.parametrize("chunk", chunks(MAILS // CHUNK))
 def test_generated_and_mutated_mail_changes_a_game_only_for_a_valid_authenticated_order(chunk, data_dir,
                                                                                          race_registered):
     world = World(data_dir)

@@ -28,6 +28,7 @@ from referee.config import Settings
 from referee.contract import Event, canonical_json
 from referee.playthrough import PlaythroughError, play
 
+from ..marks import chunks
 from .hidden import HIDE
 
 GAMES = 200
@@ -75,7 +76,7 @@ def mails_to(svc, gid, game, state, viewer, events, order):
     return [r["raw"] for r in new if r["to"] == f"{viewer}@players.test"], after
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("chunk", chunks(CHUNKS))
 @pytest.mark.parametrize("name", sorted(HIDE))
 def test_mail_to_a_player_does_not_depend_on_anothers_hidden_information(name, chunk, tmp_path):
     game = registry.get(name)

@@ -29,6 +29,7 @@ from referee.service import BadRequest
 
 from tests.deadlines.conftest import flat, mails
 from tests.service.conftest import games  # noqa: F401  (the race and simul test games)
+from tests.marks import slow
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
 
@@ -86,6 +87,7 @@ def missing_events(svc, gid: str, players: list[str]) -> list[tuple[str, str]]:
     return missing
 
 
+@slow
 @pytest.mark.parametrize("notify", ["turn", "each"])
 @pytest.mark.parametrize("name", ["constantinopolis", "porto-carthago"])
 def test_every_event_reaches_every_player_who_may_see_it(svc, name, notify):
@@ -111,6 +113,7 @@ def test_every_event_reaches_every_player_who_may_see_it(svc, name, notify):
         assert not [m for m in mails(svc) if m.kind in ("receipt", "notice")]
 
 
+@slow
 @pytest.mark.parametrize("name", ["constantinopolis", "porto-carthago"])
 def test_each_mail_names_its_kind_and_phase_the_same_in_every_language(tmp_path, games, name):  # noqa: F811
     """The same game played twice, once in English and once in German and Italian: every

@@ -30,6 +30,7 @@ from referee.config import Settings
 
 from ..net import free_port
 from ...service.conftest import each_mail
+from ...marks import slow
 
 ROOT = Path(__file__).resolve().parents[3]
 HOST = "games.test"
@@ -74,6 +75,7 @@ def loop(env: dict[str, str], args: tuple[str, ...], stop: threading.Event, fail
             failures.append(f"{' '.join(args)}: {proc.returncode} {err.decode(errors='replace')[-500:]}")
 
 
+@slow
 def test_serve_tick_ingest_and_outbox_retry_at_once_give_the_relay_each_mail_once(tmp_path):
     data = tmp_path / "var"
     relay = SlowRelay()
