@@ -21,19 +21,24 @@ $(LOCALES)/%/LC_MESSAGES/referee.mo: $(LOCALES)/%/LC_MESSAGES/referee.po $(STAMP
 
 install: $(STAMP) system-packages $(MO)
 
-# The mail program the tests compose replies with (tests/mailer/inbound/replies/test_mutt.py) and the
-# browser that shows the HTML reports on a phone-sized screen (tests/reports/test_browser.py).
-# Installed when missing, as root or through sudo, where apt-get is the package manager; nothing
-# is done when they are there already. Where they cannot be installed the build goes on, and
-# their tests skip, except in CI (CI set, as .ci/run sets it), where both fail.
-SYSTEM_PACKAGES := mutt chromium
+# The mail program the tests compose replies with (tests/mailer/inbound/replies/test_mutt.py), the
+# browser that shows the HTML reports on a phone-sized screen (tests/reports/test_browser.py) and
+# the mail server the daemon is tested behind (tests/mailer/daemon/test_postfix.py, which runs a
+# private instance of its own on loopback). Installed when missing, as root or through sudo,
+# where apt-get is the package manager; nothing is done when they are there already. Postfix is
+# installed with Debian's "No configuration": the system's own instance stays unconfigured and
+# is not started. Where they cannot be installed the build goes on, and their tests skip, except
+# in CI (CI set, as .ci/run sets it), where they fail.
+SYSTEM_PACKAGES := mutt chromium postfix
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
 
 system-packages:
-	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || [ -x /usr/sbin/$$p ] \
+	  || missing="$$missing $$p"; done; \
 	[ -z "$$missing" ] && exit 0; \
 	if command -v apt-get >/dev/null 2>&1 && { [ -z "$(SUDO)" ] || command -v sudo >/dev/null 2>&1; }; then \
 	  echo "installing$$missing"; \
+	  echo "postfix postfix/main_mailer_type select No configuration" | $(SUDO) debconf-set-selections; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null \
 	    && exit 0; \
 	fi; \

@@ -58,13 +58,19 @@ def status_lines(facts: Mapping[str, Any], now: datetime) -> list[str]:
         lines.append(f"Waiting for {who_and_what(line)}")
     if facts.get("waiting"):
         lines.append(f"Deadline: {deadline_line(facts, now)}")
-    flagged = {name: flags for name, flags in facts.get("flags", {}).items() if flags}
-    if flagged:
-        lines.append("Seats to know about:")
-        lines += [f"  {name}: {'; '.join(flag['text'] for flag in flags)}" for name, flags in flagged.items()]
+    lines += flag_lines(facts)
     if facts.get("attention"):
         lines.append(f"Needs attention: {'; '.join(facts['attention'])}")
     return lines
+
+
+def flag_lines(facts: Mapping[str, Any]) -> list[str]:
+    """The seats worth knowing about, each with its flags; none when no seat has one."""
+    flagged = {name: flags for name, flags in facts.get("flags", {}).items() if flags}
+    if not flagged:
+        return []
+    return ["Seats to know about:",
+            *(f"  {name}: {'; '.join(flag['text'] for flag in flags)}" for name, flags in flagged.items())]
 
 
 def _moment(iso: str) -> str:

@@ -17,6 +17,8 @@ from referee.config import Settings
 from referee.service import BadRequest, Referee, ServiceError, system_clock
 from referee.store import GameFileBroken, GameNotFound, StoreBusy, StoreError
 
+from .owner import NotTheOwner, act_as_owner
+
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
 EXIT_SOFTWARE = 70  # EX_SOFTWARE from sysexits.h: an unexpected failure (a bug)
@@ -29,9 +31,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def services(ctx: click.Context) -> Services:
     """Store, service and mail parts for the chosen settings, with the real clock (tests may
-    put another clock in the context)."""
+    put another clock in the context); as the data directory's owner (commands/owner.py)."""
     obj = ctx.find_root().obj or {}
     settings = obj.get("settings") or Settings(data_dir=obj["data_dir"])
+    try:
+        act_as_owner(obj["data_dir"])
+    except NotTheOwner as exc:  # an MTA's pipe keeps the mail until the command is set up right
+        fail(str(exc), EXIT_TEMPFAIL if ctx.info_name == "ingest" else EXIT_REFUSED)
     return build(replace(settings, data_dir=obj["data_dir"]), clock=obj.get("clock", system_clock))
 
 

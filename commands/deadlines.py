@@ -105,9 +105,12 @@ def tick_command(ctx: click.Context, now_text: str | None, as_json: bool) -> Non
     svc = services(ctx)
     actions = svc.tick(now)
     try:
-        svc.send()
+        report = svc.send()
     except OSError as exc:  # the relay's trouble: the mail stays queued for the next run
         click.echo(f"note: mail stays queued: {exc}", err=True)
+    else:
+        if report.troubles:  # which mail to which address was deferred or refused, for cron's log
+            click.echo(f"note: {report.summary()}", err=True)
     if as_json:
         echo_json([a.to_json() for a in actions])
         return

@@ -12,7 +12,7 @@ import click
 from mailer.outbound.reports import view_text
 from referee.rendering import render, wrap
 
-from .at_a_glance import list_rows, status_lines, who_and_what
+from .at_a_glance import flag_lines, list_rows, status_lines, who_and_what
 from .table_text import LEGEND, table_text
 from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
 
@@ -161,7 +161,7 @@ def _rows(rows: list[dict[str, Any]], as_json: bool, empty: str, line: Callable[
 @handles_errors
 def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
     """Show a game's round and phase, whom it waits for and for what, since when and until
-    when, and the seats to know about (on vacation, missing deadlines, offered)."""
+    when, and the seats to know about (on vacation, missing deadlines, offered, mail bouncing)."""
     svc = referee(ctx)
     info = svc.status(game_id)
     if as_json:
@@ -181,11 +181,13 @@ def status_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
     if info["waiting_for"]:
         for line in status_lines(info["glance"], svc.clock()):
             click.echo(line)
-    elif info["standings"]:
-        click.echo("The game is over.")
-        click.echo(render("standings.txt", title=info["title"] or info["game"], standings=info["standings"]), nl=False)
     else:
         click.echo("The game is over.")
+        if info["standings"]:
+            click.echo(render("standings.txt", title=info["title"] or info["game"], standings=info["standings"]),
+                       nl=False)
+        for line in flag_lines(info["glance"]):
+            click.echo(line)
     click.echo(f"Seed commitment: {info['commitment']}")
     if info["seed"]:
         click.echo(f"Seed: {info['seed']}")

@@ -1,4 +1,4 @@
-"""Mail commands: `serve`, `ingest`, `outbox`, `config show`."""
+"""Mail commands: `serve`, `ingest`, `recipient-check`, `outbox`, `config show`."""
 
 from __future__ import annotations
 
@@ -52,8 +52,8 @@ def _process(svc, quiet: bool) -> None:
     try:
         for handled in worker.run_once(svc.spool):
             if not quiet:
-                click.echo(f"{handled.outcome}: {handled.game or '-'} {handled.player or '-'} "
-                           f"{handled.detail}".rstrip(), err=True)
+                click.echo(f"{handled.message_id or '<no Message-ID>'} {handled.outcome}: {handled.game or '-'} "
+                           f"{handled.player or '-'} {handled.detail}".rstrip(), err=True)
     except Exception as exc:  # a bug: the mail stays in the spool for the next run
         click.echo(f"note: the spool could not be worked on ({type(exc).__name__}: {exc}); the mail is kept",
                    err=True)
@@ -61,9 +61,12 @@ def _process(svc, quiet: bool) -> None:
         click.echo(f"note: {worker.kept} mail(s) kept in the spool after an error that passes; "
                    "the next run tries them again", err=True)
     try:
-        svc.send()
+        report = svc.send()
     except OSError as exc:  # the relay's trouble is the outbox's to retry, not the MTA's
         click.echo(f"note: mail stays queued: {exc}", err=True)
+        return
+    if report.troubles:
+        click.echo(f"note: {report.summary()}", err=True)
 
 
 @click.command("ingest")
@@ -106,6 +109,31 @@ def ingest_command(ctx: click.Context, maildir: Path | None, quiet: bool) -> Non
     _process(svc, quiet)
 
 
+@click.command("recipient-check")
+@click.pass_context
+def recipient_check_command(ctx: click.Context) -> None:
+    """Answer Postfix's recipient checks (its policy protocol, on stdin and stdout): a
+    recipient at the game domain that no game here has is refused at RCPT, so that no mail to
+    it is taken and bounced later to a sender who may be forged; every other request is left
+    to Postfix's other checks. For the `ingest` pipe, where Postfix cannot ask the daemon
+    (docs/operations.md, "Behind Postfix")."""
+    svc = services(ctx)
+    host = svc.settings.hostname.lower()
+    request: dict[str, str] = {}
+    for line in sys.stdin:
+        line = line.rstrip("\r\n")
+        if line:
+            name, _, value = line.partition("=")
+            request[name] = value
+            continue
+        recipient = request.get("recipient", "")
+        request = {}
+        refused = recipient.lower().rpartition("@")[2] == host and not svc.known_address(recipient)
+        sys.stdout.write("action=550 5.1.1 No such game or player address here\n\n" if refused
+                         else "action=DUNNO\n\n")
+        sys.stdout.flush()
+
+
 def _unreadable(problems: list[str]) -> None:
     """Games whose mail could not be looked at: said on stderr, exit status 74."""
     for problem in problems:
@@ -119,7 +147,8 @@ def _unreadable(problems: list[str]) -> None:
 @click.pass_context
 @handles_errors
 def outbox_group(ctx: click.Context, as_json: bool) -> None:
-    """List outgoing mail that is pending or failed (`outbox retry` sends it now)."""
+    """List outgoing mail that is pending, failed or bounced (`outbox retry` sends what is
+    pending or failed now)."""
     if ctx.invoked_subcommand is not None:
         return
     svc = services(ctx)
@@ -149,6 +178,8 @@ def outbox_retry(ctx: click.Context) -> None:
     report = svc.send()
     click.echo(f"{count} mail(s) retried: {len(report.sent)} sent, {len(report.deferred)} deferred, "
                f"{len(report.failed)} failed.")
+    for message_id, to, why in report.troubles:
+        click.echo(f"  {message_id} to <{to}>: {why}")
     _unreadable(list(dict.fromkeys(unreadable + report.skipped)))
 
 

@@ -58,7 +58,7 @@ for _command in (games_admin.new_command, games_admin.list_command, games_admin.
                  games_admin.show_command, play.orders_command, play.adjudicate_command,
                  moderation.history_command, moderation.undo_command, moderation.replace_command,
                  moderation.drop_command, records.log_command, records.replay_command, cases.case_group,
-                 mail.serve_command, mail.ingest_command, mail.outbox_group, mail.config_group,
+                 mail.serve_command, mail.ingest_command, mail.recipient_check_command, mail.outbox_group, mail.config_group,
                  spool.spool_group, signups.signups_group, tournament.tournament_group, *deadlines.COMMANDS):
     cli.add_command(_command)
 

@@ -86,6 +86,11 @@ def describe(event: dict) -> str:
     if kind == "notify":
         at = f" at {event['digest_at']}" if event.get("digest_at") else ""
         return f"{event['player']} mail setting set to {event.get('mode')}{at} (by {event.get('source')})"
+    if kind == "bounce":
+        how = "returned by the mail system" if event.get("source") == "dsn" else "refused by the relay"
+        return f"mail to {event['player']} <{event.get('email')}> not delivered ({how}): {event.get('why')}"
+    if kind == "bounce_cleared":
+        return f"mail to {event['player']} <{event.get('email')}> goes through again"
     if kind == "held_failed":
         return f"{event['player']}'s held orders no longer applied: {event.get('reason')}"
     if kind == "finished":

@@ -382,6 +382,15 @@ def accepts_orders(game: Game, state: State, player: str) -> bool:
     return bool(hook(state, player)) if hook is not None else False
 
 
+def final_kinds(game: Game) -> frozenset[str]:
+    """The order kinds that are agreements between players: in a simultaneous decision a new
+    set replaces the player's earlier one, but once such an order is applied it stands as a
+    fact of the phase, whatever either player sends afterwards (a trade offered and accepted
+    has happened). An engine opts in with the attribute ``final_kinds``; see
+    `referee.progress`."""
+    return frozenset(getattr(game, "final_kinds", ()))
+
+
 @dataclass(frozen=True)
 class MenuLine:
     """One line of the menu a player reads (HELP, the report's ORDERS block, the receipt of a
@@ -455,3 +464,30 @@ def order_keywords(game: Game) -> Mapping[str, str] | None:
     the orders ("Hi all,", "Thanks, Ann") only when it can tell it from an order by them; for a
     game without the list every line is read as an order, as before."""
     return getattr(game, "keywords", None)
+
+
+@dataclass(frozen=True)
+class OrderShape:
+    """What may follow an order's keyword, loosely: enough for mail reading to tell a line that
+    tries to be this order ("bidd consul 5": a keyword misspelt, arguments of a bid) from a line
+    of prose that only begins like it ("Med venlig hilsen": near `merchant`, but no slot and no
+    good after it). `least` and `most` count the words after the keyword (`most` None: any
+    number); `names` are the names and small words its arguments are made of (goods, offices,
+    buildings, `up`, `to`, `on`...), in any letter case; `numbers` says whether a word holding a
+    digit may stand for one (a count, a contract, a slot, a dock like C1-I, a card like S05).
+    `part` marks the name of a plan part: `part: <order>` or `part:` alone."""
+
+    least: int = 0
+    most: int | None = 0
+    names: frozenset[str] = frozenset()
+    numbers: bool = False
+    part: bool = False
+
+
+def order_shapes(game: Game, state: State) -> Mapping[str, OrderShape] | None:
+    """Each order keyword's shape (`OrderShape`, by the keyword `order_keywords` gives), when
+    the game lists them (optional method ``order_shapes(state)``; the names of goods, docks and
+    ships may come from the position's components). Without them mail reading takes any line
+    near an order word for a misspelt order, as the safe side."""
+    hook = getattr(game, "order_shapes", None)
+    return hook(state) if hook is not None else None

@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 import orjson
 
 from .contract import Event, Game, Order, OrderError, Result, State, canonical_json
-from .progress import Position, Step
+from .progress import Position, Step, unrepeated
 from .rng import Rng
 from .storage import decode, encode
 
@@ -182,12 +182,14 @@ def _own_position(game: Game, stored: Any, player: str) -> tuple[State, list[str
     key = game.phase(stored.state).key
     opening = [s for s in stored.snapshots if s["key"] == key][-1]["state"]
     pos = Position(game, stored.state, opening, steps)
-    state, _, _ = pos.without(player)
+    base = pos.without(player)
     own = pos.last_set(player)
     if own is None:
-        return state, []
+        return base.state, []
+    # what of the earlier set stands as facts is in the position already: not sent again
+    orders = unrepeated(own.orders, base.kept)[0]
     try:
-        with_own, _ = game.apply(state, player, own.orders)
+        with_own, _ = game.apply(base.state, player, orders)
     except OrderError:
-        return state, []
-    return with_own, [game.format(o) for o in own.orders]
+        return base.state, []
+    return with_own, [game.format(o) for o in orders]

@@ -24,6 +24,8 @@ from .wording import Phrase
 
 ACCEPTED, REJECTED, DUPLICATE, REFUSED = "accepted", "rejected", "duplicate", "refused"
 STATUS_WORDS = (N_("accepted"), N_("rejected"), N_("duplicate"), N_("refused"))  # as players read them
+MAX_ERRORS = 12  # errors shown in one answer: with their lines and suggestions, about a page
+MAX_ERROR_TEXT = 160  # characters of a line, message or suggestion quoted in one
 
 
 @dataclass
@@ -40,6 +42,7 @@ class Receipt:
     removed: list[str] = field(default_factory=list)
     first_set: bool = True
     errors: list[dict[str, Any]] = field(default_factory=list)
+    more_errors: int = 0  # errors past the first MAX_ERRORS, counted and not shown
     reason: str = ""
     events: list[str] = field(default_factory=list)
     next: dict[str, Any] = field(default_factory=dict)
@@ -47,7 +50,7 @@ class Receipt:
     deadline: str = ""  # the open phase's deadline, in the player's time zone
     menu: list[str] = field(default_factory=list)  # every order the player may give, after a rejection
     language: str = DEFAULT_LANGUAGE  # the player's: the receipt is written, and its orders echoed, in it
-    set_aside: list[str] = field(default_factory=list)  # lines of a mail read as prose, not orders
+    set_aside: list[Any] = field(default_factory=list)  # lines of a mail read as prose, not orders (or a message)
     notes: list[Any] = field(default_factory=list)  # how a mail was read: messages, in the player's language
 
     @property
@@ -76,15 +79,17 @@ def diff_lines(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[
 
 
 def error_list(exc: OrderError, text: str, lang: str = DEFAULT_LANGUAGE, game: Any = None) -> list[dict[str, Any]]:
-    """Every error of a submission as dicts, each showing its line as the player wrote it
-    (`text`, before it was read into English). An error the engine raised without a line
-    (from `apply`) is placed on the submission's only order line when there is just one. An
-    error made from templates (`OrderError.templates`) is written in `lang`."""
+    """The errors of a submission as dicts, each showing its line as the player wrote it
+    (`text`, before it was read into English), the first `MAX_ERRORS` of them (`more_errors`
+    counts the rest): an answer quotes at most a page of what it refuses. An error the engine
+    raised without a line (from `apply`) is placed on the submission's only order line when
+    there is just one. An error made from templates (`OrderError.templates`) is written in
+    `lang`; every text in it is cut to `MAX_ERROR_TEXT` characters."""
     errors = exc.errors if isinstance(exc, OrderErrors) else [exc]
     lines = list(order_lines(text))
     written = dict(lines)
     out = []
-    for err in errors:
+    for err in errors[:MAX_ERRORS]:
         item = err.to_json()
         if item["line"] is None and len(lines) == 1:
             item["line"], item["text"] = lines[0][0], item["text"] or lines[0][1]
@@ -96,5 +101,13 @@ def error_list(exc: OrderError, text: str, lang: str = DEFAULT_LANGUAGE, game: A
                 item[key] = say(said, lang, game)
         for key, template in err.templates.items():
             item[key] = localise_error(game, lang, template)
+        for key in ("text", "message", "suggestion"):
+            if isinstance(item.get(key), str) and len(item[key]) > MAX_ERROR_TEXT:
+                item[key] = item[key][:MAX_ERROR_TEXT - 3] + "..."
         out.append(item)
     return out
+
+
+def more_errors(exc: OrderError) -> int:
+    """How many errors of a submission `error_list` leaves out."""
+    return max(0, len(exc.errors if isinstance(exc, OrderErrors) else [exc]) - MAX_ERRORS)

@@ -1,11 +1,12 @@
 """What a moderator should know about a seat at a glance (`referee status`, `referee list`):
-a player on vacation, deadlines missed in a row, a seat offered to a replacement.
+a player on vacation, deadlines missed in a row, a seat offered to a replacement, mail to the
+seat's address that bounces.
 
 Each flag is plain data, a list per seat, so that another kind joins the others without
 changing their readers: `{"flag": kind, "text": the moderator's words, "short": the same in a
-few words for `referee list`, "attention": bool}` plus the flag's own values. `attention` marks what asks the moderator to act (a seat to fill,
-misses that lead to an escalation); a vacation is only worth knowing. Mail that bounces
-from a seat's address is meant to become a flag of its own here (`bounces`).
+few words for `referee list`, "attention": bool}` plus the flag's own values. `attention`
+marks what asks the moderator to act (a seat to fill, misses that lead to an escalation, an
+address that bounces); a vacation is only worth knowing.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Mapping
 
+from .bouncing import bouncing_seats
 from .timekeeping import from_iso, show_moment
 
-VACATION, MISSED, OFFERED = "vacation", "missed", "offered"
+VACATION, MISSED, OFFERED, BOUNCES = "vacation", "missed", "offered", "bounces"
 
 
 def seat_flags(meta: Mapping[str, Any], now: datetime) -> dict[str, list[dict[str, Any]]]:
@@ -36,4 +38,10 @@ def seat_flags(meta: Mapping[str, Any], now: datetime) -> dict[str, list[dict[st
         if name in flags:
             flags[name].append({"flag": OFFERED, "attention": True, "short": "seat offered",
                                 "text": "seat offered to a replacement (`referee replace`)"})
+    for seat in bouncing_seats(meta):
+        if seat["player"] in flags:
+            since = f" since {show_moment(from_iso(seat['since']))}" if seat.get("since") else ""
+            flags[seat["player"]].append({"flag": BOUNCES, "email": seat["email"], "since": seat.get("since"),
+                                          "attention": True, "short": "mail bounces",
+                                          "text": f"mail to <{seat['email']}> bounces{since}: {seat['why']}"})
     return flags

@@ -79,7 +79,8 @@ def check_order(state: GameState, player: str, order: Order) -> None:
         _CHECKS[kind](state, player, sheet_of(state, player), order.args)
     else:
         raise illegal(phrase("'{order}' is not an order of the accept phase", order=order_text(kind)))
-    if kind != "reject" and (kind == "offer" or any(x["from"] == player for x in acceptance["offers"])):
+    releases = kind in ("reject", "withdraw")  # an answer or a withdrawal only lets go of what an offer held
+    if not releases and (kind == "offer" or any(x["from"] == player for x in acceptance["offers"])):
         _check_promises(state, player, order)
 
 

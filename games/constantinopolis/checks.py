@@ -25,6 +25,9 @@ def check(state: GameState) -> list[str]:
     holders = [h for h in state["offices"].values() if h is not None]
     if len(set(holders)) != len(holders):
         out.append("a player holds two offices")
+    for name in state["order"]:
+        if state["p"][name]["removed"]:
+            out.append(f"{name} left the game and his pieces are gone, but he is in the turn order")
     if state["phase"] not in ("auction",):
         for name in state["players"]:
             if not state["p"][name]["dropped"] and name not in holders:

@@ -165,13 +165,17 @@ def new_round(state: GameState, events: list[Event]) -> None:
 
 
 def _remove_leavers(state: GameState, events: list[Event]) -> None:
-    """Italian variant: a leaver's pieces go out of the game; the supply shrinks to fit, and
-    players left without an office take the lowest vacant ones in turn order."""
+    """Italian variant: a leaver's pieces go out of the game, and he goes out of the turn
+    order (no production, no contracts drawn, nothing asked: the deck is the others'); the
+    supply shrinks to fit, and players left without an office take the lowest vacant ones in
+    turn order."""
     gone = [n for n in state["players"] if state["p"][n]["dropped"] and not state["p"][n]["removed"]]
     if not gone:
         return
     for name in gone:
         _take_pieces_off(state, name, events)
+    # out of the turn order from now on, not only from this round's auction on (`turn_order`)
+    state["order"] = [n for n in state["order"] if not state["p"][n]["removed"]]
     left = len([n for n in state["players"] if not state["p"][n]["dropped"]])
     cap = 1 if left <= 2 else 2
     for building in components_of(state)["buildings"]:

@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from referee.contract import (JSON, Event, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, OrderErrors,
-                              PhaseInfo, Prompt, Result, State)
+                              OrderShape, PhaseInfo, Prompt, Result, State)
 from referee.orderlines import order_lines, sections
 from referee.wording import Phrase, listed, order_text, phrase, plural_phrase
 
-from . import auction, checks, flow, menus, plans, scoring
+from . import auction, checks, flow, free_trade, menus, plans, scoring
 from .components import load as load_component_set
 from .draft import draft, finished, writable, writable_sheet
-from .grammar import KEYWORDS, format_order, parse_alternatives
+from .grammar import KEYWORDS, format_order, order_shapes, parse_alternatives
 from .phases import question
 from .production import producible
 from .setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, new_game
@@ -36,8 +36,12 @@ class Constantinopolis:
     title = "Constantinopolis"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    rules_version = "2"  # 2: the Consul is asked on open facts; offers hold what they give
+    # 2: the Consul is asked on open facts; offers hold what they give. 3: offers and their
+    # answers are facts of the phase (a trade done stays done; `withdraw`); a player who left
+    # is out of the turn order once his pieces are removed; the ships_public option
+    rules_version = "3"
     options = OPTIONS
+    final_kinds = frozenset(free_trade.KINDS)  # agreements: a later set does not take them back
     # every spelling of an order keyword, and the names of plan parts (`construction: ...`): mail
     # tells prose from orders by them, so a plan line gone wrong is refused, not set aside
     keywords = {**plans.PART_NAMES, **KEYWORDS}
@@ -145,10 +149,19 @@ class Constantinopolis:
         if any(o.kind in ("cancel", "defend", "preempt-list", "preempt-ask") for o in alts):
             raise InvalidOrder(phrase("standing orders and cancellations take no alternatives"),
                                suggestion=phrase("one per line"))
+        if any(o.kind in free_trade.KINDS for o in alts):  # each is a fact once made (`final_kinds`)
+            raise InvalidOrder(phrase("offers and answers to offers take no alternatives"),
+                               suggestion=phrase("one per line"))
         return Order("either", {"alts": [o.to_json() for o in alts], "optional": optional})
 
     def format(self, order: Order) -> str:
         return format_order(order)
+
+    def order_shapes(self, state: State) -> dict[str, OrderShape]:
+        """What may follow each keyword, and after a plan part's name an order (mail reading
+        tells a misspelt order from prose by them)."""
+        shapes: dict[str, OrderShape] = {part: OrderShape(part=True) for part in plans.PART_NAMES.values()}
+        return {**shapes, **order_shapes(components_of(state), state["players"])}
 
     def apply(self, state: State, player: str, orders: Sequence[Order]) -> tuple[State, list[Event]]:
         """The orders for now, in turn; then the plan lines of the submission (a part given

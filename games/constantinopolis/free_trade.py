@@ -1,11 +1,19 @@
 """The optional Free Trade rule: in the accept phase players trade contracts, goods and gold
-by offer and answer (`offer`, `accept`, `reject`).
+by offer and answer (`offer`, `accept`, `reject`, and `withdraw` for an offer not yet
+answered).
 
-Rulebook: "Optional Rule: Free Trade". An open offer holds what it gives until it is
-answered: the offerer cannot load, sell, spend or give away those items meanwhile, or the
-other player's ACCEPT could fail on something only the offerer knows (a contract loaded in
-secret, gold spent) and tell them so. `accept` tries each of the offerer's orders on a copy
-and checks `check_promises_kept` afterwards.
+Rulebook: "Optional Rule: Free Trade". In its example the buyer offers, the seller accepts,
+"and the trade takes place": a trade done is done. Each of these orders is therefore a fact
+of the phase once applied (`KINDS` are the engine's `final_kinds`, see `referee.progress`):
+an offer keeps its number and stands until it is answered, withdrawn or its players are done;
+an accepted trade stays made whatever either player sends afterwards, so the one who received
+a contract can load it in a later mail. A later set does not take an offer back by leaving it
+out; `withdraw` does.
+
+An open offer holds what it gives until it is answered: the offerer cannot load, sell, spend
+or give away those items meanwhile, or the other player's ACCEPT could fail on something only
+the offerer knows (a contract loaded in secret, gold spent) and tell them so. `accept` tries
+each of the offerer's orders on a copy and checks `check_promises_kept` afterwards.
 """
 
 from __future__ import annotations
@@ -13,14 +21,14 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.contract import Event, Order
-from referee.wording import OrderText, listed, order_text, phrase
+from referee.wording import OrderText, listed, menu_order, order_text, phrase
 
 from .components import GOODS
 from .draft import writable, writable_sheet
 from .state import GameState, components_of, goods_count, illegal, sheet_of
 from .views import before_loading
 
-KINDS = ("offer", "accept", "reject")
+KINDS = ("offer", "accept", "reject", "withdraw")
 
 
 def parse_item(item: str) -> tuple[str, Any]:
@@ -58,6 +66,11 @@ def check_order(state: GameState, player: str, order: Order, still_accepting: li
         check_holds(state, player, args["give"])
         return
     offer = next((x for x in state["accept"]["offers"] if x["id"] == args["offer"]), None)
+    if order.kind == "withdraw":
+        if offer is None or offer["from"] != player:
+            raise illegal(phrase("you have no open offer {offer}", offer=args["offer"]),
+                          phrase("an offer answered is no longer yours to withdraw") if offer is None else None)
+        return
     if offer is None or offer["to"] != player:
         raise illegal(phrase("there is no offer {offer} to you", offer=args["offer"]))
     if order.kind == "accept":
@@ -86,7 +99,7 @@ def check_promises_kept(state: GameState, player: str) -> None:
     lost += [goods_count(n, g) for g, n in goods.items() if n > sheet["goods"][g]]
     if lost:
         raise illegal(phrase("your open offers hold {items} until they are answered", items=listed(lost)),
-                      phrase("send your whole set again without the offer to take it back"))
+                      phrase("to take an offer back, send {order}", order=menu_order("withdraw <offer>")))
 
 
 def _move_items(state: GameState, giver: str, taker: str, items: list[str]) -> None:
@@ -123,13 +136,19 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
     if order.kind == "accept":
         _move_items(state, offer["from"], player, offer["give"])
         _move_items(state, player, offer["from"], offer["get"])
-        events.append(Event("trade.done", phrase("{player} and {other} trade: {give} for {get}.", player=offer["from"],
-                                                 other=player, give=_items(offer["give"]), get=_items(offer["get"])),
+        # named by the one who accepts, so that a report's line of his events reads on
+        events.append(Event("trade.done", phrase("{other} accepts offer {offer}: {player} gives {give} and receives "
+                                                 "{get}.", player=offer["from"], other=player, offer=offer["id"],
+                                                 give=_items(offer["give"]), get=_items(offer["get"])),
                             {"offer": offer["id"]}))
-    else:
+    elif order.kind == "reject":
         events.append(Event("trade.reject", phrase("{player} turns down offer {offer}.", player=player,
                                                    offer=offer["id"]), {"offer": offer["id"]},
                             to=(player, offer["from"])))
+    else:
+        events.append(Event("trade.withdraw", phrase("{player} withdraws offer {offer}.", player=player,
+                                                     offer=offer["id"]), {"offer": offer["id"]},
+                            to=(player, offer["to"])))
 
 
 def _items(items: list[str]) -> OrderText:
@@ -138,12 +157,14 @@ def _items(items: list[str]) -> OrderText:
 
 
 def menu_orders(state: GameState, player: str, others: list[str], legal: Callable[[Order], bool]) -> list[Order]:
-    """For the short menu: answers to the offers made to `player`, and while they have no open
-    offer (and the phase has not seen many), one sample offer to the first other player still
-    accepting: 1 gold for one good that player is seen to hold."""
+    """For the short menu: answers to the offers made to `player`, the withdrawal of their own,
+    and while they have no open offer (and the phase has not seen many), one sample offer to
+    the first other player still accepting: 1 gold for one good that player is seen to hold."""
     acceptance = state["accept"]
     out = [o for x in acceptance["offers"] if x["to"] == player
            for o in (Order("accept", {"offer": x["id"]}), Order("reject", {"offer": x["id"]})) if legal(o)]
+    out += [o for x in acceptance["offers"] if x["from"] == player
+            for o in (Order("withdraw", {"offer": x["id"]}),) if legal(o)]
     offering = any(x["from"] == player for x in acceptance["offers"])
     if not offering and acceptance["next"] <= 2 * len(state["players"]):
         if others:

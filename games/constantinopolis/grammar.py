@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from referee.contract import InvalidOrder, Order, OrderError
+from referee.contract import InvalidOrder, Order, OrderError, OrderShape
 from referee.orderlines import OPTIONAL, fold, join_alternatives, parse_int, split_alternatives, split_optional
 from referee.orderlines import match_name as _match_name
 from referee.wording import listed, order_phrase, order_text, phrase, term
@@ -41,8 +41,8 @@ KEYWORDS = {"cancel": "cancel",
     "exchange": "exchange", "swap": "exchange", "trade": "trade", "done": "done", "end": "done", "finish": "done",
     "preempt": "preempt", "pre-empt": "preempt", "allow": "allow", "redraw": "redraw", "load": "load",
     "unload": "unload", "post": "post", "save": "save", "free": "free", "ship": "ship", "offer": "offer",
-    "accept": "accept", "reject": "reject", "decline": "reject", "donate": "donate", "keep": "keep", "store": "keep",
-    "discard": "discard", "drop": "discard",
+    "accept": "accept", "reject": "reject", "decline": "reject", "withdraw": "withdraw", "donate": "donate",
+    "keep": "keep", "store": "keep", "discard": "discard", "drop": "discard",
 }
 
 GOOD_NAMES = {g: g for g in GOODS}
@@ -331,7 +331,8 @@ def _ship(keyword: str, words: list[str], components: dict[str, Any], players: l
 
 
 def _answer(keyword: str, words: list[str], components: dict[str, Any], players: list[str]) -> Order:
-    """`accept 3`, `reject 3`: an answer to a free-trade offer."""
+    """`accept 3`, `reject 3`: an answer to a free-trade offer; `withdraw 3`: one's own offer
+    taken back before it is answered."""
     _need(keyword, words, 1, f"{keyword} <offer number>")
     return Order(keyword, {"offer": _number(words[0], "the offer number")})
 
@@ -357,7 +358,7 @@ _PARSERS: dict[str, Parser] = {
     "discard": _goods_count, "buy": _goods_count, "sell": _goods_count, "build": _build, "use": _use,
     "exchange": _exchange, "trade": _trade, "preempt": _preempt, "redraw": _redraw, "load": _load,
     "unload": _contract, "save": _contract, "free": _contract, "ship": _ship, "accept": _answer, "reject": _answer,
-    "offer": _offer, "keep": _keep,
+    "withdraw": _answer, "offer": _offer, "keep": _keep,
 }
 
 
@@ -444,7 +445,7 @@ def format_order(order: Order) -> str:
         return f"{kind} {args['contract']}"
     if kind == "ship":
         return f"ship {args['size']}"
-    if kind in ("accept", "reject"):
+    if kind in ("accept", "reject", "withdraw"):
         return f"{kind} {args['offer']}"
     if kind == "offer":
         return (f"offer {args['to']} give {', '.join(args['give']) or 'nothing'} "
@@ -459,3 +460,40 @@ def format_order(order: Order) -> str:
     if kind == "cancel":
         return f"cancel {args['part']}"
     raise ValueError(f"no text form for {kind}")
+
+
+def order_shapes(components: dict[str, Any], players: list[str]) -> dict[str, OrderShape]:
+    """What may follow each keyword (`referee.contract.OrderShape`), for mail reading to tell a
+    misspelt order from prose: the words of the names each order takes, and how many."""
+    offices, goods, sizes = set(OFFICE_NAMES), set(GOOD_NAMES), set(SIZE_NAMES)
+    buildings = set(building_names(components))
+    purchase = buildings | {"public", "wall", "moenia", "with", "using", "redemptor"} | set(WALL_NAMES)
+    bare = OrderShape()
+    contract = OrderShape(1, 1, numbers=True)
+    shapes = {
+        "stay": bare, "pass": bare, "done": bare, "allow": bare, "post": bare,
+        "preempt": OrderShape(0, None, frozenset(buildings | {"list", "never", "none", "nothing", "ask", "public"}),
+                              numbers=True),
+        "take": OrderShape(1, 2, frozenset(offices | {FREE_OFFICE})),
+        "bid": OrderShape(2, 6, frozenset(offices | {"up", "to", "upto"}), numbers=True),
+        "raise": OrderShape(1, 3, frozenset({"up", "to"}), numbers=True),
+        "defend": OrderShape(1, 3, frozenset({"up", "to"}), numbers=True),
+        "good": OrderShape(1, 1, frozenset(goods)), "donate": OrderShape(1, 1, frozenset(goods)),
+        "buy": OrderShape(1, 5, frozenset(goods | purchase), numbers=True),
+        "sell": OrderShape(1, 2, frozenset(goods), numbers=True),
+        "discard": OrderShape(1, 2, frozenset(goods), numbers=True),
+        "build": OrderShape(1, 5, frozenset(purchase), numbers=True),
+        "use": OrderShape(1, 3, frozenset(buildings)),
+        "exchange": OrderShape(3, 3, frozenset(goods | {"for"})),
+        "trade": OrderShape(1, 6, frozenset(goods), numbers=True),
+        "redraw": OrderShape(1, 2, numbers=True),
+        "load": OrderShape(2, 4, frozenset({"on", "ship", "onto"}), numbers=True),
+        "unload": contract, "save": contract, "free": contract, "accept": contract, "reject": contract,
+        "withdraw": contract,
+        "ship": OrderShape(1, 2, frozenset(sizes)),
+        "offer": OrderShape(4, None, frozenset(set(players) | goods | {"give", "for", "gold", "contract", "nothing",
+                                                                        "none"}), numbers=True),
+        "keep": OrderShape(1, None, frozenset(goods | {"nothing", "none"}), numbers=True),
+        "cancel": OrderShape(1, 1, frozenset(CANCELLABLE)),
+    }
+    return shapes

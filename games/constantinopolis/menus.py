@@ -285,7 +285,8 @@ def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
 
 
 def _offers(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
-    """Free trade: offers to players still accepting (what is asked for is open), answers."""
+    """Free trade: offers to players still accepting (what is asked for is open), answers, and
+    the withdrawal of one's own offers not yet answered."""
     acceptance = state["accept"]
     sheet = sheet_of(state, player)
     to = [q for q in accept.waiting(state) if q != player]
@@ -305,6 +306,8 @@ def _offers(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
     for kind in ("accept", "reject"):
         out += _family(f"{kind} <offer>", [(str(x["id"]), Order(kind, {"offer": x["id"]})) for x in acceptance["offers"]
                                            if x["to"] == player], judge)
+    out += _family("withdraw <offer>", [(str(x["id"]), Order("withdraw", {"offer": x["id"]}))
+                                        for x in acceptance["offers"] if x["from"] == player], judge)
     return out
 
 

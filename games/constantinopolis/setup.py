@@ -21,6 +21,9 @@ from .state import GameState, new_round_flags
 OPTIONS = (
     GameOption("public_gold", False, "Everyone sees everyone's gold (the FAQ makes gold private by default).",
                (False, True)),
+    GameOption("ships_public", False,
+               "FAQ: by the table's agreement everyone sees the contracts loaded on every ship at sea.",
+               (False, True)),
     GameOption("free_trade", False, "Optional rule: players trade contracts, goods and gold in the accept phase.",
                (False, True)),
     GameOption("market_reshuffle", "faceup", "Italian edition: the reshuffled future market pile lies face down.",

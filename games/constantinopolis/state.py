@@ -260,9 +260,11 @@ def office_of(state: GameState, name: str) -> str | None:
 
 def turn_order(state: GameState) -> list[str]:
     """Players by the number of the office they hold (I first); officeless players last
-    (The Auction Public Office Phase: the offices' numbers are the turn order)."""
+    (The Auction Public Office Phase: the offices' numbers are the turn order). A player who
+    left under the drop-out variant is out of it once his pieces are off the board: he
+    produces, draws and decides nothing more."""
     out = [state["offices"][o] for o in OFFICES if state["offices"][o] is not None]
-    out += [n for n in state["players"] if n not in out]
+    out += [n for n in state["players"] if n not in out and not state["p"][n]["removed"]]
     return out
 
 

@@ -1,6 +1,7 @@
 """What each player may see (the FAQ on hidden information, and the rulebook's Accept
 Contracts phase, page 18). Hidden: others' gold (unless the public-gold option is on),
-contracts loaded on others' ships, the deck order, others' advance limits, the future market
+contracts loaded on others' ships at sea (unless the ships_public option is on, which the FAQ
+allows a table to agree on), the deck order, others' advance limits, the future market
 pile once it lies face down (Italian option), and, while the accept phase runs, which
 contracts the others are accepting: players decide in secret and reveal together when the
 ships sail, so until then another player's hand, goods and ships show as if they had loaded
@@ -16,9 +17,9 @@ from .production import production_level
 from .state import GameState, PlayerSheet, Ship, components_of, contract_card, office_of
 
 
-def _ship(components: dict[str, Any], ship: Ship, mine: bool) -> dict[str, Any]:
+def _ship(components: dict[str, Any], ship: Ship, shown: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"id": ship["id"], "size": ship["size"], "at": ship["at"]}
-    if mine:
+    if shown:
         out["cargo"] = [dict(contract_card(components, c)) for c in ship["cargo"]]
     else:
         out["cargo"] = "hidden" if ship["cargo"] else []
@@ -62,6 +63,8 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         return full
     components = components_of(state)
     public_gold = state["options"]["public_gold"]
+    # a game made before the option existed has no key for it: off, as it was played
+    public_ships = state["options"].get("ships_public", False)
     market = state["market"]
     out: dict[str, Any] = {
         "you": player, "round": state["round"], "phase": state["phase"], "options": dict(state["options"]),
@@ -101,6 +104,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                          "offers": [x for x in acceptance["offers"] if player in (x["from"], x["to"])],
                          "others_before_loading": True}
     players = {}
+    # a leaver whose pieces are gone has no production level marker left (nor an Ager)
     for name in state["players"]:
         sheet = state["p"][name]
         mine = name == player
@@ -109,9 +113,11 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         players[name] = {
             "fame": sheet["fame"], "gold": sheet["gold"] if (mine or public_gold) else "hidden",
             "goods": dict(sheet["goods"]), "buildings": list(sheet["buildings"]), "public": list(sheet["public"]),
-            "walls": list(sheet["walls"]), "level": production_level(sheet, components),
+            "walls": list(sheet["walls"]), "level": 0 if sheet["removed"] else production_level(sheet, components),
             "office": office_of(state, name),
-            "ships": [_ship(components, s, mine) for s in sheet["ships"]],
+            # another's ships in harbour show empty in the accept phase (`before_loading`) and
+            # carry nothing at other times: what `ships_public` shows is the cargo at sea
+            "ships": [_ship(components, s, mine or public_ships) for s in sheet["ships"]],
             "hand": [dict(contract_card(components, c)) for c in sheet["hand"]],
             "saved": [dict(contract_card(components, c)) for c in sheet["saved"]],
             "posts": sheet["posts"], "dropped": sheet["dropped"], "ledger": dict(sheet["r"]["ledger"]),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, PhaseInfo,
-                              Prompt, Result, SetupError, checked_options)
+from referee.contract import (Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order, OrderError, OrderShape,
+                              PhaseInfo, Prompt, Result, SetupError, checked_options)
 from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural_phrase
 
 from . import checks, components, grammar, menus, plans, scoring, views
@@ -137,6 +137,10 @@ class PortoCarthago:
 
     def format(self, order: Order) -> str:
         return grammar.format_order(order)
+
+    def order_shapes(self, state: State) -> dict[str, OrderShape]:
+        """What may follow each keyword (mail reading tells a misspelt order from prose by them)."""
+        return grammar.order_shapes(state)
 
     def apply(self, state: State, player: str, orders: Sequence[Order]) -> tuple[State, list[Event]]:
         """The player's first order answers their decision if it is theirs; the rest (or all,

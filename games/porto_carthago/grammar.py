@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from referee.contract import AmbiguousOrder, IllegalOrder, InvalidOrder, Order, OrderError, OrderErrors
+from referee.contract import AmbiguousOrder, IllegalOrder, InvalidOrder, Order, OrderError, OrderErrors, OrderShape
 from referee.orderlines import fold, join_alternatives, order_lines, parse_int, sections, split_alternatives, \
     split_optional
 from referee.orderlines import match_name as _match_name
@@ -398,3 +398,33 @@ def _plan_line(state: State, part: str, text: str) -> Order:
                                suggestion=phrase("{part}: takes {orders}", part=order_text(part.upper()),
                                                  orders=listed(order_text(k.upper()) for k in PARTS[part])))
     return Order("plan", {"part": part, "alts": [a.to_json() for a in alts]})
+
+
+_PLACES = ("lighthouse", "leuchtturm", "temple", "tempel", "baal")
+
+
+def order_shapes(state: State) -> dict[str, OrderShape]:
+    """What may follow each keyword (`referee.contract.OrderShape`), and after a plan part's
+    name an order: mail reading tells a misspelt order from prose by them. Goods, docks and
+    ship cards are the position's components."""
+    comp = state["comp"]
+    goods, cards, docks = set(comp["goods"]), set(comp["card_order"]), set(comp["civilizations"])
+    bare, slot = OrderShape(), OrderShape(0, 1, numbers=True)
+    shapes: dict[str, OrderShape] = {part: OrderShape(part=True) for part in PART_NAMES.values()}
+    shapes.update({kind: bare for kind in NO_ARGS})
+    shapes.update({
+        "captain": slot, "side": slot,
+        "aristocrat": OrderShape(2, 5, frozenset(_PLACES), numbers=True),
+        "merchant": OrderShape(1, 2, frozenset(goods), numbers=True),
+        "loadmaster": OrderShape(2, 5, frozenset(docks | {"occupy", "switch", "dissolve", "to"}), numbers=True),
+        "porter": OrderShape(3, 5, frozenset(goods | docks | {"storage", "lager", "charter", "to"}), numbers=True),
+        "use": OrderShape(1, None, frozenset(cards | docks | set(state["players"]) | set(_PLACES)), numbers=True),
+        "arrange": OrderShape(1, None, frozenset(cards), numbers=True),
+        "intrigue": OrderShape(1, 1, numbers=True),
+        "dock": OrderShape(1, 2, frozenset(cards | {"i", "ii"}), numbers=True),
+        "reject": OrderShape(1, 1, frozenset(cards), numbers=True),
+        "occupy": OrderShape(1, 3, frozenset(goods | docks | {"take"}), numbers=True),
+        "buy": OrderShape(1, 1, frozenset(goods), numbers=True),
+        "cancel": OrderShape(1, 1, frozenset(CANCELLABLE)),
+    })
+    return shapes

@@ -17,21 +17,28 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from mailer.inbound.addresses import KnownGames, parse_plus_address
+from mailer.inbound.automatic import auto_reply_subject
+from mailer.inbound.bounces import read_bounce
 from mailer.inbound.directory import PlayerAddresses
 from mailer.inbound.message import InboundMail, parse_message
+from mailer.outbound.bounced import note_failure
+from mailer.outbound.compose import own_id_host
 from mailer.outbound.notifier import MailNotifier
 from referee.config import Settings
 from referee.i18n import N_, translations
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
 from referee.service import Referee, ServiceError, Submission
-from referee.store import remember_existing
+from referee.store import StoreError, remember_existing
 
+from .copies import TokenCopies
 from .desk import Desk, desk_code
 from .mail_commands import CHECK, command_summary, lines_after_command, mail_command, unread_notice
 from .reading import MailReading, phase_key_of
 from .refusals import RefusalBook
 
 log = logging.getLogger("referee.worker")
+
+PLAIN = "PLAIN"  # the "command" of a mail to a game's plain address from a player without a token
 
 REFUSAL = (  # to a sender no seat matched, so in no language of theirs: English
     "This mail could not be matched to a player of a game run here, so nothing was done.\n\n"
@@ -53,6 +60,7 @@ class Handled:
     detail: str = ""
     game: str | None = None
     player: str | None = None
+    message_id: str | None = None  # of the mail handled, so that a log line joins the MTA's
 
 
 class MailHandler:
@@ -71,6 +79,11 @@ class MailHandler:
             notifier.clock))
         self.refusals = RefusalBook(notifier.system_outbox.store.root / "refusals.json",
                                     settings.limits.refusals_per_sender_per_hour, notifier.clock)
+        # answers to players who wrote to a game's plain address: bounded like the desk's, so
+        # that mail forged in a player's name cannot flood their mailbox
+        self.plain_answers = RefusalBook(notifier.system_outbox.store.root / "plain-answers.json",
+                                         settings.limits.desk_answers_per_address_per_hour, notifier.clock)
+        self.copies = TokenCopies(notifier.system_outbox.store.root / "token-copies.json", notifier.clock)
 
     def _identify(self, mail: InboundMail) -> tuple[str, str, str] | None:
         host = self.settings.hostname.lower()
@@ -87,6 +100,51 @@ class MailHandler:
                 return local, name, token
         return None
 
+    def _answers_ours(self, mail: InboundMail) -> bool:
+        """Whether a mail replies to one of the referee's own mails (its Message-IDs end in
+        our host), so that an auto-responder that says nothing of itself in its headers
+        cannot start a loop by answering a report and then each of our answers."""
+        suffix = "@" + own_id_host(self.settings.hostname) + ">"
+        return any(mid.lower().endswith(suffix) for mid in (mail.in_reply_to, *mail.references) if mid)
+
+    def _plain_copy(self, mail: InboundMail, raw: bytes) -> "IdentifiedMail | None":
+        """A mail to a game's plain address, without a PLAYER line, from an address registered
+        to a seat of that game: its player forgot the token (or the mail reached the token
+        address as well). Answered in `_plain`, with nothing played."""
+        host, sender = self.settings.hostname.lower(), (mail.sender or "").lower()
+        if sender not in self.players:  # a stranger (the common forgery) costs no game file read
+            return None
+        for address in mail.delivered_to or mail.recipients:
+            local, _, domain = address.lower().rpartition("@")
+            if domain != host or "+" in local or not self._valid_game(local):
+                continue
+            try:
+                seats = self.referee.store.load(local).meta["seats"]
+            except StoreError:
+                continue
+            seat = next((seat for seat in seats if seat["email"].lower() == sender), None)
+            if seat is not None:
+                return IdentifiedMail(raw, mail, (local, seat["name"], ""), (PLAIN, ""))
+        return None
+
+    def _plain(self, read: "IdentifiedMail") -> Handled:
+        """The player is told, at their registered address, where to write instead; unless the
+        same mail came with their token (orders taken, or mailer/daemon/copies.py). Nothing of
+        the game changes: the answer goes from the system outbox."""
+        game_id, player, _ = read.who
+        mail_id = read.mail.message_id
+        with self.referee.store.transaction(game_id) as tx:  # read only: nothing is written
+            taken = bool(mail_id) and tx.find_record("submissions", "message_id", mail_id) is not None
+            meta = tx.meta
+        if taken or self.copies.seen(game_id, mail_id):
+            return Handled(DUPLICATE, "a copy at the plain address of a mail taken with the token", game_id, player)
+        seat = next(seat for seat in meta["seats"] if seat["name"] == player)
+        told = self.plain_answers.answer(seat["email"], player=True, send=lambda: (
+            self.notifier.plain_address_answer(game_id, meta, seat, mail_id)))
+        return Handled("refused", "to the plain game address without a token: "
+                       + ("told the player's reply address" if told else "not answered: answered lately"),
+                       game_id, player)
+
     def _valid_game(self, game_id: str) -> bool:
         try:
             return self.game_exists(game_id)
@@ -96,39 +154,96 @@ class MailHandler:
     def handle(self, raw: bytes) -> Handled:
         """Process one message."""
         read = self._read(raw)
-        return read if isinstance(read, Handled) else self._dispatch(read)
+        return read if isinstance(read, Handled) else replace(self._dispatch(read), message_id=read.mail.message_id)
 
     def _dispatch(self, read: "IdentifiedMail") -> Handled:
         """A mail command, or one submission on its own."""
-        if read.command is not None and read.command[0] == CHECK:
-            return self._check(read)
+        if read.command is not None and read.command[0] == PLAIN:
+            return self._plain(read)
         if read.command is not None:
+            self._withdraw_plain(read)
+            if read.command[0] == CHECK:
+                return self._check(read)
             return self._command(read.mail, read.raw, *read.who, *read.command)
         return self._answer(read, self.referee.submit_many(read.who[0], [read.submission()])[0])
+
+    def _withdraw_plain(self, read: "IdentifiedMail") -> None:
+        """A mail with the token that was addressed to the game's plain address too (To the
+        game, Bcc the reply address): the answer its plain copy may be waiting to get, from an
+        earlier pass or process, is not sent, and a plain copy read later gets none (one mail,
+        one answer; mailer/daemon/copies.py). Nothing here touches the game's file."""
+        game_id, player, _ = read.who
+        if f"{game_id}@{self.settings.hostname}".lower() not in (r.lower() for r in read.mail.recipients):
+            return
+        self.copies.add(game_id, read.mail.message_id or "")
+        self.notifier.withdraw_plain_answer(game_id, player, read.mail.message_id)
 
     def _read(self, raw: bytes) -> "IdentifiedMail | Handled":
         """Parse and identify; what needs no game (automatic mail, strangers) is done here."""
         mail = parse_message(raw)
+        read = self._identified(mail, raw)
+        return replace(read, message_id=mail.message_id) if isinstance(read, Handled) else read
+
+    def _identified(self, mail: InboundMail, raw: bytes) -> "IdentifiedMail | Handled":
         if mail.is_automatic:
-            return Handled("ignored", f"automatic mail ({mail.automatic_reason})")
+            return self._bounced(mail, raw) or Handled("ignored", f"automatic mail ({mail.automatic_reason})")
         if not mail.sender:
             return Handled("ignored", "no usable sender address to answer")
         if mail.sender.lower().rpartition("@")[2] == self.settings.hostname.lower():
             return Handled("ignored", "mail from one of our own addresses (a loop)")
+        if auto_reply_subject(mail.subject) and self._answers_ours(mail):
+            return Handled("ignored", f"an automatic reply to the referee's mail ({mail.subject[:60]!r})")
         code = desk_code(mail, self.settings.hostname)
         if code is not None:
             done = self.desk.handle(mail, raw, code)
             return Handled(done.outcome, done.detail, done.game)
         who = self._identify(mail)
+        if who is None and mail.player is None:
+            plain = self._plain_copy(mail, raw)
+            if plain is not None:
+                return plain
         if who is None or not self._valid_game(who[0]):
             return Handled("unmatched", f"no game and player token found; {self._refuse(mail)}")
         return IdentifiedMail(raw, mail, who, mail_command(mail))
+
+    def _bounced(self, mail: InboundMail, raw: bytes) -> Handled | None:
+        """A report that one of the games' mails could not be delivered: recorded in the game
+        (mailer/outbound/bounced.py); None when the mail is no such report."""
+        report = read_bounce(raw)
+        if report is None:
+            return None
+        suffix = "@" + own_id_host(self.settings.hostname)
+        ours = [mid for mid in report.message_ids if mid.lower().endswith(suffix + ">")]
+        for message_id in ours:
+            game_id = self._game_of_id(message_id, mail)
+            if game_id is None:
+                continue
+            with self.referee.store.transaction(game_id) as tx:
+                marked = note_failure(tx, self.notifier, message_id=message_id, why=report.why, source="dsn",
+                                      now=self.notifier.clock(), recipients=report.recipients,
+                                      report=mail.message_id)
+            players = ", ".join(player for player, _ in marked) or "no seat (already recorded, or not a player's)"
+            return Handled("bounce", f"{message_id} not delivered ({report.why}): {players}", game_id,
+                           marked[0][0] if marked else None)
+        return Handled("ignored", f"a report of failure for no game's mail ({', '.join(ours) or 'not ours'}: "
+                                  f"{report.why})")
+
+    def _game_of_id(self, message_id: str, mail: InboundMail) -> str | None:
+        """The game a Message-ID of ours belongs to (`<game.kind.serial.player@host>`): the
+        longest run of its first parts that names a game here."""
+        parts = message_id.strip("<>").rpartition("@")[0].split(".")
+        for end in range(len(parts) - 3, 0, -1):
+            candidate = ".".join(parts[:end])
+            if self._valid_game(candidate):
+                return candidate
+        return None
 
     def _answer(self, read: "IdentifiedMail", receipt: Receipt) -> Handled:
         """What follows a submission's receipt: the accepted receipt is already queued with the
         turn; a refusal or rejection is answered from the system outbox."""
         mail, raw = read.mail, read.raw
         game_id, player, token = read.who
+        self._withdraw_plain(read)
         if receipt.status == ACCEPTED:
             return Handled(ACCEPTED, game=game_id, player=player)
         if receipt.status == DUPLICATE:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from mailer.inbound.message import InboundMail
-from mailer.inbound.orders import find_orders
 from mailer.inbound.prose import is_salutation
 from mailer.outbound.reports import mail_commands
 from mailer.safe_headers import sanitise_header
@@ -36,8 +35,7 @@ def check_request(mail: InboundMail) -> str | None:
     """The orders a CHECK mail asks about: a mail whose subject, or whose first line of its
     own text, is CHECK. The orders are the ORDERS block when there is one, else the text
     after the CHECK line; None when the mail is no CHECK."""
-    visible = [line.strip() for line in find_orders(mail.body)[1] if line.strip()]
-    first = visible[0].upper().rstrip(":") if visible else ""
+    first = mail.first_line.upper().rstrip(":")
     subject = SUBJECT_PREFIX.sub("", mail.subject).split()
     if first != CHECK and not (subject and subject[0].upper().rstrip(":") == CHECK):
         return None

@@ -14,12 +14,18 @@ block of theirs, or the new text of the reply) and the ORDERS blocks of the quot
   sent are left out;
 * in own text outside a block, prose is set aside (prose_lines.py);
 * when the player's own text and the quoted block both hold orders, the own text wins, and the
-  receipt says so; when nothing holds orders, the receipt says where the referee looked.
+  receipt says so;
+* a mail that forwards another, with no orders in its own text or a quoted block, is read from
+  the forwarded mail's text below its header block (prose set aside the same way), and the
+  receipt says so; when nothing holds orders, the receipt says where the referee looked;
+* a mail longer than the referee reads (mailer/inbound/orders.py), or orders with a line longer
+  than any order, are refused with the limits, unread: the work a mail costs is bounded
+  whatever it holds, and so is what its answer quotes back.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from mailer.inbound.message import Block, InboundMail
 from mailer.safe_headers import sanitise_header
@@ -30,12 +36,17 @@ from referee.i18n.messages import Message, msg
 from referee.orderlines import folded_names, keyword_match
 from referee.service import Reading
 
-from .prose_lines import set_aside_prose
+from mailer.inbound.orders import MAX_BODY_LINES
+from mailer.inbound.quotes import MAX_OWN_LINES
+
+from .prose_lines import MAX_ORDER_CHARS, set_aside_prose
 
 __all__ = ["MailReading", "phase_key_of"]
 
 MAX_SET_ASIDE = 12
 MAX_SHOWN = 100  # characters of one line quoted back in a receipt
+MAX_NOTED = 6  # lines quoted back in one note
+MAX_OUTSIDE = 20  # lines around an ORDERS block looked at for orders written outside it
 _REWRAP = 3  # a line of the block sent may come back split over this many lines
 
 # Notes of a receipt, kept as messages (referee/i18n/messages.py): each player reads them in
@@ -51,6 +62,13 @@ QUOTED_UNKNOWN = N_("The ORDERS block quoted in your reply could not be compared
 OUTSIDE = N_("Only the ORDERS block of your mail is read; these lines outside it look like orders: {lines}.")
 NO_ORDERS = N_("No orders were found. Looked in {places}. Write one order per line between the ORDERS and END "
                "lines, or above the quoted report.")
+TOO_LONG = N_("Your mail is longer than the referee reads, so nothing in it was read. It reads at most {own} lines "
+              "of your own text, {all} lines in all, and no line of orders longer than {chars} characters. Send "
+              "your orders on their own, one per line.")
+MORE_SET_ASIDE = N_("... and {count} more")
+TRUNCATED = N_("Your mail is longer than the referee reads: only its first {lines} lines were looked at.")
+FORWARDED_READ = N_("Read from the mail you forwarded, below its header block (From, Date, Subject), since your "
+                    "own text holds no orders.")
 
 
 def phase_key_of(tag: str | None, game_id: str) -> str | None:
@@ -92,8 +110,24 @@ def not_as_sent(lines: Sequence[str], sent: SentBlock) -> tuple[list[str], bool]
     return out, unchanged
 
 
-def _shown(lines: Sequence[str]) -> str:
-    return "; ".join(sanitise_header(line.strip(), MAX_SHOWN) for line in lines if line.strip())
+def _places(places: list[Message]) -> Message:
+    """Where the referee looked, as one phrase: "A", "A and B", "A, B and C"."""
+    if len(places) == 1:
+        return places[0]
+    if len(places) == 2:
+        return msg("{first} and {second}", first=places[0], second=places[1])
+    return msg("{first}, {second} and {third}", first=places[0], second=places[1], third=places[2])
+
+
+def _shown(lines: Iterable[str]) -> str:
+    """Lines quoted back in a note: a few, each cut short."""
+    shown = [line.strip() for line in lines if line.strip()]
+    text = "; ".join(sanitise_header(line, MAX_SHOWN) for line in shown[:MAX_NOTED])
+    return text + (f"; ... (+{len(shown) - MAX_NOTED})" if len(shown) > MAX_NOTED else "")
+
+
+def _too_long(lines: Sequence[str]) -> bool:
+    return any(len(line) > MAX_ORDER_CHARS for line in lines)
 
 
 class MailReading:
@@ -111,10 +145,12 @@ class MailReading:
 
     def __call__(self, game: Game, state: State, player: str, tx: Any) -> Reading:
         mail = self.mail
+        if mail.overlong:
+            return Reading("", refused=_refusal())
         sent = None
         if mail.quoted_blocks or (mail.orders_from_block and mail.orders_tag):
             sent = sent_block(tx, self._answered()) or self._sent_to(tx, player)
-        notes: list[Message] = []
+        notes: list[Message] = [msg(TRUNCATED, lines=MAX_BODY_LINES)] if mail.truncated else []
         places: list[Message] = []
         own = mail.orders_text.split("\n") if mail.orders_text else []
         own_key = None
@@ -127,13 +163,19 @@ class MailReading:
                     notes.append(msg(OWN_AS_SENT))
                     own, own_key = [], None
             places.append(msg("the ORDERS block of your own text"))
-            looks = [line for line in mail.orders_outside if _looks_like_order(game, state, player, line)]
+            looks = [line for line in mail.orders_outside[:MAX_OUTSIDE]
+                     if len(line) <= MAX_ORDER_CHARS and _looks_like_order(game, state, player, line)]
             if looks:
                 notes.append(msg(OUTSIDE, lines=_shown(looks)))
         else:
             own, set_aside = set_aside_prose(game, state, player, own)
             places.append(msg("your own text"))
         quoted, quoted_key = self._quoted(sent, notes, places)
+        forwarded: list[str] = []
+        if mail.forwarded_text and not any(_is_order_line(line) for line in own + quoted):
+            forwarded, aside = set_aside_prose(game, state, player, mail.forwarded_text.split("\n"))
+            set_aside += aside
+            places.append(msg("the mail you forwarded"))
         if any(_is_order_line(line) for line in own):
             if any(_is_order_line(line) for line in quoted):
                 notes.append(msg(OWN_WINS, lines=_shown(line for line in quoted if _is_order_line(line))))
@@ -141,13 +183,17 @@ class MailReading:
         elif any(_is_order_line(line) for line in quoted):
             notes.append(msg(QUOTED_READ))
             text, key = quoted, quoted_key
+        elif any(_is_order_line(line) for line in forwarded):
+            notes.append(msg(FORWARDED_READ))
+            text, key = forwarded, None
         else:
-            where = places[0] if len(places) == 1 else msg("{first} and {second}", first=places[0], second=places[1])
-            notes.append(msg(NO_ORDERS, places=where))
+            notes.append(msg(NO_ORDERS, places=_places(places)))
             text, key = own, own_key
-        shown = [sanitise_header(line, MAX_SHOWN) for line in set_aside[:MAX_SET_ASIDE]]
+        if _too_long(text):  # the game reads these lines: none may be longer than an order
+            return Reading("", refused=_refusal())
+        shown: list[Any] = [sanitise_header(line, MAX_SHOWN) for line in set_aside[:MAX_SET_ASIDE]]
         if len(set_aside) > MAX_SET_ASIDE:
-            shown.append(f"... and {len(set_aside) - MAX_SET_ASIDE} more")
+            shown.append(msg(MORE_SET_ASIDE, count=len(set_aside) - MAX_SET_ASIDE))
         return Reading("\n".join(text), key, tuple(shown), tuple(notes))
 
     def _sent_to(self, tx: Any, player: str) -> SentBlock | None:
@@ -182,6 +228,10 @@ class MailReading:
         places.append(msg("the ORDERS block quoted from the referee's mail (as it was sent)") if unchanged
                       else msg("the ORDERS block quoted from the referee's mail"))
         return lines, phase_key_of(block.tag, self.game_id)
+
+
+def _refusal() -> Message:
+    return msg(TOO_LONG, own=MAX_OWN_LINES, all=MAX_BODY_LINES, chars=MAX_ORDER_CHARS)
 
 
 def _looks_like_order(game: Game, state: State, player: str, line: str) -> bool:

@@ -65,8 +65,7 @@ class Sender:
             self._full_scan = False
             self._tell(report.skipped)
             if report.sent or report.deferred or report.failed:
-                log.info("sent %d, deferred %d, failed %d", len(report.sent), len(report.deferred),
-                         len(report.failed))
+                (log.warning if report.troubles else log.info)("%s", report.summary())
 
     def _tell(self, problems: list[str]) -> None:
         """Log why a game's mail could not be looked at: once, then again at most hourly."""

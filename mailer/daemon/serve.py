@@ -98,8 +98,8 @@ def _loop(services: Services, stop: threading.Event, ingest: IngestProcess, work
             log.exception("the worker's pass failed")
             handled_now = []
         for handled in handled_now:
-            log.info("mail %s: %s %s%s", handled.outcome, handled.game or "-", handled.player or "-",
-                     f" {handled.detail}" if handled.detail else "")
+            log.info("mail %s %s: %s %s%s", handled.message_id or "<no Message-ID>", handled.outcome,
+                     handled.game or "-", handled.player or "-", f" {handled.detail}" if handled.detail else "")
         if handled_now:
             sender.wake()
         if time.monotonic() >= next_tick and not stop.is_set():

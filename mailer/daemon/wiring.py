@@ -20,6 +20,7 @@ from typing import Callable
 
 from mailer.inbound.addresses import is_game_address
 from mailer.inbound.spool import Spool
+from mailer.outbound.bounced import FailureWatch
 from mailer.outbound.notifier import MailNotifier
 from mailer.outbound.outbox import Outbox, SendReport
 from mailer.outbound.relay import Relay, relay_from_url
@@ -97,6 +98,7 @@ def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> S
     system_outbox = Outbox(TinyDBStore(root / "system", label="system/"), root / "system" / "outbox-pending",
                            keep_sent=SYSTEM_KEEP_SENT)
     notifier = MailNotifier(settings, clock, outbox, system_outbox)
+    outbox.watch = FailureWatch(notifier)
     referee = Referee(store, clock=clock, notifier=notifier, default_preset=settings.default_policy)
     referee.signup_limits = SignupLimits(settings.limits.pending_signups_per_address,
                                          settings.limits.signups_per_address_per_hour)

@@ -11,19 +11,21 @@ from __future__ import annotations
 
 import logging
 import threading
-import zlib
 import time
+import zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Callable, TypeVar
 
 from mailer.inbound.spool import Spool
 from mailer.outbound.notifier import MailNotifier
 from referee.config import Settings
+from referee.receipts import DUPLICATE
 from referee.service import Referee
 from referee.store import GameFileBroken, GameNotFound, StoreBusy
 
-from .handler import Handled, IdentifiedMail, MailHandler
+from .handler import PLAIN, Handled, IdentifiedMail, MailHandler
 
 log = logging.getLogger("referee.worker")
 
@@ -111,6 +113,8 @@ class MailWorker(MailHandler):
                 self._file(spool, key, done, read)
             elif read.who[0] not in held or key < held[read.who[0]]:  # a game's mail in arrival order
                 games.setdefault(read.who[0], []).append((key, read))
+        for game_id, mails in games.items():
+            games[game_id] = self._one_copy(spool, mails, done)
         if len(games) > 1 and self.parallel > 1:
             with ThreadPoolExecutor(min(self.parallel, len(games)), thread_name_prefix="worker") as pool:
                 for finished in [pool.submit(self._game_apart, spool, game_id, mails, done)
@@ -121,6 +125,23 @@ class MailWorker(MailHandler):
                 self._game_apart(spool, game_id, mails, done)
         self._report_kept()
         return [done[key] for key in keys if key in done]  # in arrival order
+
+    def _one_copy(self, spool: Spool, mails: list[tuple[str, IdentifiedMail]],
+                  done: dict[str, Handled]) -> list[tuple[str, IdentifiedMail]]:
+        """One mail that reached a game at its plain address and at a token address (To the
+        game, Bcc the player's reply address) is two copies in the spool: the copy that carries
+        the token is read; the other is filed unanswered, so that the mail gets one answer.
+        (Copies taken in different passes are matched in the game's file: mailer/daemon/handler.py.)"""
+        tokened = {read.mail.message_id for _, read in mails if read.command is None or read.command[0] != PLAIN}
+        kept = []
+        for key, read in mails:
+            if read.command is not None and read.command[0] == PLAIN and read.mail.message_id in tokened:
+                self._file(spool, key, done, Handled(DUPLICATE, "a copy at the plain address of a mail that came "
+                                                     "with the token too", read.who[0], read.who[1],
+                                                     read.mail.message_id))
+            else:
+                kept.append((key, read))
+        return kept
 
     def _game_apart(self, spool: Spool, game_id: str, mails: list[tuple[str, IdentifiedMail]],
                     done: dict[str, Handled]) -> None:
@@ -174,7 +195,7 @@ class MailWorker(MailHandler):
         """Do the rest of one mail's work and file the mail as done (or as `_attempt` says)."""
         handled = self._attempt(spool, key, done, work, read)
         if handled is not None:
-            self._file(spool, key, done, handled)
+            self._file(spool, key, done, replace(handled, message_id=read.mail.message_id) if read else handled)
 
     def _file(self, spool: Spool, key: str, done: dict[str, Handled], handled: Handled) -> None:
         """Move a mail whose work is done to cur/. If that fails the mail stays in new/ and is
@@ -251,7 +272,8 @@ class MailWorker(MailHandler):
             self._retries.pop(key, None)
         log.error("mail %s set aside: %s; `referee spool` lists it and `referee spool requeue %s` "
                   "processes it again", key, reason, key, exc_info=exc)
-        done[key] = Handled("error", f"set aside: {reason}", game, player)
+        done[key] = Handled("error", f"set aside: {reason}", game, player,
+                            read.mail.message_id if read is not None else None)
         self._tell_set_aside(key, reason, read)
 
 

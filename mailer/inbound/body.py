@@ -11,7 +11,7 @@ from email.message import Message
 
 from .charsets import decode_bytes
 from .flowed import unflow
-from .html import html_to_text
+from .html import MAX_MARKUP, html_to_text
 
 __all__ = ["MAX_DEPTH", "MAX_PARTS", "MAX_TEXT", "BodyResult", "extract_body"]
 
@@ -26,6 +26,7 @@ class BodyResult:
     text: str = ""
     content_type: str | None = None
     content_types: list[str] = field(default_factory=list)
+    cut: bool = False  # the text was longer than is read; its end is left out
 
 
 def _content_type(part: Message) -> str:
@@ -155,6 +156,9 @@ def extract_body(msg: Message, problems: list[str]) -> BodyResult:
     if text.startswith("\ufeff"):
         text = text[1:]
     if ctype == "text/html":
+        if len(text) > MAX_MARKUP:
+            problems.append(f"body: HTML longer than {MAX_MARKUP} characters; the rest not read")
+            result.cut = True
         text = html_to_text(text, MAX_TEXT)
     else:
         if (_param(part, "format") or "").strip().lower() == "flowed":
@@ -163,5 +167,6 @@ def extract_body(msg: Message, problems: list[str]) -> BodyResult:
     if len(text) > MAX_TEXT:
         problems.append(f"body: longer than {MAX_TEXT} characters; cut")
         text = text[:MAX_TEXT]
+        result.cut = True
     result.text = text
     return result

@@ -26,7 +26,8 @@ from .headers import (
     message_id_list,
     single_address,
 )
-from .limits import bound_content_fields
+from .limits import MAX_RAW_LINES, bound_content_fields, bound_lines
+from .markers import FORWARD_SUBJECT
 from .orders import Block, extract_player_line, find_orders, split_player_line
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
 ]
 
 MAX_PROBLEMS = 50
+MAX_FIRST_LINE = 200
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,12 @@ class InboundMail:
     ``orders_outside`` holds the new text's other lines when the orders are a block, and
     ``quoted_blocks`` the ORDERS blocks of the quoted part (the report's, perhaps edited in
     place), which only mailer/daemon/reading.py may read, by comparing them with the block sent.
+    ``forwarded_text`` is, for a mail that forwards another (its subject or the forward's marker
+    says so), the text of the forwarded mail below its header block: read when the sender's own
+    text holds no orders. ``overlong`` says the sender's own text is longer than the referee
+    reads (mailer/inbound/orders.py): nothing was taken from it, and it is answered so;
+    ``truncated`` that the mail was longer than the referee looks at, the rest unread.
+    ``first_line`` is the first line of the new text with something on it, as written.
     """
 
     message_id: str | None = None
@@ -72,6 +80,10 @@ class InboundMail:
     orders_tag: str | None = None
     orders_outside: tuple[str, ...] = ()
     quoted_blocks: tuple[Block, ...] = ()
+    forwarded_text: str = ""
+    overlong: bool = False
+    truncated: bool = False
+    first_line: str = ""
     player: tuple[str, str] | None = None
     problems: tuple[str, ...] = field(default_factory=tuple)
     languages: tuple[str, ...] = ()  # what Content-Language and Accept-Language name, in order: `de`, `it-ch` ...
@@ -113,6 +125,9 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
     raw, cut = bound_content_fields(raw)
     if cut:
         problems.append("mime: oversized Content-* header cut")
+    raw, truncated = bound_lines(raw)
+    if truncated:
+        problems.append(f"mime: more than {MAX_RAW_LINES} lines; the rest not read")
     msg = BytesParser(policy=policy).parsebytes(raw)
     if msg.defects:
         kinds = sorted({type(defect).__name__ for defect in msg.defects})
@@ -123,10 +138,16 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
     headers = _parse_headers(msg, problems, body.content_types)
     section, visible = find_orders(body.text)
     problems.extend(section.problems)
+    if section.overlong:
+        problems.append("body: its new text is longer than the referee reads; nothing taken from it")
     _, orders_text = split_player_line("\n".join(section.lines))
     quoted = tuple(Block(sanitise_header(block.tag) if block.tag else None,
                          tuple(split_player_line("\n".join(block.lines))[1].split("\n")))
                    for block in section.quoted)
+    forwarded = ""
+    if section.forwarded and not section.from_block and \
+            (section.forward_marker or FORWARD_SUBJECT.match(headers.subject)):
+        forwarded = split_player_line("\n".join(section.forwarded))[1]
     return replace(
         headers,
         body=body.text,
@@ -136,6 +157,10 @@ def _parse(raw: bytes, problems: list[str], policy: Policy = policies.DEFAULT) -
         orders_tag=sanitise_header(section.tag) if section.tag else None,
         orders_outside=tuple(split_player_line("\n".join(section.outside))[1].split("\n")) if section.outside else (),
         quoted_blocks=quoted,
+        forwarded_text=forwarded,
+        overlong=section.overlong,
+        truncated=truncated or body.cut or section.truncated,
+        first_line=next((line.strip() for line in visible if line.strip()), "")[:MAX_FIRST_LINE],
         player=extract_player_line("\n".join(visible)),
     )
 

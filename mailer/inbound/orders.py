@@ -67,7 +67,12 @@ class OrdersSection:
     """Where the orders of a mail were found; ``tag`` is the text after ``ORDERS``, if any.
 
     `outside` holds the new text's lines around the block (when the orders are a block), and
-    `quoted` the ORDERS blocks of the quoted part, the first one first."""
+    `quoted` the ORDERS blocks of the quoted part, the first one first. `forwarded` is the text
+    of a mail below the new text, after its header block (none when an ORDERS block of the
+    quoted part is in it: that one is compared with the block sent), and `forward_marker` says
+    whether a marker called that mail forwarded. `overlong`: the new text is longer than the
+    referee reads (more than `quotes.MAX_OWN_LINES` lines), so nothing was taken from it;
+    `truncated`: the text had more than `MAX_BODY_LINES` lines, the rest unread."""
 
     lines: tuple[str, ...]
     from_block: bool
@@ -75,9 +80,15 @@ class OrdersSection:
     problems: tuple[str, ...] = field(default_factory=tuple)
     outside: tuple[str, ...] = ()
     quoted: tuple[Block, ...] = ()
+    forwarded: tuple[str, ...] = ()
+    forward_marker: bool = False
+    overlong: bool = False
+    truncated: bool = False
 
 
+MAX_BODY_LINES = 20_000  # a reply quoting a whole season of reports is far shorter
 _MAX_QUOTED_BLOCKS = 4
+_MAX_BLOCK_STARTS = 8  # ORDERS lines looked at in the quoted part, closed by an END or not
 _MAX_BLOCK_LINES = 400
 
 
@@ -87,13 +98,15 @@ def _quoted_blocks(lines: list[str], reply: Reply) -> tuple[list[Block], set[int
     A line the player typed into a quoted block without a quote mark belongs to the block."""
     blocks: list[Block] = []
     spanned: set[int] = set()
+    starts = 0
     i = 0
-    while i < len(lines) and len(blocks) < _MAX_QUOTED_BLOCKS:
+    while i < len(lines) and len(blocks) < _MAX_QUOTED_BLOCKS and starts < _MAX_BLOCK_STARTS:
         depth, content = split_quote(lines[i])
         found = _SENT_START.match(content.strip()) if (depth or i >= reply.cut) else None
         if found is None:
             i += 1
             continue
+        starts += 1
         end = None
         for j in range(i + 1, min(len(lines), i + _MAX_BLOCK_LINES)):
             if _ORDERS_END.match(split_quote(lines[j])[1].strip()):
@@ -110,11 +123,21 @@ def _quoted_blocks(lines: list[str], reply: Reply) -> tuple[list[Block], set[int
 
 
 def find_orders(text: str) -> tuple[OrdersSection, list[str]]:
-    """The orders section of *text* and the visible (unquoted) lines it was taken from."""
-    lines = [line.rstrip() for line in clean_text(text).split("\n")]
+    """The orders section of *text* and the visible (unquoted) lines it was taken from. Only the
+    first `MAX_BODY_LINES` lines are looked at (`truncated` says there were more); a new text
+    longer than `quotes.MAX_OWN_LINES` lines gives an `overlong` section without orders (and the
+    first of it as visible, for a PLAYER line at its top)."""
+    lines = clean_text(text).split("\n", MAX_BODY_LINES)
+    truncated = len(lines) > MAX_BODY_LINES
+    if truncated:
+        lines.pop()  # the rest, unsplit and unread
+    lines = [line.rstrip() for line in lines]
     reply = split_reply(lines)
+    if reply.overlong:
+        return OrdersSection((), from_block=False, overlong=True), [lines[i] for i in reply.own]
     quoted, spanned = _quoted_blocks(lines, reply)
     visible = [lines[i] for i in reply.own if i not in spanned]
+    forwarded = () if spanned & set(reply.forwarded) else tuple(_trim([lines[i] for i in reply.forwarded]))
     start = None
     tag = None
     for index, line in enumerate(visible):
@@ -123,7 +146,8 @@ def find_orders(text: str) -> tuple[OrdersSection, list[str]]:
             start, tag = index, (found.group("tag") or None)
             break
     if start is None:
-        return OrdersSection(tuple(_trim(visible)), from_block=False, quoted=tuple(quoted)), visible
+        return OrdersSection(tuple(_trim(visible)), from_block=False, quoted=tuple(quoted), forwarded=forwarded,
+                             forward_marker=reply.forward_marker, truncated=truncated), visible
     problems: list[str] = []
     end = None
     for index in range(start + 1, len(visible)):
@@ -136,7 +160,7 @@ def find_orders(text: str) -> tuple[OrdersSection, list[str]]:
     block = tuple(_trim(visible[start + 1 : end]))
     outside = tuple(line for line in visible[:start] + visible[end + 1 :] if line.strip())
     return OrdersSection(block, from_block=True, tag=tag, problems=tuple(problems), outside=outside,
-                         quoted=tuple(quoted)), visible
+                         quoted=tuple(quoted), truncated=truncated), visible
 
 
 def _trim(lines: list[str]) -> list[str]:

@@ -10,13 +10,22 @@ mean where they stand:
   that does not mark its quote with ``>`` puts the whole old message below it;
 * a signature separator (``-- ``), a phone or provider footer, an "Original Message" or forwarded
   message separator, an Outlook header block (in any language: three "label: value" lines, one
-  naming an address, are one too) and a corporate disclaimer end the new text.
+  naming an address, are one too) and a corporate disclaimer end the new text;
+* a mail system's warning above the text ("CAUTION: This email originated from outside of the
+  organization", "[EXTERNAL]") is skipped, with the lines it is wrapped over.
 
 Where the new text ends, the unmarked quote begins (`Reply.cut`): an ORDERS block found there or
-in ``>`` lines is the report's, which `orders.py` hands on as quoted, never as the player's.
+in ``>`` lines is the report's, which `orders.py` hands on as quoted, never as the player's. When
+a header block follows the cut (a forwarded mail's From, Date, Subject and To, or a quoted one's),
+the text below it, up to that mail's own quote, is `Reply.forwarded`: for a mail that forwards
+another, that text is what its writer meant to send (`orders.py` decides when it is read).
 
 Recognising a quote is a convenience, not a safeguard: a quoted ORDERS block is only ever read
 through a comparison with the block as it was sent (mailer/daemon/reading.py).
+
+The new text is read up to `MAX_OWN_LINES` lines with text (`Reply.overlong` past them: the rest
+is not looked at, and the mail is answered that it is too long), and every marker is matched
+against a line of bounded length, so a long mail costs no more than a short one.
 """
 
 from __future__ import annotations
@@ -28,8 +37,11 @@ from .markers import (
     ATTRIBUTION,
     ATTRIBUTION_ANY,
     ATTRIBUTION_OPENING,
+    BANNER,
+    BANNER_MORE,
     DISCLAIMER,
     FOOTER,
+    FORWARD_SEPARATOR,
     FORWARD_START,
     HEADER_FROM,
     HEADER_LABEL,
@@ -38,12 +50,16 @@ from .markers import (
     UNDERSCORES,
 )
 
-__all__ = ["Reply", "is_quoted", "split_quote", "split_reply", "visible_lines"]
+__all__ = ["MAX_OWN_LINES", "Reply", "is_quoted", "split_quote", "split_reply", "visible_lines"]
+
+MAX_OWN_LINES = 200  # lines with text a player writes in one mail, orders and letter together (a long letter)
 
 _MAX_HEADER_LEN = 400
 _MAX_MARKER_LEN = 100  # separators and phone footers are short; long lines never match
 _MAX_DISCLAIMER_LEN = 600
 _HEADER_WINDOW = 7
+_BANNER_LINES = 4  # a mail system's warning, wrapped
+_SENTENCE_END = (".", "!", "?", "]")
 _RULE = re.compile(r"^[-_=*~ ]{4,}$")
 _QUOTE_MARKS = re.compile(r"^[ \t]*((?:>[ \t]?)+)")
 
@@ -64,10 +80,16 @@ def split_quote(line: str) -> tuple[int, str]:
 @dataclass(frozen=True)
 class Reply:
     """Which lines of a body the sender wrote now (`own`, indices in order), and where the quoted
-    history begins when a marker rather than ``>`` shows it (`cut`; the body's length if none)."""
+    history begins when a marker rather than ``>`` shows it (`cut`; the body's length if none).
+    `forwarded`: the text of the mail below the cut, after its header block (indices in order);
+    `forward_marker`: whether the marker at the cut says the mail below is forwarded;
+    `overlong`: the new text has more than `MAX_OWN_LINES` lines with text (the rest was not read)."""
 
     own: tuple[int, ...]
     cut: int
+    forwarded: tuple[int, ...] = ()
+    forward_marker: bool = False
+    overlong: bool = False
 
 
 def _is_signature(line: str) -> bool:
@@ -153,15 +175,64 @@ def _ends_new_text(lines: list[str], i: int) -> bool:
     return _is_header_block(lines, i)
 
 
+def _banner(lines: list[str], i: int) -> int:
+    """How many lines a mail system's warning starting at line *i* spans (0 if none): the
+    warning, the lines it is wrapped over, and the advice after it on lines of their own."""
+    stripped = lines[i].strip()
+    if not stripped or len(stripped) > _MAX_DISCLAIMER_LEN or not BANNER.match(stripped):
+        return 0
+    span = 1
+    while span < _BANNER_LINES and i + span < len(lines):
+        following = lines[i + span].strip()
+        wrapped = not lines[i + span - 1].strip().endswith(_SENTENCE_END)
+        if not following or len(following) > _MAX_DISCLAIMER_LEN or not (wrapped or BANNER_MORE.match(following)):
+            break
+        span += 1
+    return span
+
+
+def _header_lines(lines: list[str], i: int) -> int:
+    """Where the header block of a mail below a marker ends (the index after it), or *i* if no
+    block of at least two "label: value" lines starts there."""
+    j = i
+    while j < len(lines) and j - i < _HEADER_WINDOW + 3:
+        stripped = lines[j].strip()
+        if not stripped or len(stripped) > _MAX_HEADER_LEN:
+            break
+        if not (HEADER_FROM.match(stripped) or HEADER_OTHER.match(stripped) or HEADER_LABEL.match(stripped)
+                or (j > i and lines[j][:1] in " \t")):
+            break
+        j += 1
+    return j if j - i >= 2 else i
+
+
+def _forwarded(lines: list[str], cut: int) -> tuple[tuple[int, ...], bool]:
+    """The text of the mail below the marker at *cut*, after its header block, and whether the
+    marker says that mail is forwarded."""
+    marker = lines[cut].strip()
+    forward = len(marker) <= _MAX_MARKER_LEN and bool(FORWARD_SEPARATOR.match(marker) or FORWARD_START.match(marker))
+    start = cut + 1 if (forward or SEPARATOR.match(marker) or UNDERSCORES.match(marker)) else cut
+    start = _next_content(lines, start)
+    if start >= len(lines):
+        return (), forward
+    end = _header_lines(lines, start)
+    if end == start:
+        return (), forward
+    below = split_reply(lines[end:], forwards=False)
+    return (() if below.overlong else tuple(end + k for k in below.own)), forward
+
+
 def _next_content(lines: list[str], i: int) -> int:
     while i < len(lines) and not lines[i].strip():
         i += 1
     return i
 
 
-def split_reply(lines: list[str]) -> Reply:
-    """The lines the sender wrote in this mail, with the quoted history left out."""
+def split_reply(lines: list[str], *, forwards: bool = True) -> Reply:
+    """The lines the sender wrote in this mail, with the quoted history left out; with
+    *forwards*, also the text of a mail below the cut (`Reply.forwarded`)."""
     own: list[int] = []
+    written = 0
     i = 0
     n = len(lines)
     cut = n
@@ -169,6 +240,10 @@ def split_reply(lines: list[str]) -> Reply:
         line = lines[i]
         if is_quoted(line):
             i += 1
+            continue
+        banner = _banner(lines, i)
+        if banner:
+            i += banner
             continue
         if _ends_new_text(lines, i):
             cut = i
@@ -182,11 +257,16 @@ def split_reply(lines: list[str]) -> Reply:
             if strong:
                 cut = i
                 break
+        if line.strip():
+            written += 1
+            if written > MAX_OWN_LINES:
+                return Reply(tuple(own), i, overlong=True)
         own.append(i)
         i += 1
     while own and (not lines[own[-1]].strip() or _RULE.match(lines[own[-1]].strip())):
         own.pop()
-    return Reply(tuple(own), cut)
+    forwarded, marker = _forwarded(lines, cut) if forwards and cut < n else ((), False)
+    return Reply(tuple(own), cut, forwarded, marker)
 
 
 def visible_lines(lines: list[str]) -> list[str]:

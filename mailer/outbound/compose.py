@@ -24,7 +24,13 @@ MAX_LINE = 78
 def message_id(game_id: str, kind: str, serial: int | str, player: str, host: str) -> str:
     """`<game.kind.serial.player@host>` with every part reduced to safe characters."""
     parts = [_ID_PART.sub("-", str(p).lower()).strip("-") or "x" for p in (game_id, kind, serial, player)]
-    return f"<{'.'.join(parts)}@{_ID_PART.sub('-', host.lower())}>"
+    return f"<{'.'.join(parts)}@{own_id_host(host)}>"
+
+
+def own_id_host(host: str) -> str:
+    """What follows the `@` in the Message-IDs of the referee's mail: how a reply or a report of
+    failure is known to concern one of them."""
+    return _ID_PART.sub("-", host.lower())
 
 
 def thread_root(game_id: str, host: str) -> str:

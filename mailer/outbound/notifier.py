@@ -8,6 +8,7 @@ goes to the system outbox, a small store of its own.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
@@ -19,7 +20,7 @@ from referee.i18n.messages import Message, msg, say
 from referee.i18n.terms import phase_name
 from referee.notify import EACH, Notify, bag_of
 from referee.receipts import Receipt
-from referee.rendering import render
+from referee.rendering import paragraphs, render
 from referee.schedule import deadline_text, due_of
 from referee.store import GameExists, GameTransaction
 from referee.timekeeping import format_duration, show_span
@@ -32,6 +33,9 @@ from .outbox import TABLE, Outbox, queue
 from .reports import help_text, orders_block, render_report, report_context, report_subject
 
 SYSTEM_GAME = "postmaster"
+# how long the answer to a mail to the game's plain address waits for a copy of the same mail
+# at the player's token address, which withdraws it
+PLAIN_ANSWER_WAIT = timedelta(seconds=60)
 
 
 def reply_address(game_id: str, seat: Mapping[str, Any], host: str) -> str:
@@ -59,8 +63,9 @@ class MailNotifier:
 
     # -- helpers
 
-    def _queue(self, tx: GameTransaction, mail: OutgoingMail) -> None:
-        queue(tx, mail, host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock())
+    def _queue(self, tx: GameTransaction, mail: OutgoingMail, due: datetime | None = None) -> None:
+        queue(tx, mail, host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock(),
+              due=due)
         self._touched.add(tx.game_id)
 
     def flush_marks(self) -> None:
@@ -295,6 +300,51 @@ class MailNotifier:
         self._mailed(tx, game, state, player, bag, ctx)
         tx.set_meta(notices=notices)
 
+    def plain_address_answer(self, game_id: str, meta: Mapping[str, Any], seat: Mapping[str, Any],
+                             mail_id: str | None) -> None:
+        """To a player who wrote to the game's plain address from their registered address,
+        with no token: where to write instead, to that registered address, from the system
+        outbox (the mail was not played, so it changes no game). It waits PLAIN_ANSWER_WAIT:
+        the same mail may have reached the game at the player's token address too (a Bcc),
+        and that copy withdraws it (`withdraw_plain_answer`)."""
+        host = self.settings.hostname
+        t = translations(recipient_language(meta, seat["name"]))
+        plain, reply = f"{game_id}@{host}", reply_address(game_id, seat, host)
+        text = (paragraphs(
+            t.gettext("Your mail to {address} was not read, and nothing in it was played: mail to the game's plain "
+                      "address does not show who sent it, and the referee does not go by the sender's "
+                      "address alone.").format(address=plain),
+            t.gettext("Send your orders and commands to your own reply address for this game, which carries your "
+                      "secret token:")) + f"\n    {reply}\n\n" + paragraphs(
+            t.gettext("Replying to any mail from the referee for this game writes to it by itself; if your mail "
+                      "program asks whether to reply to the reply address (Reply-To), answer yes. Or write to "
+                      "{address} and put this line in your mail:").format(address=plain))
+            + f"\n    PLAYER {seat['name']} {seat['token']}\n")
+        self.system_mail(seat["email"], t.gettext("[{game}] Not read: please write to your own reply address").format(
+            game=game_id), text, in_reply_to=mail_id, serial=self._plain_serial(game_id, seat["name"], mail_id),
+            reply_to=reply, due=self.clock() + PLAIN_ANSWER_WAIT)
+
+    @staticmethod
+    def _plain_serial(game_id: str, player: str, mail_id: str | None) -> str:
+        digest = hashlib.sha256((mail_id or "").encode("utf-8")).hexdigest()[:16]
+        return f"plain.{game_id}.{player}.{digest}"
+
+    def withdraw_plain_answer(self, game_id: str, player: str, mail_id: str | None) -> bool:
+        """The mail reached the game with the player's token too: the answer waiting for its
+        plain copy is not sent (one mail, one answer). Whether one was waiting."""
+        store = self.system_outbox.store
+        if not mail_id or not store.exists(SYSTEM_GAME):
+            return False
+        wanted = message_id("system", "notice", self._plain_serial(game_id, player, mail_id), "x",
+                            self.settings.hostname)
+        with store.transaction(SYSTEM_GAME) as tx:
+            record = tx.find_record(TABLE, "message_id", wanted)
+            if record is None or record["status"] != "pending":
+                return False
+            tx.update_record(TABLE, record["id"], {"status": "dropped", "raw": None,
+                                                  "last_error": "not sent: the same mail came with the token"})
+        return True
+
     def drop_for_seat(self, tx: GameTransaction, seat: Mapping[str, Any], why: str) -> list[str]:
         """Mail not yet sent that invites a seat's former holder to reply with their token,
         which no longer works: marked `dropped` (never sent) with `why`; their Message-IDs."""
@@ -415,7 +465,7 @@ class MailNotifier:
     # -- mail that must not touch a game
 
     def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str,
-                    label: str = "") -> None:
+                    label: str = "", reply_to: str | None = None, due: datetime | None = None) -> None:
         store = self.system_outbox.store
         if not store.exists(SYSTEM_GAME):
             try:
@@ -425,8 +475,8 @@ class MailNotifier:
         with store.transaction(SYSTEM_GAME) as tx:
             queue(tx, OutgoingMail("", "notice", to, subject, text,
                                    message_id("system", "notice", serial, "x", self.settings.hostname),
-                                   in_reply_to=in_reply_to, auto="auto-replied", label=label),
-                  host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock())
+                                   reply_to=reply_to, in_reply_to=in_reply_to, auto="auto-replied", label=label),
+                  host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock(), due=due)
         self.system_outbox.mark(SYSTEM_GAME)
 
 

@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from mailer import sent_blocks
 from referee.store import GameFileBroken, GameNotFound, GameStore, GameTransaction
@@ -41,9 +41,10 @@ def backoff(attempts: int) -> timedelta:
     return min(BASE_DELAY * (2 ** min(max(attempts - 1, 0), 20)), MAX_DELAY)
 
 
-def queue(tx: GameTransaction, mail: OutgoingMail, *, host: str, sender_name: str, now: datetime) -> None:
-    """Add a mail to the game's outbox inside the caller's unit of work. A mail whose
-    Message-ID is already queued is not queued again."""
+def queue(tx: GameTransaction, mail: OutgoingMail, *, host: str, sender_name: str, now: datetime,
+          due: datetime | None = None) -> None:
+    """Add a mail to the game's outbox inside the caller's unit of work, to be sent at once or
+    from `due` on. A mail whose Message-ID is already queued is not queued again."""
     if tx.find_record(TABLE, "message_id", mail.message_id) is not None:
         return
     raw = build(mail, host=host, sender_name=sender_name, date=now)
@@ -57,7 +58,7 @@ def queue(tx: GameTransaction, mail: OutgoingMail, *, host: str, sender_name: st
         "status": "pending",
         "attempts": 0,
         "created_at": now.isoformat(),
-        "next_attempt_at": now.isoformat(),
+        "next_attempt_at": (due or now).isoformat(),
         "last_error": None,
     })
     sent_blocks.remember(tx, mail.message_id, mail.to, mail.text)  # a reply is compared with it
@@ -69,6 +70,16 @@ class SendReport:
     deferred: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # games whose mail could not be looked at, and why
+    # each mail deferred or given up: (Message-ID, recipient, the relay's answer), for the logs
+    troubles: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line for the logs: the counts, and which mail to which address failed and why."""
+        line = f"sent {len(self.sent)}, deferred {len(self.deferred)}, failed {len(self.failed)}"
+        failed = set(self.failed)
+        named = [f"{message_id} to <{to}> {'failed' if message_id in failed else 'deferred'}: {why}"
+                 for message_id, to, why in self.troubles]
+        return line + ("; " + "; ".join(named) if named else "")
 
 
 @dataclass
@@ -95,6 +106,9 @@ class Outbox:
         self.markers.mkdir(parents=True, exist_ok=True)
         self.claims = Claims(self.markers / CLAIMS)
         self.keep_sent = keep_sent  # None: sent records are kept for good
+        # called for each outcome recorded, inside the game's unit of work (tx, mail, fields,
+        # now): the game's bookkeeping of mail that failed (mailer/outbound/bounced.py)
+        self.watch: Callable[[GameTransaction, Held, dict[str, Any], datetime], None] | None = None
 
     def mark(self, game_id: str) -> None:
         """Call after a unit of work that queued mail has been written: the marker exists, and
@@ -170,8 +184,10 @@ class Outbox:
         try:
             with self.store.transaction(game_id) as tx:
                 records = tx.records(TABLE)  # as they were: a claim file of a mail sent before is stale
-                for record_id, (fields, _) in outcomes.items():
+                for record_id, (fields, mail) in outcomes.items():
                     tx.update_record(TABLE, record_id, fields)
+                    if self.watch is not None:
+                        self.watch(tx, mail, fields, now)
                 taken = False
                 for record in sorted(records, key=lambda r: (r["created_at"], r["id"])):
                     if record["status"] != "pending" or record["id"] in held or record["id"] in outcomes:

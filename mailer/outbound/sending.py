@@ -307,6 +307,8 @@ class _Pass:
             game.outcomes[mail.record_id] = (fields, mail)
             self._finished += 1
             getattr(self.report, outcome).append(mail.message_id)
+            if outcome != "sent":
+                self.report.troubles.append((mail.message_id, mail.to, str(fields.get("last_error") or "")))
             self._cv.notify_all()
 
     def _release_hand(self, mail: Held) -> _Game:

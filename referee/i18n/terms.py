@@ -15,7 +15,7 @@ import difflib
 import re
 import sys
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable
@@ -277,6 +277,22 @@ class InLanguage:
 
     def parse(self, state: Any, player: str, text: str) -> Any:
         return self._game.parse(state, player, to_english(self._game, self._lang, text))
+
+    def order_shapes(self, state: Any) -> dict[str, Any] | None:
+        """The game's order shapes (`referee.contract.OrderShape`), each also taking the
+        player's words for its names and small words (`bis` for `up to`)."""
+        hook = getattr(self._game, "order_shapes", None)
+        if hook is None:
+            return None
+        local: dict[str, set[str]] = {}
+        for word, english in self._table.words.items():
+            for part in english.split():
+                local.setdefault(fold(part), set()).update(word.split())
+        shapes = {}
+        for keyword, shape in hook(state).items():
+            extra = {word for name in shape.names for part in name.split() for word in local.get(fold(part), ())}
+            shapes[keyword] = replace(shape, names=shape.names | extra) if extra else shape
+        return shapes
 
 
 def in_language(game: Any, lang: str) -> Any:

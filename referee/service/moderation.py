@@ -119,8 +119,8 @@ class Moderation(Steps):
             token = new_token()
             name = seat["name"]
             # a new person: new address and token, and none of the old person's time zone,
-            # misses or vacation (the vacation quota already used stays with the seat)
-            seats = [{k: v for k, v in dict(s, email=email, token=token).items() if k != "timezone"}
+            # misses, vacation or bouncing address (the vacation quota already used stays with the seat)
+            seats = [{k: v for k, v in dict(s, email=email, token=token).items() if k not in ("timezone", "bouncing")}
                      if s["name"] == name else s for s in meta["seats"]]
             tx.set_meta(seats=seats, misses={p: n for p, n in meta.get("misses", {}).items() if p != name},
                         offered=[p for p in meta.get("offered", []) if p != name],

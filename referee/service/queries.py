@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..bouncing import bouncing_seats
 from ..history import effective_events
 from ..progress import phase_json
 from ..i18n import DEFAULT_LANGUAGE, recipient_language
@@ -85,6 +86,7 @@ class Queries(Glance):
             "standings": standings_context(game, result),
             "commitment": stored.meta["commitment"],
             "seed": stored.meta["seed"] if stored.meta.get("seed_revealed") else None,
+            "bouncing": bouncing_seats(stored.meta),
         }
 
     def games_of(self, email: str, lang: str | None = None) -> tuple[str, list[dict[str, Any]]]:

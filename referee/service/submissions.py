@@ -12,7 +12,7 @@ from ..i18n.messages import say
 from ..i18n.terms import in_language, localise, localised_phase, to_english
 from ..policy import Policy
 from ..progress import DEFAULT, ORDER, Position, Refused, Step, phase_dict, phase_json
-from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list
+from ..receipts import ACCEPTED, DUPLICATE, REFUSED, REJECTED, Receipt, diff_lines, error_list, more_errors
 from ..rendering import menu_text
 from ..schedule import deadline_text, due_of, seat_zone
 from ..tokens import same_token
@@ -22,12 +22,14 @@ from .steps import Reopened, Steps
 @dataclass(frozen=True)
 class Reading:
     """A submission's text as read with its game's help: the text to parse, the phase it names,
-    the lines set aside as not orders and notes for the receipt."""
+    the lines set aside as not orders and notes for the receipt; `refused`, why nothing of it is
+    read at all (a mail longer than the referee reads), which refuses the submission."""
 
     text: str
     phase_key: str | None = None
-    set_aside: tuple[str, ...] = ()
+    set_aside: tuple[Any, ...] = ()  # lines as written, and perhaps a message: how many more
     notes: tuple[Any, ...] = ()  # messages (referee/i18n/messages.py), read in the player's language
+    refused: Any = None  # a message, in the player's language
 
 
 # Reads a submission inside its unit of work: the game, the position, the player, the transaction.
@@ -48,6 +50,16 @@ class Submission:
     source: str = "cli"
     in_reply_to: str | None = None
     reader: Reader | None = None
+
+
+def _less(lines: list[str], orders: Sequence[Any], game: Game) -> list[str]:
+    """`lines` without the canonical text of each of `orders`, one line for one."""
+    left = list(lines)
+    for order in orders:
+        text = game.format(order)
+        if text in left:
+            left.remove(text)
+    return left
 
 
 def _submitter(record: Mapping[str, Any]) -> str:
@@ -105,6 +117,8 @@ class Submissions(Steps):
             reading = sub.reader(in_language(game, lang), pos.state, player, tx)  # prose told from their orders
             text, phase_key = reading.text, reading.phase_key
             base.update(set_aside=list(reading.set_aside), notes=list(reading.notes))
+            if reading.refused is not None:
+                return Receipt(REFUSED, reason=say(reading.refused, lang, game), **base)
         if meta.get("status") == "finished" or pos.over:
             return Receipt(REFUSED, reason=t.gettext("{game} is over; no more orders are taken").format(game=game_id),
                            **base)
@@ -116,8 +130,9 @@ class Submissions(Steps):
         except Refused as exc:
             return Receipt(REFUSED, reason=str(exc), **base)
         except OrderError as exc:
-            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
-                           next=self._next(game, pos, player, False, lang), **base)
+            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), more_errors=more_errors(exc),
+                           menu=self._menu(game, pos, player, lang), next=self._next(game, pos, player, False, lang),
+                           **base)
         held = meta.get("held")
         previous = pos.last_set(player)
         if held and held["player"] == player:
@@ -126,11 +141,14 @@ class Submissions(Steps):
             trial = Position(game, pos.state, pos.opening, list(pos.steps))
             outcome = trial.submit(player, orders)
         except OrderError as exc:
-            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), menu=self._menu(game, pos, player, lang),
-                           next=self._next(game, pos, player, False, lang), **base)
+            return Receipt(REJECTED, errors=error_list(exc, text, lang, game), more_errors=more_errors(exc),
+                           menu=self._menu(game, pos, player, lang), next=self._next(game, pos, player, False, lang),
+                           **base)
         echo = [game.format(o) for o in orders]
         old = previous.text.splitlines() if previous else []
-        added, removed = diff_lines(old, echo)
+        # what stands as facts now (kept from the earlier set, or sent again) is neither taken
+        # out of the set nor added to it: the receipt's events say so
+        added, removed = diff_lines(_less(old, outcome.kept, game), _less(echo, outcome.repeated, game))
         event = {"type": ORDER, "at": at, "player": player, "phase": phase["key"],
                  "text": "\n".join(echo), "orders": [o.to_json() for o in orders],
                  "message_id": message_id, "source": source,
@@ -213,7 +231,7 @@ class Submissions(Steps):
         state = pos.state
         if pos.is_simultaneous(player) and pos.last_set(player) is not None:
             try:
-                state = pos.without(player)[0]
+                state = pos.without(player).state
             except OrderError:  # the earlier set no longer comes off cleanly: the menu of the position as it is
                 pass
         lines, complete = menu_text(game, state, player, lang=lang)

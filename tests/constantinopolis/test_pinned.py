@@ -13,15 +13,17 @@ from referee.playthrough import play
 
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
 
-PINS = [  # rules version 2: the Consul is asked on open facts, so games without public gold changed
-    (2, {}, 147, "80e006db9c7007a52258fb76dfdfa956fcb8732af4409eff418745d749a3f53f"),
-    (3, {}, 236, "b44374d15a39197c20cc1231f92930b2fa3dc757c3a7f0ade5b0f187bba8916b"),
-    (4, {}, 288, "50e4db975ae1d506688037ad72cc82aacb6e3f9e244fb6de6c04f69339b10443"),
-    (5, {}, 407, "92b91e86d1c1f2e5aeeba1b6c227a26133bba6490e37fe60a173a2944f948211"),
-    (3, {"free_trade": True, "market_reshuffle": "facedown"}, 273,
-     "3efd3f9c6baf9bd87bd970cafe75ed9da00a03274b1b1400262d61dc1232c5f4"),
+PINS = [  # rules version 3: the state records rules version 3 and the ships_public option, and
+    # the free-trade game's menus offer `withdraw`; every other game plays exactly as under
+    # version 2 (rules version 2: the Consul is asked on open facts)
+    (2, {}, 147, "70fe5f28c86457fd048de3b74f477af54697ccc5a38b23b5a268e5b8ac1c7c67"),
+    (3, {}, 236, "1d7b68a7568ebdc5308fa379a3fa8e0d7e13f229a870b190d9992af79b5467cd"),
+    (4, {}, 288, "1634407f0e7df48de203f7b003e589d30de959199c2cd42de97973d6ae7010c0"),
+    (5, {}, 407, "2710ae72dd83201cab7c1c040c33ea86ed46ad4dae0ad27c8f2c1bc8e63c807d"),
+    (3, {"free_trade": True, "market_reshuffle": "facedown"}, 268,
+     "cbe87354ed11f55e78ade063296cb1e20a1d5137f5233433cc5689a0ed52a0db"),
     (4, {"taberna_one_type": True, "produce_since_round_start": True, "public_gold": True}, 263,
-     "123e53fb924917969d71bd201308b51b3aed3647abc0ad797d2cae05bd688b33"),
+     "5aff4e4fc519207f9d14802d86532a8d7c46cd729defa30138a57d14d15a9360"),
 ]
 
 

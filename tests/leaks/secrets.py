@@ -30,11 +30,15 @@ Change = Callable[[State, str, random.Random, Sequence[State]], "State | None"]
 
 
 def _c_gold(st: State, x: str, rng: random.Random, future: Sequence[State]) -> State | None:
+    """More or less gold, never less than X's open offers give: an offer holds its gold until
+    it is answered, which the player it was made to knows."""
     if st["options"]["public_gold"]:
         return None
     s = copy.deepcopy(st)
     gold = s["p"][x]["gold"]
-    s["p"][x]["gold"] = max(0, gold + rng.choice([-1, 1]) * rng.randint(1, 12))
+    offers = (s.get("accept") or {}).get("offers", [])
+    held = sum(int(item.split()[0]) for o in offers if o["from"] == x for item in o["give"] if item.endswith(" gold"))
+    s["p"][x]["gold"] = max(held, gold + rng.choice([-1, 1]) * rng.randint(1, 12))
     return s if s["p"][x]["gold"] != gold else None
 
 

@@ -42,7 +42,8 @@ from .secrets import CHANGES, revealed
 GAMES = 200
 CHUNKS = 4
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
-OPTIONS = {"constantinopolis": [{}, {"free_trade": True}, {"public_gold": True}, {"market_reshuffle": "facedown"}],
+OPTIONS = {"constantinopolis": [{}, {"free_trade": True}, {"public_gold": True}, {"market_reshuffle": "facedown"},
+                              {"ships_public": True, "free_trade": True}],
            "porto-carthago": [{}, {"final_arrival": "lighthouse"}]}
 POLICY = Policy.build("standard", {"deadline.auction": "36h", "deadline": "48h"})
 START = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)

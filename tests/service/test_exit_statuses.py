@@ -34,7 +34,7 @@ GENERAL = {70, 141}  # may end any command; listed once in the doc
 def documented() -> dict[str, set[int]]:
     rows = {}
     for line in DOC.read_text(encoding="utf-8").splitlines():
-        found = re.match(r"\| `referee ([a-z ]+)` \| .* \| ([0-9, ]+) \|$", line)
+        found = re.match(r"\| `referee ([a-z -]+)` \| .* \| ([0-9, ]+) \|$", line)
         if found:
             rows[found.group(1)] = {int(code) for code in found.group(2).split(",")}
     return rows
@@ -237,6 +237,7 @@ CASES += [
     ("case run", 1, ["case", "run", "{tmp}/g1.log"], a_log), ("case run", 2, ["case", "run", "{tmp}/no.toml"], None),
     ("ingest", 0, ["ingest", "--quiet"], None), ("ingest", 2, ["ingest", "--bogus"], None),
     ("ingest", 65, ["ingest", "--quiet"], "large"), ("ingest", 75, ["ingest", "--quiet"], "spool new is a file"),
+    ("recipient-check", 0, ["recipient-check"], None), ("recipient-check", 2, ["recipient-check", "x"], None),
     ("outbox", 0, ["outbox"], "no broken game"), ("outbox", 2, ["outbox", "--bogus"], None), ("outbox", 74, ["outbox"], None),
     ("outbox", 75, ["outbox"], busy("games/g1.json.lock")),
     ("outbox retry", 0, ["outbox", "retry"], "no broken game"), ("outbox retry", 2, ["outbox", "retry", "x"], None),

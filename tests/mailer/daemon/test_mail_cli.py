@@ -58,7 +58,7 @@ def test_ingest_from_stdin_submits_and_answers(game):
     assert chose.exit_code == 0 and "a mail for everything as it happens" in chose.output
     result = run("--data-dir", str(data), "ingest", input=raw)
     assert result.exit_code == 0, result.output
-    assert "accepted: race-1 ann" in result.stderr
+    assert "<m1@p.test> accepted: race-1 ann" in result.stderr  # the Message-ID, as the MTA's log names it
     assert run("--data-dir", str(data), "status", "race-1", "--json").exit_code == 0
     receipts = [p.read_text() for p in relay_files(data) if "Orders received" in p.read_text()]
     assert len(receipts) == 1 and "ADD 2" in receipts[0]

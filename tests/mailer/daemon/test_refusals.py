@@ -88,11 +88,11 @@ def test_a_players_address_gets_one_refusal_an_hour(post):
     post.pump()
     assert len(post.inbox.refusals("ann@players.test")) == 1
     post.clock.now += timedelta(minutes=59)
-    post.send("Ann@Players.test", "race-1@games.test")
+    post.send("Ann@Players.test", "race-1+nobody+abc@games.test")
     post.pump()
     assert len(post.inbox.refusals()) == 1
     post.clock.now += timedelta(minutes=2)
-    post.send("ann@players.test", "race-1@games.test")
+    post.send("ann@players.test", "race-1+nobody+abc@games.test")
     post.pump()
     assert len(post.inbox.refusals("ann@players.test")) == 2
     (day,) = post.worker.refusals.days().values()
@@ -135,12 +135,12 @@ def test_the_refusal_record_and_the_system_outbox_stay_small(post):
 
 def test_the_system_outbox_forgets_what_it_sent_two_days_ago(post):
     svc = post.svc
-    post.send("bob@players.test", "race-1@games.test")
+    post.send("bob@players.test", "race-1+bob+wrongtoken@games.test")
     post.pump()
     with svc.system_outbox.store.transaction("postmaster") as tx:
         assert [r["status"] for r in tx.records("outbox")] == ["sent"]
     post.clock.now += timedelta(days=3)
-    post.send("ann@players.test", "race-1@games.test")
+    post.send("ann@players.test", "race-1+ann+wrongtoken@games.test")
     post.pump()
     with svc.system_outbox.store.transaction("postmaster") as tx:
         assert [r["to"] for r in tx.records("outbox")] == ["ann@players.test"]

@@ -279,6 +279,8 @@ def test_recipients_collect_to_cc_and_delivered_to():
         ("X-Autoreply: yes", True),
         ("X-Autorespond: Out of office", True),
         ("Return-Path: <>", True),
+        ("Return-Path: <MAILER-DAEMON>", True),  # Postfix's pipe(8) writes the null sender so
+        ("Return-Path: MAILER-DAEMON", True),
         ("Return-Path: <alice@example.org>", False),
         ("List-Id: <x.lists.example.org>", True),
     ],

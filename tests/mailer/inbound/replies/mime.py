@@ -36,11 +36,13 @@ class Part:
 
 
 def reply(report: Report, parts: list[Part], *, sender: str = "Bob <bob@players.test>", client: str = "x",
-          references: bool = True, extra: str = "") -> bytes:
-    """A reply to *report*: one part, or several as multipart/alternative (plain first)."""
+          references: bool = True, extra: str = "", subject: str | None = None) -> bytes:
+    """A reply to *report*: one part, or several as multipart/alternative (plain first); with
+    *subject*, a mail of that subject (a forward) instead of "Re: " and the report's."""
     seed = hashlib.sha256(b"".join(p.encode() for p in parts) + client.encode()).hexdigest()[:16]
     name, address = parseaddr(sender)
-    head = (f"From: {formataddr((name, address), 'utf-8')}\r\nTo: {report.reply_to}\r\nSubject: Re: {report.subject}\r\n"
+    head = (f"From: {formataddr((name, address), 'utf-8')}\r\nTo: {report.reply_to}\r\n"
+            f"Subject: {subject if subject is not None else 'Re: ' + report.subject}\r\n"
             f"Date: Tue, 3 Mar 2026 11:02:45 +0100\r\nMessage-ID: <{seed}@{client}.players.test>\r\n"
             "MIME-Version: 1.0\r\n")
     if references:

@@ -338,6 +338,125 @@ def porto(kind: str) -> Callable[[Report], bytes]:
     return build
 
 
+# -- names, sign-offs, banners and forwards: text a person reads past -----------------------------
+
+
+def gmail_top(own: str, *, charset: str = "utf-8", client: str = "gmail") -> Callable[[Report], bytes]:
+    """The player's *own* text above Gmail's attribution and the quoted report."""
+    def build(report: Report) -> bytes:
+        text = f"{own}\n\nOn Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n\n{quoted(report.text)}\n"
+        return reply(report, [Part(text, charset=charset)], client=client)
+    return build
+
+
+# A closing and a name under the orders, as people in each language sign a short mail.
+SIGNED = {
+    "da": ("Kh", "Peter"), "da-formal": ("Med venlig hilsen", "Peter Hansen"), "de": ("Mit freundlichen Grüßen",
+    "Dieter Bauer\nDipl.-Ing. Dieter Bauer\nBauer & Söhne GmbH\nTel. 089 123456"), "it": ("Con affetto", "Paola"),
+    "fr": ("Bien cordialement,", "Pierre Dupont\nDirecteur commercial"), "es": ("Saludos cordiales,", "Paco"),
+    "nl": ("Doei,", "Daan"), "sv": ("Med vänliga hälsningar", "Per"), "pl": ("Z poważaniem", "Piotr Nowak"),
+    "ru": ("Всего хорошего,", "Пётр Иванов"), "en": ("Warm wishes,", "Sonya"),
+}
+
+
+def signed(code: str) -> Callable[[Report], bytes]:
+    closing, name = SIGNED[code]
+    return gmail_top(f"{WRITTEN}\n\n{closing}\n{name}")
+
+
+def interleaved(report: Report) -> bytes:
+    """A bottom-posted answer written between the paragraphs of the quoted report, with
+    everyday sentences that begin like orders ("and" is close to `end`)."""
+    lines = report.text.rstrip("\n").split("\n")
+    middle = len(lines) // 2
+    while lines[middle].strip():
+        middle += 1
+    text = (f"On Tue, 3 Mar 2026 at 10:12, {who(report)} wrote:\n{quoted(chr(10).join(lines[:middle]))}\n\n"
+            "take consul\nAnd another reply!\n\n"
+            f"{quoted(chr(10).join(lines[middle:]))}\n\ndefend 4\nand under this.\n")
+    return reply(report, [Part(text)], client="thunderbird")
+
+
+def with_banner(banner: str, *, lang: str = "en") -> Callable[[Report], bytes]:
+    """A mail system's warning above the text, and the Outlook header block above the report."""
+    def build(report: Report) -> bytes:
+        language = LANGUAGES[lang]
+        text = f"{banner}\n\n{WRITTEN}\n\n{language.closing}\n{language.name}\n\n{outlook_block(language, report)}\n\n{report.text}\n"
+        return reply(report, [Part(text, charset="utf-8")], client="outlook")
+    return build
+
+
+def forwarded(kind: str) -> Callable[[Report], bytes]:
+    """A player who wrote their orders in another mail (to themselves, from work) and forwards
+    it to the game: the forwarded mail's text is the orders, below its header block."""
+    def build(report: Report) -> bytes:
+        own = "Sorry, this went to my work address first. See below.\n\nBob\n"
+        header = ("From: Bob Miller <bob.miller@work.example>\nDate: Tue, 3 Mar 2026 at 10:40\n"
+                  "Subject: my orders\nTo: Bob <bob@players.test>\n")
+        if kind == "gmail":
+            text, subject = f"{own}\n---------- Forwarded message ---------\n{header}\n\n{WRITTEN}\n\nThanks\nBob\n", "Fwd: my orders"
+        elif kind == "outlook":
+            header = ("From: Bob Miller <bob.miller@work.example>\nSent: Tuesday, March 3, 2026 10:40 AM\n"
+                      "To: Bob <bob@players.test>\nSubject: my orders\n")
+            text, subject = f"\n\n{'_' * 32}\n{header}\n{WRITTEN}\n\nBob Miller\nTrade Manager | Example Shipping Ltd\n", "FW: my orders"
+        else:  # Apple Mail in German: its own forward line, German labels
+            header = ("Von: Bob Müller <bob.mueller@work.example>\nBetreff: Befehle\nDatum: 3. März 2026 um 10:40:00 MEZ\n"
+                      "An: Bob <bob@players.test>\n")
+            text, subject = (f"Hallo,\n\nsiehe unten.\n\nAnfang der weitergeleiteten Nachricht:\n\n{header}\n{WRITTEN}\n\n"
+                             "Viele Grüße\nBob\n"), "WG: Befehle"
+        return reply(report, [Part(text, charset="utf-8")], client=f"fwd-{kind}", references=False, subject=subject)
+    return build
+
+
+def order_above_greeting(report: Report) -> bytes:
+    """The order first, then a greeting, a question and a sign-off to another player (Polish)."""
+    text = "OCCUPY C2-I\n\nCześć Anno,\nJak się masz?\nPozdrawiam,\nJan\n"
+    return reply(report, [Part(text, charset="iso-8859-2")], client="thunderbird-pl", references=False)
+
+
+def _issue_shapes() -> list[Shape]:
+    not_read = "Not read as orders:"
+    shapes = [Shape(f"signed-{code}", "gmail", code.split("-")[0], signed(code), answer=(not_read,)) for code in SIGNED]
+    shapes += [
+        Shape("name-alone-at-the-end", "gmail", "en", gmail_top(f"{WRITTEN}\n\nPeter"), answer=(f"{not_read} Peter",)),
+        Shape("name-right-under", "gmail", "en", gmail_top(f"{WRITTEN}\nStan"), answer=(f"{not_read} Stan",)),
+        Shape("signature-on-top", "gmail", "en", gmail_top(
+            f"Thank you,\nSonya Johnson\nSales Director, Baltic Freight\n+44 20 7946 0000\n\n{WRITTEN}"),
+            answer=(f"{not_read} Thank you, Sonya Johnson Sales Director, Baltic Freight",)),
+        Shape("signature-on-top-title", "gmail", "en", gmail_top(
+            f"Peter Miller\nTrade Manager | Example Shipping Ltd\n\n{WRITTEN}"),
+            answer=("Trade Manager | Example Shipping Ltd",)),
+        Shape("interleaved-everyday-sentences", "thunderbird", "en", interleaved,
+              answer=(f"{not_read} And another reply! and under this.",)),
+        Shape("bulleted-orders-and-prose", "gmail", "en", gmail_top(
+            "Hi,\n- take consul\n- defend 4\n- how about bullets\n- and another\n\nBob"),
+            answer=("- how about bullets", "- and another")),
+        Shape("outside-banner", "outlook", "en", with_banner(
+            "CAUTION: This email originated from outside of the organization. Do not click links or open\n"
+            "attachments unless you recognize the sender and know the content is safe.")),
+        Shape("outside-banner-tag", "outlook", "en", with_banner("[EXTERNAL]")),
+        Shape("outside-banner", "outlook", "de", with_banner(
+            "ACHTUNG: Diese E-Mail stammt von einem externen Absender. Klicken Sie nicht auf Links und öffnen\n"
+            "Sie keine Anhänge, wenn Sie den Absender nicht kennen.", lang="de")),
+        Shape("first-contact-banner", "outlook", "it", with_banner(
+            "Non ricevi spesso messaggi di posta elettronica da bob@players.test. Scopri perché è importante",
+            lang="it")),
+        Shape("disclaimer-content", "outlook", "en", gmail_top(
+            f"{WRITTEN}\n\nRegards\nBob\n\nThe content of this email is confidential and intended for the recipient "
+            "named above only.\nPlease consider the environment before printing this email.", client="outlook")),
+        Shape("forwarded", "gmail", "en", forwarded("gmail"), answer=("Read from the mail you forwarded",)),
+        Shape("forwarded", "outlook", "en", forwarded("outlook"), answer=("Read from the mail you forwarded",)),
+        Shape("forwarded", "apple", "de", forwarded("apple"), answer=("Read from the mail you forwarded",)),
+        Shape("misspelt-with-arguments", "gmail", "en", gmail_top("Hi all,\nbidd consul 5\n\nThanks,\nBob"), taken=(),
+              answer=("bidd consul 5", "did you mean")),
+        Shape("misspelt-with-arguments", "gmail", "en", gmail_top("Hi all,\nOCUPY C2-I\n\nKh\nPeter"), taken=(),
+              game="p", answer=("OCUPY C2-I", "did you mean")),
+        Shape("order-above-greeting", "thunderbird", "pl", order_above_greeting, PC_ORDERS, "p",
+              answer=(f"{not_read} Cześć Anno, Jak się masz? Pozdrawiam, Jan",)),
+    ]
+    return shapes
+
+
 def _per_language() -> list[Shape]:
     shapes = []
     for code, lang in LANGUAGES.items():
@@ -388,4 +507,4 @@ SHAPES: list[Shape] = _per_language() + [
     Shape("top", "gmail", "en", porto("gmail"), PC_ORDERS, "p"),
     Shape("in-block", "thunderbird", "de", porto("block"), PC_ORDERS, "p"),
     Shape("outlook-block", "outlook", "ru", porto("outlook"), PC_ORDERS, "p"),
-]
+] + _issue_shapes()

@@ -67,3 +67,52 @@ def test_a_phone_footer_or_a_separator_ends_the_new_text(code):
     assert own(ORDERS + ["", lang.phone, ""] + UNMARKED) == ORDERS
     assert own(ORDERS + ["", f"-------- {lang.separator.strip('-')} --------"] + UNMARKED) == ORDERS
     assert own(ORDERS + ["", "-- ", lang.name] + UNMARKED) == ORDERS
+
+
+# A mail system's warning above the text of mail from outside, in each language read here.
+BANNERS = {
+    "en": ["CAUTION: This email originated from outside of the organization. Do not click links or open",
+           "attachments unless you recognize the sender and know the content is safe."],
+    "de": ["ACHTUNG: Diese E-Mail stammt von außerhalb der Organisation.",
+           "Klicken Sie nicht auf Links und öffnen Sie keine Anhänge, wenn Sie den Absender nicht kennen."],
+    "it": ["ATTENZIONE: questa e-mail proviene dall'esterno dell'organizzazione."],
+    "fr": ["ATTENTION : ce courriel provient de l'extérieur de l'organisation."],
+    "es": ["PRECAUCIÓN: Este correo electrónico se originó fuera de la organización."],
+    "nl": ["LET OP: deze e-mail is afkomstig van buiten de organisatie."],
+    "pl": ["UWAGA: ta wiadomość pochodzi spoza organizacji."],
+    "sv": ["VARNING: Detta e-postmeddelande kommer från en extern avsändare."],
+    "da": ["ADVARSEL: Denne e-mail stammer fra en ekstern afsender."],
+    "ru": ["ВНИМАНИЕ: Это письмо пришло из-за пределов организации."],
+}
+FORWARDS = {
+    "en": "---------- Forwarded message ---------", "de": "---------- Weitergeleitete Nachricht ----------",
+    "it": "---------- Messaggio inoltrato ---------", "fr": "---------- Message transféré ---------",
+    "es": "---------- Mensaje reenviado ---------", "nl": "---------- Doorgestuurd bericht ---------",
+    "pl": "---------- Przekazana wiadomość ---------", "sv": "---------- Vidarebefordrat meddelande ---------",
+    "da": "---------- Videresendt meddelelse ---------", "ru": "---------- Пересылаемое сообщение ---------",
+    "ja": "---------- 転送されたメッセージ ---------",
+}
+
+
+@pytest.mark.parametrize("code", sorted(BANNERS))
+def test_a_banner_from_outside_is_skipped_not_taken_for_the_end(code):
+    banner = BANNERS[code]
+    assert own(banner + [""] + ORDERS + ["", "-- ", "Bob"] + QUOTE) == ORDERS
+    assert own(["[EXTERNAL]"] + ORDERS) == ORDERS
+
+
+@pytest.mark.parametrize("code", sorted(FORWARDS))
+def test_a_forwarded_mail_has_its_header_block_set_aside_and_its_text_kept(code):
+    lang = LANGUAGES[code]
+    values = ("Bob <bob@work.example>", lang.sent, "Bob <bob@players.test>", "orders")
+    block = [f"{label}: {value}" for label, value in zip(lang.outlook, values)]
+    body = ["FYI", "", FORWARDS[code]] + block + ["", *ORDERS, "", lang.closing, lang.name, "", *QUOTE]
+    reply = split_reply(body)
+    assert [body[i] for i in reply.own if body[i].strip()] == ["FYI"]
+    assert reply.forward_marker
+    assert [body[i] for i in reply.forwarded if body[i].strip()] == ORDERS + [lang.closing, lang.name]
+    # Outlook forwards as it replies (a rule and a header block): the text below is found, and
+    # only the subject (FW:) can say it is a forward
+    body = ["", "_" * 32] + block + ["", *ORDERS]
+    reply = split_reply(body)
+    assert not reply.forward_marker and [body[i] for i in reply.forwarded if body[i].strip()] == ORDERS
