@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 LOCALES := referee/i18n/locale
 MO     := $(patsubst %.po,%.mo,$(wildcard $(LOCALES)/*/LC_MESSAGES/referee.po))
 
-.PHONY: test demo bench install clean system-packages catalogues
+.PHONY: test test-quick demo bench install clean system-packages catalogues
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,9 +21,9 @@ $(LOCALES)/%/LC_MESSAGES/referee.mo: $(LOCALES)/%/LC_MESSAGES/referee.po $(STAMP
 
 install: $(STAMP) system-packages $(MO)
 
-# The mail program the tests compose replies with (tests/mailer/replies/test_mutt.py), the
+# The mail program the tests compose replies with (tests/mailer/inbound/replies/test_mutt.py), the
 # browser that shows the HTML reports on a phone-sized screen (tests/reports/test_browser.py) and
-# the mail server the daemon is tested behind (tests/mailserver/test_postfix.py, which runs a
+# the mail server the daemon is tested behind (tests/mailer/daemon/test_postfix.py, which runs a
 # private instance of its own on loopback). Installed when missing, as root or through sudo,
 # where apt-get is the package manager; nothing is done when they are there already. Postfix is
 # installed with Debian's "No configuration": the system's own instance stays unconfigured and
@@ -57,6 +57,11 @@ catalogues: $(STAMP)
 
 test: $(STAMP) system-packages $(MO)
 	$(BIN)/python -m pytest -n auto -q $(PYTEST_ARGS)
+
+# For the edit-test loop: everything but the tests marked long or slow (the bulk of the property
+# tests over many random games, whole games by mail; tests/marks.py). `make test` and CI run all.
+test-quick: $(STAMP) $(MO)
+	$(BIN)/python -m pytest -n auto -q -m "not long and not slow" $(PYTEST_ARGS)
 
 # A whole game by mail on loopback; e.g. make demo DEMO_ARGS="--game porto-carthago --keep"
 demo: $(STAMP) $(MO)

@@ -10,8 +10,10 @@ from typing import Any, Callable
 import click
 
 from mailer.outbound.reports import view_text
-from referee.rendering import render
+from referee.rendering import render, wrap
 
+from .at_a_glance import flag_lines, list_rows, status_lines, who_and_what
+from .table_text import LEGEND, table_text
 from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
 from .desk_status import desk_status
 
@@ -144,17 +146,25 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], bo
 @click.pass_context
 @handles_errors
 def list_command(ctx: click.Context, only_open: bool, as_json: bool) -> None:
-    """List the stored games with their type, players and status."""
+    """List the games, a line each: where each stands, whom it waits for, its deadline and
+    the seats to know about; a game that needs the moderator is marked with `!`."""
+    svc = referee(ctx)
     if only_open:
-        _rows(referee(ctx).open_games(), as_json,
+        _rows(svc.open_games(), as_json,
               "No game is open for sign-ups; `referee new GAME --open --seats MIN..MAX` makes one.",
               lambda g: f"{g['id']:<22} {g['game']:<18} {g['taken']} of {g['max']} taken, {g['free']} free; "
                         f"{g['start']}; {g['preset']}; {g['language']}{'; approval' if g['approve'] else ''}; "
                         f"press {g['press']}")
         return
-    _rows(referee(ctx).list(), as_json, "No games yet; `referee new` creates one.",
-          lambda row: f"{row['id']:<22} {row.get('game') or '?':<18} {row.get('status') or '?':<9} "
-                      f"{', '.join(row.get('players') or [])}")
+    games = svc.overview()
+    if as_json:
+        echo_json(games)
+        return
+    if not games:
+        click.echo("No games yet; `referee new` creates one.")
+        return
+    for line in list_rows(games, svc.clock()):
+        click.echo(line)
 
 
 def _rows(rows: list[dict[str, Any]], as_json: bool, empty: str, line: Callable[[dict[str, Any]], str]) -> None:
@@ -176,8 +186,9 @@ def _rows(rows: list[dict[str, Any]], as_json: bool, empty: str, line: Callable[
 @click.pass_context
 @handles_errors
 def status_command(ctx: click.Context, game_id: str | None, desk: bool, as_json: bool) -> None:
-    """Show a game's round and phase, whom it waits for, and the deadline; or, with --desk,
-    the counts of the referee's own address."""
+    """Show a game's round and phase, whom it waits for and for what, since when and until
+    when, and the seats to know about (on vacation, missing deadlines, offered, mail bouncing);
+    or, with --desk, the counts of the referee's own address."""
     if desk or game_id is None:
         if game_id is not None or not desk:
             raise click.UsageError("give a GAME_ID, or --desk alone")
@@ -193,26 +204,22 @@ def status_command(ctx: click.Context, game_id: str | None, desk: bool, as_json:
         signup = info["signup"]
         click.echo(f"Waiting for players: {len(info['players'])} of {signup['max']} seats taken "
                    f"({', '.join(info['players']) or 'none yet'}); the game {signup['start']}.")
+        for line in status_lines(info["glance"], svc.clock()):
+            click.echo(line)
         click.echo(f"Seed commitment: {info['commitment']}")
         return
     phase = info["phase"]
     click.echo(f"Round {phase['round']}, {phase['name']} (phase {phase['key']})")
     if info["waiting_for"]:
-        for p in info["waiting_for"]:
-            how = "simultaneous" if p["simultaneous"] else "in turn"
-            click.echo(f"Waiting for {p['player']}: {p['text'] or p['decision']} ({how})")
-        click.echo(f"Deadline: {svc.deadline_for(game_id)}")
-        if info["deadline"] and info["deadline"]["held"]:
-            click.echo("Everyone is in; the phase resolves at its deadline (early resolution is off).")
-        for player in info["offered"]:
-            click.echo(f"The seat of {player} is offered to a replacement (`referee replace`).")
-    elif info["standings"]:
-        click.echo("The game is over.")
-        click.echo(render("standings.txt", title=info["title"] or info["game"], standings=info["standings"]), nl=False)
+        for line in status_lines(info["glance"], svc.clock()):
+            click.echo(line)
     else:
         click.echo("The game is over.")
-    for seat in info["bouncing"]:
-        click.echo(f"Mail to {seat['player']} <{seat['email']}> bounces (since {seat['since']}): {seat['why']}")
+        if info["standings"]:
+            click.echo(render("standings.txt", title=info["title"] or info["game"], standings=info["standings"]),
+                       nl=False)
+        for line in flag_lines(info["glance"]):
+            click.echo(line)
     click.echo(f"Seed commitment: {info['commitment']}")
     if info["seed"]:
         click.echo(f"Seed: {info['seed']}")
@@ -227,7 +234,8 @@ def status_command(ctx: click.Context, game_id: str | None, desk: bool, as_json:
 @click.pass_context
 @handles_errors
 def show_command(ctx: click.Context, game_id: str, as_player: str | None, as_json: bool) -> None:
-    """Show the game position as one player sees it, or all of it."""
+    """Show the whole table as the moderator sees it, in plain text, with what the players
+    cannot see marked; with --as, only what that player sees, laid out as in their report."""
     service = referee(ctx)
     view = service.show(game_id, as_player)
     if as_json:
@@ -239,10 +247,18 @@ def show_command(ctx: click.Context, game_id: str, as_player: str | None, as_jso
         click.echo(f"{game_id} as seen by {name}:\n")
         click.echo(view_text(service.game_of(service.load(game_id).meta), view, name), nl=False)
         return
-    click.echo(f"{game_id} as seen by the moderator:")
-    for key, value in view.items():
-        click.echo(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+    stored = service.load(game_id)
+    game = service.game_of(stored.meta)
+    facts = service.glance(game_id)
+    phase = facts["phase"]
+    click.echo(f"{game_id} as seen by the moderator: {game.title}, round {phase['round']}, {phase['name']} "
+               f"(phase {phase['key']})")
+    for line in facts["waiting"]:
+        click.echo(f"Waiting for {who_and_what(line)}")
+    click.echo(wrap(LEGEND, 0, 0, 78))
+    click.echo("")
+    click.echo(table_text(game, stored.state, stored.meta["players"]), nl=False)
     standings = service.status(game_id)["standings"]
-    if standings:  # the engine's score keys above; the standings in the rulebook's words here
+    if standings:
         click.echo("")
         click.echo(render("standings.txt", title=game_id, standings=standings), nl=False)

@@ -33,8 +33,10 @@ def serve_command(ctx: click.Context, port: int | None) -> None:
     worker reads the spool, checks and submits orders and queues receipts and reports; the
     sender delivers queued mail to the relay with retries.
     """
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
     svc = services(ctx)
+    log_file = svc.settings.log_file
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s",
+                        **({"filename": log_file} if log_file else {"stream": sys.stderr}))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

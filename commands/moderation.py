@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from referee.press import with_talk
@@ -9,12 +11,36 @@ from referee.press import with_talk
 from .common import echo_json, handles_errors, referee
 
 
+def _names(names: Any) -> str:
+    return ", ".join(str(n) for n in names or []) or "nobody"
+
+
+def _ranking(result: dict | None) -> str:
+    places = (result or {}).get("ranking") or []
+    return "; ".join(f"{i}. {' = '.join(place)}" for i, place in enumerate(places, start=1))
+
+
 def describe(event: dict) -> str:
-    """One line per event for people; `--json` has everything."""
+    """One line per event for people, naming every player the event concerns; `--json` has
+    everything."""
     kind = event["type"]
     text = (event.get("text") or "").replace("\n", " | ")
     if kind == "created":
-        return f"game created for {', '.join(event.get('players', []))}"
+        if event.get("open") is not None:
+            return f"open game created ({event.get('game')}); players sign up by mail"
+        return f"game created for {_names(event.get('players'))}"
+    if kind == "join":
+        return f"{event['name']} asked for a seat from <{event.get('email')}>"
+    if kind == "seated":
+        how = {"reply": "the address confirmed by mail", "moderator": "approved by the moderator"}.get(event.get("by"),
+                                                                                             event.get("by"))
+        return f"{event['name']} seated <{event.get('email')}>" + (f" ({how})" if how else "")
+    if kind == "declined":
+        return f"{event['name']}'s sign-up <{event.get('email')}> declined by the moderator"
+    if kind == "left":
+        return f"{event['name']} left before the start"
+    if kind == "started":
+        return f"game started; seat order {_names(event.get('players'))}"
     if kind in ("order", "default"):
         what = "orders" if kind == "order" else "default orders"
         if event.get("source") == "computer":
@@ -25,7 +51,7 @@ def describe(event: dict) -> str:
     if kind == "drop":
         return f"{event['player']} dropped in {event.get('phase')}"
     if kind == "adjudicate":
-        return f"phase {event.get('phase')} closed by the moderator (waiting for {', '.join(event.get('waiting_for', []))})"
+        return f"phase {event.get('phase')} closed by the moderator (waiting for {_names(event.get('waiting_for'))})"
     if kind == "undo":
         return f"undo to event {event['to']}: {event['reason']}"
     if kind == "replace":
@@ -38,9 +64,9 @@ def describe(event: dict) -> str:
         return f"{event['player']} orders in {event.get('phase')}, held for the deadline: {text}"
     if kind == "deadline":
         what = "default orders applied" if event.get("applied") else "waiting (missed=wait)"
-        return f"deadline of {event.get('phase')} passed; missing: {', '.join(event.get('waiting_for', []))}; {what}"
+        return f"deadline of {event.get('phase')} passed; missing: {_names(event.get('waiting_for'))}; {what}"
     if kind == "reminder":
-        return f"reminder {event.get('before')} before the deadline of {event.get('phase')} to {', '.join(event.get('players', []))}"
+        return f"reminder {event.get('before')} before the deadline of {event.get('phase')} to {_names(event.get('players'))}"
     if kind == "escalation":
         note = f" ({event['note']})" if event.get("note") else ""
         return f"{event['player']} missed {event.get('misses')} deadlines in a row: {event.get('action')}{note}"
@@ -74,6 +100,9 @@ def describe(event: dict) -> str:
                 f"press_after_end={str(event.get('press_after_end')).lower()}")
     if kind == "press_notify":
         return f"{event['player']} gets table talk: {event.get('mode')}"
+    if kind == "notify":
+        at = f" at {event['digest_at']}" if event.get("digest_at") else ""
+        return f"{event['player']} mail setting set to {event.get('mode')}{at} (by {event.get('source')})"
     if kind == "bounce":
         how = "returned by the mail system" if event.get("source") == "dsn" else "refused by the relay"
         return f"mail to {event['player']} <{event.get('email')}> not delivered ({how}): {event.get('why')}"
@@ -82,9 +111,20 @@ def describe(event: dict) -> str:
     if kind == "held_failed":
         return f"{event['player']}'s held orders no longer applied: {event.get('reason')}"
     if kind == "finished":
-        winners = ", ".join((event.get("result") or {}).get("winners", []))
-        return f"game over; winner(s): {winners or 'none'}; seed revealed: {event.get('seed')}"
-    return kind
+        result = event.get("result") or {}
+        winners = _names(result.get("winners")) if result.get("winners") else "none"
+        ranking = _ranking(result)
+        return f"game over; winner(s): {winners}" + (f"; ranking {ranking}" if ranking else "") + \
+            f"; seed revealed: {event.get('seed')}"
+    return _unknown(event)
+
+
+def _unknown(event: dict) -> str:
+    """An event this version does not know (written by a newer one): its kind and whom it names."""
+    named = [str(event[key]) for key in ("player", "name") if event.get(key)]
+    for key in ("players", "waiting_for"):
+        named += [str(n) for n in event.get(key) or []]
+    return event["type"] + (f" ({', '.join(named)})" if named else "")
 
 
 @click.command("history")

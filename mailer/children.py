@@ -32,16 +32,22 @@ class ChildError(RuntimeError):
 class Child:
     """Parent side: start, watch and stop one child process."""
 
-    def __init__(self, module: str, payload: Any) -> None:
+    def __init__(self, module: str, payload: Any, log_file: str = "") -> None:
         self.module, self.payload = module, payload
+        self.log_file = log_file  # where the child's log (its standard error) goes; empty: ours
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         root = Path(__file__).resolve().parents[1]  # the folder that holds mailer/
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH", "")) if p)
-        self.proc = subprocess.Popen([sys.executable, "-m", self.module], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, env=env, cwd=os.getcwd())
+        log = open(self.log_file, "ab") if self.log_file else None  # the child keeps its own copy
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-m", self.module], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=log, env=env, cwd=os.getcwd())
+        finally:
+            if log is not None:
+                log.close()
         assert self.proc.stdin is not None and self.proc.stdout is not None
         data = pickle.dumps(self.payload)
         self.proc.stdin.write(len(data).to_bytes(8, "big") + data)

@@ -58,6 +58,7 @@ class Settings:
     default_policy: str = "standard"  # the deadline preset of a game created without --policy
     moderator_email: str = ""  # where deadline alerts go when a game's policy names nobody
     spool_keep_days: int = 30  # processed mail kept for audit (spool/archive, spool/cur); 0: for good
+    log_file: str = ""  # where `serve` and its processes log (appended); empty: standard error
     limits: Limits = field(default_factory=Limits)
 
     @property

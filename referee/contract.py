@@ -8,6 +8,7 @@ pure: same input, same output, no clock, no I/O, no global random.
 
 from __future__ import annotations
 
+import difflib
 import json
 import random
 from dataclasses import dataclass, field
@@ -267,6 +268,35 @@ class GameOption:
     choices: tuple[JSON, ...] | None = None  # None: any value of the default's type
 
 
+def checked_options(options: Sequence[GameOption], given: Mapping[str, Any], owner: str,
+                    convert: Callable[[GameOption, Any], Any] | None = None) -> tuple[dict[str, JSON], list[str]]:
+    """Every option's value, the defaults with the given ones laid over, and what is wrong
+    with those given: an option `owner` (the game) does not have, a value `convert` refuses
+    (ValueError), one that is not among its choices. The one check the service, case files,
+    tournaments and the games' own `setup` make."""
+    known = {o.name: o for o in options}
+    values = {o.name: o.default for o in options}
+    problems = []
+    for name, raw in given.items():
+        option = known.get(name)
+        if option is None:
+            close = difflib.get_close_matches(name, list(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"{owner} has no option {name!r}{hint}; options: {', '.join(known) or 'none'}")
+            continue
+        try:
+            value = convert(option, raw) if convert is not None else raw
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
+        if option.choices is not None and value not in option.choices:
+            choices = ", ".join(json.dumps(c) for c in option.choices)
+            problems.append(f"option {name} must be one of {choices}, not {json.dumps(value)}")
+            continue
+        values[name] = value
+    return values, problems
+
+
 # --------------------------------------------------------------------------- the contract
 
 
@@ -368,6 +398,12 @@ def phase_code(game: Game, key: str) -> str:
 def same_phase(game: Game, named: str, key: str) -> bool:
     """Whether a phase a player named (a tag, old or new) is the phase `key`."""
     return named == key or phase_code(game, named) == phase_code(game, key)
+def decision_title(game: Game, decision: str) -> str:
+    """A decision (`Prompt.decision`) in a third person's words, for the moderator: the
+    prompt's own text is written to the player asked ("... on your office"). A game names its
+    decisions in an optional mapping ``decision_titles``; else the machine name is shown."""
+    titles = getattr(game, "decision_titles", None) or {}
+    return str(titles.get(decision) or decision.replace("_", " ").replace(".", ": "))
 
 
 def accepts_orders(game: Game, state: State, player: str) -> bool:

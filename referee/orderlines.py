@@ -52,6 +52,12 @@ def fold(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
+@functools.lru_cache(maxsize=512)  # the same few tables (goods, buildings, docks) for every order read
+def _folded(names: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Every spelling folded -> canonical name; read only."""
+    return {fold(alias): canonical for alias, canonical in names}
+
+
 def match_name(word: str, names: Mapping[str, str], what: str) -> str:
     """Resolve `word` against `names` (every accepted spelling or alias -> canonical name).
 
@@ -62,7 +68,7 @@ def match_name(word: str, names: Mapping[str, str], what: str) -> str:
     key = fold(word)
     if not key:
         raise _error(InvalidOrder, N_("a {what} name is missing"), {"what": what})
-    table = {fold(alias): canonical for alias, canonical in names.items()}
+    table = _folded(tuple(names.items()))
     if key in table:
         return table[key]
     hits = sorted({canonical for alias, canonical in table.items() if alias.startswith(key)})

@@ -48,16 +48,39 @@ def longest_name(game_id: str) -> int:
     return LOCAL_PART_MAX - len(game_id) - 2 - TOKEN_CHARS
 
 
-def name_problem(game_id: str, name: str) -> str | None:
-    """Why `name` cannot be a player's name in game `game_id` by mail; None when it can."""
+INVALID, GAME_ID_TOO_LONG, TOO_LONG = "invalid", "game id too long", "too long"  # what `name_fault` finds
+
+
+def length_fault(game_id: str, name: str) -> str | None:
+    """Whether reply addresses of game `game_id` (`game+name+token@host`) leave `name` room:
+    GAME_ID_TOO_LONG when they leave no name any, TOO_LONG when this one does not fit."""
     most = longest_name(game_id)
     if most < 1:
+        return GAME_ID_TOO_LONG
+    return TOO_LONG if len(name) > most else None
+
+
+def name_fault(game_id: str | None, name: str) -> str | None:
+    """What keeps `name` from being a player's name in game `game_id` by mail: not written
+    as a name may be (INVALID), or `length_fault`; None when nothing does. The one check
+    behind the moderator's messages (`name_problem`, `player_name_problem`) and the sign-up
+    desk's (signing_up.py); without a game id only the spelling is checked."""
+    if not valid_name(name):
+        return INVALID
+    return None if game_id is None else length_fault(game_id, name)
+
+
+def name_problem(game_id: str, name: str) -> str | None:
+    """Why `name` cannot be a player's name in game `game_id` by mail, for its length; None
+    when it can."""
+    fault = length_fault(game_id, name)
+    if fault == GAME_ID_TOO_LONG:
         return (f"the game id {game_id!r} is too long to leave room for player names in reply addresses "
                 f"(a game id may have at most {LOCAL_PART_MAX - 3 - TOKEN_CHARS} characters)")
-    if len(name) > most:
+    if fault == TOO_LONG:
         return (f"player name {name[:40] + ('...' if len(name) > 40 else '')!r} is too long: reply addresses "
                 f"read {game_id}+NAME+TOKEN@..., whose part before the @ may have at most {LOCAL_PART_MAX} "
-                f"characters, so a name in game {game_id} may have at most {most}")
+                f"characters, so a name in game {game_id} may have at most {longest_name(game_id)}")
     return None
 
 

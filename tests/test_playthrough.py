@@ -59,3 +59,22 @@ def test_the_harness_catches_a_prompt_without_orders():
 
     with pytest.raises(PlaythroughError, match="no legal order"):
         play(Stuck(), ["a", "b"], "s")
+
+
+@pytest.mark.parametrize("odd", [(1, 2), {1: "a"}, float("nan")], ids=["tuple", "int key", "nan"])
+def test_the_harness_catches_a_state_that_json_does_not_keep(odd):
+    class Odd(Race):
+        def apply(self, state, player, orders):
+            new, events = super().apply(state, player, orders)
+            return dict(new, odd=odd), events
+
+    with pytest.raises((PlaythroughError, TypeError), match="round trip|not str|str"):
+        play(Odd(), ["a", "b"], "s", checks=True)
+
+
+def test_a_fingerprint_tells_values_apart_and_spells_big_integers():
+    from referee.playthrough import fingerprint
+
+    assert fingerprint({"b": 1, "a": [1, 2]}) == fingerprint({"a": [1, 2], "b": 1})
+    assert len({fingerprint(v) for v in ({"a": 1}, {"a": 1.0}, {"a": True}, {"a": "1"}, {"a": [1]})}) == 5
+    assert fingerprint({"counter": 2**70}) != fingerprint({"counter": 2**70 + 1})

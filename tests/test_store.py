@@ -177,6 +177,24 @@ def test_lock_timeout_is_a_clear_temporary_failure(tmp_path):
             store.append("g", [{"type": "x"}])
 
 
+def test_a_peek_reads_the_last_complete_version_without_the_lock(tmp_path):
+    store = TinyDBStore(tmp_path, lock_timeout=0.2)
+    store.create("g", META, {"round": 1}, [{"type": "created"}])
+    store.append("g", [{"type": "order", "text": "BID 3"}], state={"round": 2})
+    with store.transaction("g") as tx:  # a writer in the middle of its unit of work
+        tx.append({"type": "order", "text": "DONE"})
+        tx.set_state({"round": 3})
+        with pytest.raises(StoreBusy):
+            store.load("g")
+        seen = store.peek("g")
+        assert seen.state == {"round": 2} and [e["seq"] for e in seen.events] == [1, 2]
+    after = store.peek("g")
+    assert (after.meta, after.state, after.events) == (store.load("g").meta, {"round": 3}, store.load("g").events)
+    with pytest.raises(GameNotFound):
+        store.peek("nope")
+    assert not store.path("nope").exists() and not Path(str(store.path("nope")) + ".lock").exists()
+
+
 def _append_bytes(root: Path, others: int) -> int:
     store = TinyDBStore(root)
     for i in range(others):

@@ -3,7 +3,8 @@ SMTP the way a person does.
 
 What a bot reads: the mail in its mailbox. A mail that asks for orders carries an ORDERS
 block naming the game and the phase (read with the product's own parser); a refusal answers
-the bot's last mail (In-Reply-To) and says in its subject that the orders were not taken.
+the bot's last mail (In-Reply-To); the referee names each mail's kind (a refusal, the end of
+the game) in its X-Referee-Kind header, whatever language the mail is written in.
 What a person would get from reading the report, the bot gets from the game file: it loads
 the state read-only to list every legal order and tries a whole turn on a copy before writing
 it down, and it sees there whether its last mail was taken (its Message-ID in the log), since
@@ -51,12 +52,13 @@ from mailer.inbound.message import InboundMail, parse_message
 from mailer.inbound.orders import find_orders
 from referee.bots import Bot
 from referee.contract import Game, OrderError, State, phase_code
-from referee.i18n import DEFAULT_LANGUAGE, translations
+from referee.i18n import DEFAULT_LANGUAGE
 from referee.i18n.terms import localise
 from referee.playthrough import own_position
 from referee.press import is_reply_code
 from referee.store import GameStore, StoreError
 
+END, REFUSAL = "end", "refusal"  # X-Referee-Kind of the game's last mail and of refused orders
 MAX_ORDERS_PER_MAIL = 12
 MAX_MAILS_PER_PHASE = 40  # a bot still asked after this many mails for one phase is going round in circles
 MAX_REFUSALS = 5
@@ -69,6 +71,8 @@ GREETING = {"en": "Good luck, everyone. {name} here, glad to be at this table.",
 ANSWER = {"en": "Thanks, {sender}, and the same to you. We shall see who is still smiling at the end.",
           "de": "Danke, {sender}, dir ebenso. Mal sehen, wer am Ende noch lacht.",
           "it": "Grazie, {sender}, altrettanto. Vedremo chi sorride ancora alla fine."}
+POLL = 0.05  # how often a bot that waits for its turn or for its mail to be read looks again
+IDLE = 1.0  # how long a bot that waits for nothing sleeps unless a mail wakes it
 
 
 @dataclass
@@ -81,6 +85,7 @@ class Received:
     sender: str
     block: list[str] | None  # the report's ORDERS block, tag and END included
     key: str | None  # the phase the block is for
+    kind: str = ""  # what the referee says the mail is (X-Referee-Kind): ask, end, refusal, ...
 
 
 @dataclass(frozen=True)
@@ -133,22 +138,19 @@ class MailBot:
         self._last_reason = ""
         self._dirty = False
         self._mails: dict[str, int] = {}  # phase key -> mails written for it
+        self._answered: set[str] = set()  # phase keys whose asking mail a mail of ours answered
         self._file = self.store.path(self.game_id) if hasattr(self.store, "path") else None
         self._stamp: tuple[int, int] | None = None
-        self._greeted = self._answered = not self.talk
-        t = translations(self.language)  # the subjects the referee writes in the bot's language
-        self._game_over = t.gettext("[{game}] Game over").format(game=self.game_id)
-        self._refused = (t.gettext("[{game}] Orders not accepted").format(game=self.game_id),
-                         t.gettext("[{game}] Too late: phase {old} is closed, {key} is open").split("{old}")[0].format(
-                             game=self.game_id))
+        self._greeted = self._talk_answered = not self.talk
 
     # -- the loop
 
-    def run(self, stop: threading.Event, poll: float = 0.02) -> None:
+    def run(self, stop: threading.Event, poll: float = POLL, idle: float = IDLE) -> None:
         """Play until the game is over, the bot gives up, or `stop` is set. A failure (the
-        referee's port refusing mail, a bug) stops the bot with the reason in `problem`."""
+        referee's port refusing mail, a bug) stops the bot with the reason in `problem`. A
+        bot that waits for nothing sleeps until its next mail wakes it (`idle` at most)."""
         while not stop.is_set() and not self.finished and self.problem is None:
-            self.wake.wait(poll)
+            self.wake.wait(poll if self._dirty or self._wants_game() else idle)
             self.wake.clear()
             try:
                 self.step()
@@ -157,18 +159,27 @@ class MailBot:
 
     def step(self) -> None:
         """Read whatever is new, then write orders if the referee is waiting for this player.
-        The game file is looked at again whenever it changed (another player's turn may have
-        made it this bot's turn without a mail to say so)."""
+        While a mail asking for orders is not answered yet, the game file is looked at again
+        whenever it changed (the players asked with us at once answer first, and a mail of
+        ours not read yet must show there before we write again); otherwise only mail can give
+        the bot something to do, and the file is left alone."""
         for received in self._read_new():
             self._take(received)
-        if self._changed():
+        if self._wants_game() and self._changed():
             self._dirty = True
         if self._awaiting and time.monotonic() - self._awaiting.at > ANSWER_TIMEOUT:
+            self._answered.discard(self._awaiting.key)
             self._awaiting = None  # never answered; decide again from the game as it stands
             self._dirty = True
         if self._dirty and not self.finished and self.problem is None:
             self._dirty = False
             self._decide()
+
+    def _wants_game(self) -> bool:
+        """Whether the game file can tell us something now: a mail asks for orders that we have
+        not answered. Whether our last mail was taken is looked up when the next mail asks
+        (a refusal comes by mail), so a bot waiting for its mail to be read does not watch."""
+        return any(key not in self._answered for key in self._targets)
 
     def _changed(self) -> bool:
         if self._file is None:
@@ -207,27 +218,28 @@ class MailBot:
                 section, _ = find_orders(parsed.body)
                 block = [f"ORDERS {parsed.orders_tag}", *section.lines, "END"]
         return Received(parsed, head.get("Reply-To"), str(head.get("References") or ""),
-                        str(head.get("From") or ""), block, key)
+                        str(head.get("From") or ""), block, key, str(head.get("X-Referee-Kind") or ""))
 
     def _take(self, mail: Received) -> None:
         self.counters.received += 1
-        subject = mail.parsed.subject
         awaiting = self._awaiting
         sent = awaiting if awaiting and mail.parsed.in_reply_to == awaiting.message_id else None
-        if subject.endswith(self._game_over):
+        if mail.kind == END:
             self.finished = True
-        elif not self._answered and _is_table_talk(mail):
-            self._answered = True
+        elif not self._talk_answered and _is_table_talk(mail):
+            self._talk_answered = True
             self._answer_talk(mail)
         elif mail.key is not None and mail.reply_to:
             self._targets[mail.key] = mail  # a mail asking for orders
+            self._answered.discard(mail.key)
             self._dirty = True
-        elif sent and any(subject.startswith(refused) for refused in self._refused):
+        elif sent and mail.kind == REFUSAL:
             self.counters.refused += 1
             self._refusals[sent.key] = self._refusals.get(sent.key, 0) + 1
             if sent.new:
                 self._avoid.setdefault(sent.key, set()).add(sent.new[0])
             self._last_reason = _first_error(mail.parsed.body)
+            self._answered.discard(sent.key)
             self._awaiting = None
             self._dirty = True
 
@@ -235,7 +247,7 @@ class MailBot:
 
     def _decide(self) -> None:
         try:
-            stored = self.store.load(self.game_id)
+            stored = self._look()
         except StoreError:
             self._dirty = True  # busy: look again at the next wakeup
             return
@@ -280,6 +292,11 @@ class MailBot:
         self._mails[key] = count + 1
         self._send(target, key, earlier, new)
 
+    def _look(self) -> Any:
+        """The game as it stands, read without holding up the referee where the store allows."""
+        peek = getattr(self.store, "peek", None)
+        return peek(self.game_id) if peek is not None else self.store.load(self.game_id)
+
     def _think(self, stored: Any) -> list[str]:
         """The lines the game's bot writes for this player now: its answer to what is asked
         and, for a bot that plans, its plans. In a phase played by all at once it works from
@@ -322,6 +339,7 @@ class MailBot:
             greeting = GREETING.get(self.language, GREETING["en"]).format(name=self.name.capitalize())
         reply = self.compose(target, key, orders, greeting=greeting)
         self._mail(reply)
+        self._answered.add(key)
         self._awaiting = Sent(str(reply["Message-ID"]), key, orders, new, time.monotonic())
 
     def _mail(self, message: EmailMessage) -> None:

@@ -73,9 +73,13 @@ def _languages(given: str | None, names: list[str]) -> dict[str, str]:
     return {name: codes[i % len(codes)] for i, name in enumerate(names)}
 
 
+PROGRESS_HEAD = "  time  mails in  out  phase"
+
+
 def _show_tick(tick: Tick) -> None:
-    where = f"round {tick.round}: {tick.phase}" if tick.phase is not None else "still playing"
-    click.echo(f"{tick.elapsed:6.1f}s  {where:<34} mails in {tick.mails_in:4d}, out {tick.mails_out:4d}")
+    """One line a phase: the counts first, so a phase's name of any length ends the line."""
+    where = f"round {tick.round}: {tick.phase}" if tick.phase is not None else "(still playing)"
+    click.echo(f"{tick.elapsed:5.1f}s  {tick.mails_in:8d} {tick.mails_out:4d}  {where}")
 
 
 @click.command("demo")
@@ -97,9 +101,12 @@ def _show_tick(tick: Tick) -> None:
 @click.option("--languages", default=None, metavar="LANG,...",
               help="The players' languages in turn, e.g. de,en,it: each is written to in theirs and writes "
                    "orders in it; at the end every mail is checked to be in its player's language.")
+@click.option("--verbose", is_flag=True, help="Show the daemon's log on standard error as it goes (by default it "
+                                             "goes to daemon.log in the data directory).")
 @click.pass_context
 def demo_command(ctx: click.Context, game_name: str | None, players: int | None, seed: str | None,
-                 bots_kind: str, talk: bool, keep: bool, stall_timeout: float, languages: str | None) -> None:
+                 bots_kind: str, talk: bool, keep: bool, stall_timeout: float, languages: str | None,
+                 verbose: bool) -> None:
     """Play a whole game by mail on this machine: the real daemon, one bot per player.
 
     The referee daemon listens on a loopback port; its outgoing mail goes by SMTP to a small
@@ -110,9 +117,10 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
     other through the referee (table talk). Progress is shown as rounds and phases change;
     at the end come the standings, the mailboxes, the exported game log and its replay.
 
-    Without --keep the data directory is temporary and removed at the end; with --data-dir
-    (an empty directory) it is kept. Exit status 1 when the game stalls or the log does not
-    replay.
+    The daemon's own log goes to daemon.log in the data directory (--verbose: to standard
+    error as it goes). Without --keep the data directory is temporary and removed at the end,
+    unless the game did not finish; with --data-dir (an empty directory) it is kept. Exit
+    status 1 when the game stalls or the log does not replay.
     """
     game = _choose_game(game_name)
     count = players or min(max(4, game.min_players), game.max_players)
@@ -124,25 +132,30 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
     data_dir, own_dir = _data_dir(ctx)
     keep = keep or own_dir
     run = DemoRun(game, names, seed, data_dir, stall_seconds=stall_timeout, on_tick=_show_tick, bots_kind=bots_kind,
-                  languages=spoken, chooser="fast", talk=talk)
+                  languages=spoken, chooser="fast", talk=talk, verbose=verbose)
     choosing = ", choosing as the computer player's fast level" if computer_available(game) else ""
     click.echo(f"{game.title}, {count} players: {', '.join(names)}; seed {seed}; bots: {bots_kind}{choosing}")
     if spoken:
         click.echo("Languages: " + ", ".join(f"{n} {spoken[n]}" for n in names))
-    ok = False
+    click.echo(PROGRESS_HEAD)
+    ok = finished = False
     try:
         try:
             run.run()
         except DemoFailed as exc:
             fail(f"{exc} (after {run.elapsed:.1f} s)")
+        finished = True
         ok = _report(game, run)
     finally:
-        if keep:
-            click.echo(f"Data directory kept: {data_dir}")
+        if keep or not finished:
+            click.echo(f"Data directory kept: {data_dir}" + ("" if finished else " (the game did not finish)"))
+            if not verbose:
+                click.echo(f"Daemon log: {run.log_path}")
         else:
             shutil.rmtree(data_dir, ignore_errors=True)
-            click.echo("The temporary data directory was removed; run with --keep (or --data-dir DIR) to "
-                       "read the mailboxes and the log afterwards.")
+            click.echo("The temporary data directory was removed, with the daemon's log; run with --keep (or "
+                       "--data-dir DIR) to read the mailboxes and the logs afterwards, or --verbose to see the "
+                       "daemon's log as it goes.")
     if not ok:
         raise SystemExit(EXIT_REFUSED)
 

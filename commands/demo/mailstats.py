@@ -3,57 +3,27 @@ many mails per player per round, why each came (it asked for orders, a round beg
 ended, a reminder, or none of these), and how long the reports were.
 
 `referee demo` prints the figures at the end and bench/bench_mail_per_round.py compares them
-with the targets of the mail settings (referee/notify.py). A mail's kind is read the way a
-player reads it: an ORDERS block asks for orders; the subject says a reminder or the end; the
-first line names the round. A receipt (the answer to the player's own order mail, named so in
-its Message-ID) is counted apart from the mails the referee sends on its own.
+with the targets of the mail settings (referee/notify.py). A mail's kind and round are those
+the referee names in its X-Referee-Kind and X-Referee-Phase headers (mailer/outbound/
+notifier.py), so mail in German or Italian is counted as mail in English is. A receipt (the
+answer to the player's own order mail) is counted apart from the mails the referee sends on
+its own.
 """
 
 from __future__ import annotations
 
 import email
-import re
 import statistics
 from dataclasses import dataclass, field
 from email import policy
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
-
-from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES, translations
 
 from .bot import arrival_key
 
 ASK, ROUND, END, REMINDER, RECEIPT, OTHER = "ask", "round", "end", "reminder", "receipt", "other"
 KINDS = (ASK, ROUND, END, REMINDER, RECEIPT, OTHER)
 ON_ITS_OWN = (ASK, ROUND, END, REMINDER, OTHER)  # every kind but the answer to a player's own mail
-_ORDERS = re.compile(r"^ORDERS \S+ \S+", re.MULTILINE)
-_ROUND = re.compile(r": round (\d+),")
-# The subjects of a report: one that asks for orders (with its deadline, maybe a reminder) and
-# one that does not, each naming the round and the phase.
-SUBJECTS = ("[{game}] Your move: round {round}, {phase}",
-            "[{game}] Your move (reminder, {left} left): round {round}, {phase}", "[{game}] Round {round}: {phase}")
-
-
-@lru_cache(maxsize=None)
-def _subject_patterns(game_id: str, lang: str) -> tuple[re.Pattern[str], ...]:
-    t = translations(lang)
-    tail = re.escape(t.gettext(" (by {deadline})")).replace(re.escape("{deadline}"), "[^()]*")
-    digest = re.escape(t.gettext(" (daily digest)"))
-    return tuple(re.compile(re.escape(t.gettext(s)).replace(re.escape("{game}"), re.escape(game_id))
-                            .replace(re.escape("{round}"), r"(?P<round>\d+)").replace(re.escape("{phase}"), "(?P<phase>.*?)")
-                            .replace(re.escape("{left}"), "[^()]*?")
-                            + f"(?:{tail})?(?:{digest})?$") for s in SUBJECTS)
-
-
-def subject_phase(subject: str, game_id: str, languages: Iterable[str] = (DEFAULT_LANGUAGE,)) -> tuple[int, str] | None:
-    """The round and phase a report's subject names, in any of `languages`; None for another mail."""
-    for lang in languages:
-        for pattern in _subject_patterns(game_id, lang):
-            found = pattern.match(subject)
-            if found:
-                return int(found.group("round")), found.group("phase")
-    return None
 
 
 @dataclass
@@ -139,24 +109,6 @@ def _per_round(player: PlayerMail, kinds: Iterable[str] = KINDS) -> dict[int, in
     return out
 
 
-_GAME = re.compile(r"^\[([^\]]+)\] ")
-
-
-def _reminder(subject: str) -> bool:
-    """A reminder's subject, in any language: the asking one or the one that asks nothing."""
-    game = _GAME.match(subject)
-    if game is None:
-        return False
-    for lang in LANGUAGES:
-        t = translations(lang)
-        if _subject_patterns(game.group(1), lang)[1].match(subject):
-            return True
-        plain = t.gettext("[{game}] Reminder: orders due in {left}").format(game=game.group(1), left="")
-        if subject.startswith(plain):
-            return True
-    return False
-
-
 def _receipt(mail: email.message.EmailMessage) -> bool:
     """The receipt of a player's order mail: its Message-ID names the kind (mailer/outbound/compose.py)."""
     return ".receipt." in str(mail["Message-ID"] or "")
@@ -173,8 +125,15 @@ def _mails(folder: Path) -> list[email.message.EmailMessage]:
     return [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in files]
 
 
+def _round(mail: email.message.EmailMessage) -> int | None:
+    """The round a mail reports (its X-Referee-Phase), if it reports one."""
+    head = str(mail["X-Referee-Phase"] or "").partition(";")[0].strip()
+    return int(head) if head.lstrip("-").isdigit() else None
+
+
 def read_player(name: str, box: Path) -> PlayerMail:
-    """Classify every mail in `box` (a demo player's Maildir; the bot's replies in .Sent)."""
+    """Classify every mail in `box` (a demo player's Maildir; the bot's replies in .Sent) by
+    the kind the referee names in its X-Referee-Kind header, the same in every language."""
     out = PlayerMail(name)
     sent = _mails(box / ".Sent") if (box / ".Sent").exists() else []
     answered = {str(m["In-Reply-To"]) for m in sent}
@@ -182,35 +141,17 @@ def read_player(name: str, box: Path) -> PlayerMail:
     referred = {ref for m in received for ref in f"{m['In-Reply-To'] or ''} {m['References'] or ''}".split()}
     out.orders_sent = len(sent)
     out.unanswered_orders = sum(str(m["Message-ID"]) not in referred for m in sent)
-    last_round: int | None = None
     for mail in received:
-        subject = str(mail["Subject"] or "")
-        text = _text(mail)
-        head = "\n".join(text.splitlines()[:2])
-        found = _ROUND.search(head)
-        game = _GAME.match(subject)
-        named = subject_phase(subject, game.group(1), LANGUAGES) if game else None  # a report in any language
-        number = int(found.group(1)) if found else named[0] if named else None
-        if _receipt(mail):
-            kind = RECEIPT
-        elif _ORDERS.search(text):
-            kind = ASK
-            if str(mail["Message-ID"]) not in answered:
-                out.unanswered_asks += 1
-        elif game and subject in {translations(lang).gettext("[{game}] Game over").format(game=game.group(1))
-                                  for lang in LANGUAGES}:
-            kind = END
-        elif _reminder(subject):
-            kind = REMINDER
-        elif number is not None and number != last_round:
-            kind = ROUND
-        else:
-            kind = OTHER
+        said = str(mail["X-Referee-Kind"] or "")
+        kind = RECEIPT if _receipt(mail) else said if said in (ASK, ROUND, END, REMINDER) else OTHER
+        if kind == ASK and str(mail["Message-ID"]) not in answered:
+            out.unanswered_asks += 1
+        number = _round(mail)
         if number is not None:
-            last_round = number
             out.rounds.add(number)
         out.kinds.append(kind)
         out.round_of.append(number)
+        text = _text(mail)
         lines = text.splitlines()
         out.lines.append(len(lines))
         out.widest = max([out.widest] + [len(line) for line in lines])

@@ -16,8 +16,10 @@ a sender rate limit high enough for bots that answer within milliseconds.
 
 from __future__ import annotations
 
+import logging
 import queue
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -42,7 +44,7 @@ GAME_HOST = "games.localhost"
 PLAYER_HOST = "players.localhost"
 PLAYER_NAMES = ("alice", "bruno", "chiara", "dmitri", "emma")
 STALL_SECONDS = 30.0
-READY_SECONDS = 60.0  # a loaded machine (tests of others running) starts the daemon slowly
+READY_SECONDS = 60.0  # a busy machine starts the daemon's processes slowly (mailer/children.py waits as long)
 
 
 class DemoFailed(Exception):
@@ -55,11 +57,17 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
-def demo_settings(data_dir: Path, listen_port: int, capture_port: int) -> Settings:
+LOG_NAME = "daemon.log"  # the daemon's log, in the data directory, unless it goes to the terminal
+
+
+def demo_settings(data_dir: Path, listen_port: int, capture_port: int, log_file: str | None = None) -> Settings:
+    """The demo's own settings; the daemon logs to `log_file` (None: `daemon.log` in the data
+    directory; "": the terminal's standard error)."""
     return Settings(
         hostname=GAME_HOST, listen_host="127.0.0.1", listen_port=listen_port, data_dir=data_dir,
         relay=f"smtp://127.0.0.1:{capture_port}", worker_interval_seconds=0.005,
-        sender_interval_seconds=0.0, limits=replace(Limits(), mails_per_sender_per_hour=1_000_000))
+        sender_interval_seconds=0.0, limits=replace(Limits(), mails_per_sender_per_hour=1_000_000),
+        log_file=str(data_dir / LOG_NAME) if log_file is None else log_file)
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,7 @@ class DemoRun:
     bots_kind: str = "plans"  # referee/bots: "plans" or "ask-only"; a game without bots: random orders
     chooser: str = "taste"  # referee/bots: how the bots choose ("fast": the computer player's fast level)
     talk: bool = False  # the bots greet the table and answer the first table talk they get
+    verbose: bool = False  # the daemon's log on standard error instead of in `daemon.log`
 
     def __post_init__(self) -> None:
         self._notes: queue.Queue[tuple[float, str]] = queue.Queue()
@@ -122,6 +131,10 @@ class DemoRun:
         return mailstats.read(self.data_dir / "mailboxes", self.players, max(rounds, 1))
 
     @property
+    def log_path(self) -> Path:
+        return self.data_dir / LOG_NAME
+
+    @property
     def mails_in(self) -> int:
         return sum(bot.counters.sent for bot in self.bots.values())
 
@@ -132,7 +145,7 @@ class DemoRun:
     def run(self) -> None:
         self._start = time.monotonic()
         self.listen_port, self.capture_port = free_port(), free_port()
-        settings = demo_settings(self.data_dir, self.listen_port, self.capture_port)
+        settings = demo_settings(self.data_dir, self.listen_port, self.capture_port, "" if self.verbose else None)
         self.services = build(settings)
         addresses = {name: f"{name}@{PLAYER_HOST}" for name in self.players}
         created = self.services.referee.new_game(
@@ -161,6 +174,7 @@ class DemoRun:
         threads = [threading.Thread(target=daemon, name="referee-daemon", daemon=True)]
         threads += [threading.Thread(target=bot.run, args=(stop,), name=f"bot-{bot.name}", daemon=True)
                     for bot in self.bots.values()]
+        logged = DaemonLog(settings.log_file)
         try:
             threads[0].start()
             if not ready.wait(READY_SECONDS) or failure:
@@ -176,6 +190,7 @@ class DemoRun:
                 if thread.is_alive() or thread.ident is not None:
                     thread.join(timeout=10)
             relay_server.stop()
+            logged.close()
             self.elapsed = time.monotonic() - self._start
 
     # -- watching
@@ -183,21 +198,21 @@ class DemoRun:
     def _delivered(self, name: str, raw: bytes) -> None:
         """Runs on the capture server's thread for every mail filed."""
         self._last_activity = time.monotonic()
-        self._notes.put((self._last_activity, _subject(raw)))
+        self._notes.put((self._last_activity, _phase(raw)))
         self.bots[name].wake.set()
 
     def _watch(self, daemon: threading.Thread, failure: list[BaseException]) -> None:
+        """A tick for every phase the reports name (X-Referee-Phase: the game's own name, one
+        line a phase whatever the players' languages), and one every `tick_seconds` between."""
         round_shown, phases_shown = -1, set()
         sent = 0
         next_tick = time.monotonic() + self.tick_seconds
-        languages = sorted({DEFAULT_LANGUAGE, *self.languages.values()})
         while not all(bot.finished for bot in self.bots.values()):
             try:
-                at, subject = self._notes.get(timeout=0.25)
+                at, found = self._notes.get(timeout=0.25)
             except queue.Empty:
-                at, subject = time.monotonic(), ""
-            found = mailstats.subject_phase(subject, self.game_id, languages) if subject else None
-            if found:
+                at, found = time.monotonic(), None
+            if found is not None:
                 round_number, phase = found
                 if round_number != round_shown:
                     round_shown, phases_shown = round_number, set()
@@ -237,6 +252,28 @@ class DemoRun:
         return f"phase {phase['key']} ({phase['name']}) waits for {who}; {bots}"
 
 
-def _subject(raw: bytes) -> str:
+class DaemonLog:
+    """The log of the daemon's threads in this process, to `path` (empty: standard error),
+    as its child processes write theirs; `close` puts the logging back as it was."""
+
+    def __init__(self, path: str) -> None:
+        self.logger = logging.getLogger("referee")
+        self.level = self.logger.level
+        self.handler: logging.Handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
+        self.handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
+        self.logger.addHandler(self.handler)
+        self.logger.setLevel(logging.INFO)
+
+    def close(self) -> None:
+        self.logger.removeHandler(self.handler)
+        self.logger.setLevel(self.level)
+        self.handler.close()
+
+
+def _phase(raw: bytes) -> tuple[int, str] | None:
+    """The round and the phase's name a mail reports (its X-Referee-Phase), if it reports one."""
     head = BytesParser(policy=policy.default).parsebytes(raw[:8192], headersonly=True)
-    return str(head.get("Subject") or "")
+    parts = [part.strip() for part in str(head.get("X-Referee-Phase") or "").split(";", 2)]
+    if len(parts) != 3 or not parts[0].lstrip("-").isdigit():
+        return None
+    return int(parts[0]), parts[2]

@@ -77,6 +77,17 @@ class Constantinopolis:
                               "auction.pass", "auction.end", "round", "market.reshuffle", "plan.lapsed", "queue.wait",
                               "build.ask", "preempt.ask", "load", "unload"})
     table_events = frozenset({"produce", "draw", "ship.sail"})
+    # whom the game waits for and why, in the moderator's words (a prompt's text is the asked player's)
+    decision_titles = {
+        "auction.choose": "auction: stay, take a vacant office or bid on an occupied one",
+        "auction.duel": "auction duel for an office: raise the bid or pass",
+        "auction.good": "Pretorio's free good",
+        "construct.turn": "construction turn",
+        "construct.preempt": "the Consul: pre-empt a purchase or allow it",
+        "accept.contracts": "contracts: accept them, load ships, trade",
+        "donate": "donations: donate goods or pass",
+        "store": "end of round: the goods to keep",
+    }
     score_labels = scoring.SCORE_LABELS
     tie_breaks = scoring.TIE_BREAKS
 

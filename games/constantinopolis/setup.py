@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from referee.contract import JSON, GameOption, SetupError
+from referee.contract import JSON, GameOption, SetupError, checked_options
 from referee.rng import Rng
 
 from . import auction, components as component_data
@@ -43,14 +43,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 def chosen_options(options: Mapping[str, JSON]) -> dict[str, JSON]:
     """Every option's value: the defaults with the given ones laid over, each checked."""
-    chosen = {o.name: o.default for o in OPTIONS}
-    for key, value in dict(options).items():
-        spec = next((o for o in OPTIONS if o.name == key), None)
-        if spec is None:
-            raise SetupError(f"unknown option {key!r}; known: {', '.join(o.name for o in OPTIONS)}")
-        if spec.choices is not None and value not in spec.choices:
-            raise SetupError(f"option {key} must be one of {spec.choices}, not {value!r}")
-        chosen[key] = value
+    chosen, problems = checked_options(OPTIONS, options, "constantinopolis")
+    if problems:
+        raise SetupError(problems[0])
     return chosen
 
 

@@ -89,6 +89,8 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     if player is None:
         full = clone(state)
         full.pop("component_data", None)
+        # the future market by name, next first: the moderator reads it whether or not it lies face down
+        full["future_market"] = [components_of(state)["markets"][i]["name"] for i in reversed(state["market"]["future"])]
         return full
     components = components_of(state)
     public_gold = state["options"]["public_gold"]

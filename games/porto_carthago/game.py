@@ -11,7 +11,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from referee.contract import (PLAN, QUEUED, Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order,
-                              OrderError, OrderShape, PhaseInfo, Prompt, Result, SetupError)
+                              OrderError, OrderShape, PhaseInfo, Prompt, Result, SetupError, checked_options)
 from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural_phrase
 
 from . import checks, components, grammar, menus, plans, scoring, views
@@ -74,14 +74,9 @@ class PortoCarthago:
 
     def setup(self, players: Sequence[str], seed: str, options: Mapping[str, Any],
               components: Mapping[str, Any]) -> State:
-        chosen = {o.name: o.default for o in self.options}
-        for key, value in options.items():
-            spec = next((o for o in self.options if o.name == key), None)
-            if spec is None:
-                raise SetupError(f"unknown option {key!r}; known: {', '.join(o.name for o in self.options)}")
-            if spec.choices is not None and value not in spec.choices:
-                raise SetupError(f"option {key} must be one of {list(spec.choices)}")
-            chosen[key] = value
+        chosen, problems = checked_options(self.options, options, self.name)
+        if problems:
+            raise SetupError(problems[0])
         if chosen["start_player"] != "random" and chosen["start_player"] not in list(players):
             raise SetupError("start_player must be 'random' or one of the players")
         state = new_state(players, seed, chosen, dict(components))
@@ -115,6 +110,7 @@ class PortoCarthago:
     # what a summary of a long stretch of events leaves out: the orders as sent (their effects
     # say what they did) and what the table shows anyway (the cards laid out, the market)
     minor_events = frozenset({"order", "cards", "market"})
+    decision_titles = DECISION_TITLES  # the moderator's words for whom the game waits
     score_labels = scoring.SCORE_LABELS
     tie_breaks = scoring.TIE_BREAKS
 

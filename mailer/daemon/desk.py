@@ -31,15 +31,16 @@ from referee.service import Referee, ServiceError
 from referee.tokens import LOCAL_PART_MAX, longest_name
 
 from .desk_book import DeskBook, Verdict
-from .mail_commands import SUBJECT_PREFIX
+from .mail_commands import SUBJECT_PREFIX, WORDS
 
 DESK_COMMANDS = ("LIST", "JOIN", "CONFIRM", "LEAVE", "GAMES", "HELP")
-# the commands in the other languages Referee speaks, and which language each word is
+# the commands in the other languages Referee speaks, and which language each word is: the
+# desk's own, and those of the players' mail commands it shares (HELP: HILFE, AIUTO)
 DESK_WORDS = {"LISTE": ("LIST", "de"), "ANMELDEN": ("JOIN", "de"), "BESTÄTIGEN": ("CONFIRM", "de"),
               "BESTAETIGEN": ("CONFIRM", "de"), "ABMELDEN": ("LEAVE", "de"), "PARTIEN": ("GAMES", "de"),
-              "HILFE": ("HELP", "de"), "ELENCO": ("LIST", "it"), "ISCRIVIMI": ("JOIN", "it"),
-              "CONFERMA": ("CONFIRM", "it"), "LASCIA": ("LEAVE", "it"), "PARTITE": ("GAMES", "it"),
-              "AIUTO": ("HELP", "it"), "AUSSTEIGEN": ("LEAVE", "de")}
+              "ELENCO": ("LIST", "it"), "ISCRIVIMI": ("JOIN", "it"), "CONFERMA": ("CONFIRM", "it"),
+              "LASCIA": ("LEAVE", "it"), "PARTITE": ("GAMES", "it"),
+              **{word: (command, lang) for word, (command, lang) in WORDS.items() if command in DESK_COMMANDS}}
 
 
 @dataclass(frozen=True)

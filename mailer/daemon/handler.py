@@ -282,7 +282,7 @@ class MailHandler:
         self.notifier.system_mail(
             seat["email"], subject, receipt.render(), seat=seat, game_id=game_id,
             in_reply_to=mail.message_id, serial=f"{game_id}.{player}.{_digest(mail.message_id, raw)}",
-            language=receipt.language)
+            language=receipt.language, label="refusal")
         return Handled(receipt.status if receipt.status == REJECTED else "refused", receipt.reason, game_id, player)
 
     def _command(self, mail: InboundMail, raw: bytes, game_id: str, player: str, token: str,

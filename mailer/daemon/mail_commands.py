@@ -20,11 +20,17 @@ SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)\s*:\s*|\[[^\]]*\]\s
 MAX_UNREAD_SHOWN = 10
 COMMANDS = {"STATUS": 0, "HELP": 0, "HISTORY": 0, "VACATION": 1, "TIMEZONE": 1, "LANGUAGE": 1, "LEAVE": 0,
             "NOTIFY": 1}  # words to follow
-# The commands' names in the other languages a player may write in (docs/languages.md).
-ALIASES = {"TZ": "TIMEZONE", "ZEITZONE": "TIMEZONE", "FUSO": "TIMEZONE", "SPRACHE": "LANGUAGE", "LINGUA": "LANGUAGE",
-           "HILFE": "HELP", "AIUTO": "HELP", "STAND": "STATUS", "STATO": "STATUS", "URLAUB": "VACATION",
-           "VACANZA": "VACATION", "FERIEN": "VACATION", "VERLAUF": "HISTORY", "CRONOLOGIA": "HISTORY",
-           "BENACHRICHTIGUNG": "NOTIFY", "AVVISI": "NOTIFY", "AUSSTEIGEN": "LEAVE", "ABMELDEN": "LEAVE", "LASCIA": "LEAVE"}
+# The commands' names in the other languages a player may write in (docs/languages.md), with
+# the language each is (None: a short form anyone may write). The sign-up desk takes the words
+# of the commands it shares with these (HELP, LEAVE) from here too (desk.py).
+WORDS: dict[str, tuple[str, str | None]] = {
+    "TZ": ("TIMEZONE", None), "ZEITZONE": ("TIMEZONE", "de"), "FUSO": ("TIMEZONE", "it"),
+    "SPRACHE": ("LANGUAGE", "de"), "LINGUA": ("LANGUAGE", "it"), "HILFE": ("HELP", "de"), "AIUTO": ("HELP", "it"),
+    "STAND": ("STATUS", "de"), "STATO": ("STATUS", "it"), "URLAUB": ("VACATION", "de"),
+    "VACANZA": ("VACATION", "it"), "FERIEN": ("VACATION", "de"), "VERLAUF": ("HISTORY", "de"),
+    "CRONOLOGIA": ("HISTORY", "it"), "BENACHRICHTIGUNG": ("NOTIFY", "de"), "AVVISI": ("NOTIFY", "it"),
+    "AUSSTEIGEN": ("LEAVE", "de"), "ABMELDEN": ("LEAVE", "de"), "LASCIA": ("LEAVE", "it")}
+ALIASES = {word: command for word, (command, _) in WORDS.items()}
 CHECK = "CHECK"
 CHECK_WORDS = {CHECK, "PRÜFE", "PRUEFE", "VERIFICA"}  # CHECK as German and Italian players write it
 

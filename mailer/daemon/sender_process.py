@@ -25,7 +25,7 @@ class SenderProcess(Child):
     """The daemon's side: the same calls as `Sender`, passed to the child."""
 
     def __init__(self, settings: object) -> None:
-        super().__init__("mailer.daemon.sender_process", settings)
+        super().__init__("mailer.daemon.sender_process", settings, settings.log_file)
         self._lock = threading.Lock()
 
     def wake(self) -> None:

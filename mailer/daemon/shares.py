@@ -79,7 +79,7 @@ class WorkerShares:
             self._start(index)
 
     def _start(self, index: int) -> None:
-        child = Child("mailer.daemon.shares", (self.settings, index, self.count, self.games))
+        child = Child("mailer.daemon.shares", (self.settings, index, self.count, self.games), self.settings.log_file)
         self.children[index] = child
         threading.Thread(target=self._run, args=(index, child), name=f"share-{index}", daemon=True).start()
 

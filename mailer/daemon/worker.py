@@ -45,10 +45,10 @@ _strangers = RepeatedLog(log)
 
 
 def log_handled(handled: Handled) -> None:
-    """The daemon's log line for a mail dealt with; a stranger's mail unanswered is logged
-    once a minute with a count."""
+    """The daemon's log line for a mail dealt with (no trailing blank when it has no detail);
+    a stranger's mail unanswered is logged once a minute with a count."""
     line = (f"mail {handled.message_id or '<no Message-ID>'} {handled.outcome}: {handled.game or '-'} "
-            f"{handled.player or '-'} {handled.detail}")
+            f"{handled.player or '-'}" + (f" {handled.detail}" if handled.detail else ""))
     if handled.stranger:
         _strangers.error("stranger", f"{line} (mail from strangers taken without an answer)", level=logging.INFO)
     else:

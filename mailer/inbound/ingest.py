@@ -25,7 +25,7 @@ class IngestProcess(Child):
     def __init__(self, settings: Settings, port: int | None = None) -> None:
         self.settings = settings
         self.port = settings.listen_port if port is None else port
-        super().__init__("mailer.inbound.ingest", (settings, self.port))
+        super().__init__("mailer.inbound.ingest", (settings, self.port), settings.log_file)
 
 
 def main() -> None:

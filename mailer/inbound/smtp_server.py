@@ -164,7 +164,7 @@ class IngestSMTP(SMTP):
     its AUTH and command methods and the handler's hooks by listing and reading every
     attribute of the new session and of the handler (both now list only what is looked for),
     and defining a class each time it reads an address. The methods and hooks found, and the
-    addresses read, are the same as aiosmtpd's own (tests/mailserver/test_smtp_server.py)."""
+    addresses read, are the same as aiosmtpd's own (tests/mailer/inbound/test_smtp_server.py)."""
 
     def __dir__(self) -> list[str]:
         return list(_SESSION_METHODS)

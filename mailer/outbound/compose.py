@@ -52,6 +52,8 @@ class OutgoingMail:
     answers: tuple[str, ...] = ()  # earlier mails of the player's this one answers too (in References)
     auto: str = "auto-generated"  # "auto-replied" for answers to a player's mail
     language: str = "en"  # what the text is written in: the Content-Language header
+    label: str = ""  # what the mail is to its reader (ask, round, end, ...); empty: its kind
+    phase: str = ""  # the phase it reports, `ROUND; KEY; NAME` in the game's own words
 
 
 def build(mail: OutgoingMail, *, host: str, sender_name: str, date: datetime) -> bytes:
@@ -84,7 +86,11 @@ def build(mail: OutgoingMail, *, host: str, sender_name: str, date: datetime) ->
     headers += [("Auto-Submitted", mail.auto),
                 ("Precedence", "bulk" if mail.auto == "auto-generated" else "list"),
                 ("X-Auto-Response-Suppress", "All"), ("Content-Language", sanitise_header(mail.language or "en", 16)),
-                ("MIME-Version", "1.0")]
+                # for filters and tools, the same whatever language the mail is written in
+                ("X-Referee-Kind", sanitise_header(mail.label or mail.kind, 40))]
+    if mail.phase:
+        headers.append(("X-Referee-Phase", sanitise_header(mail.phase, 200)))
+    headers.append(("MIME-Version", "1.0"))
     if mail.html is None:
         part_headers, body = _text_part(mail.text, "plain")
         headers += part_headers

@@ -95,14 +95,15 @@ class MailNotifier(PressMail):
 
     def _to_seat(self, tx: GameTransaction, seat: Mapping[str, Any], kind: str, subject: str, text: str,
                  serial: str, *, html: str | None = None, in_reply_to: str | None = None,
-                 auto: str = "auto-generated", kind_in_id: str | None = None, answers: Sequence[str] = ()) -> None:
+                 auto: str = "auto-generated", kind_in_id: str | None = None, answers: Sequence[str] = (),
+                 label: str = "", phase: str = "") -> None:
         if is_computer(seat):
             return  # a seat the referee plays itself has no address
         self._queue(tx, OutgoingMail(
             tx.game_id, kind, seat["email"], subject, text,
             message_id(tx.game_id, kind_in_id or kind, serial, seat["name"], self.settings.hostname), html=html,
             reply_to=reply_address(tx.game_id, seat, self.settings.hostname), in_reply_to=in_reply_to, auto=auto,
-            answers=tuple(answers), language=recipient_language(tx.meta, seat["name"])))
+            answers=tuple(answers), language=recipient_language(tx.meta, seat["name"]), label=label, phase=phase))
 
     # -- hooks called by the service inside its transaction
 
@@ -161,7 +162,9 @@ class MailNotifier(PressMail):
             self._queue(tx, OutgoingMail(
                 tx.game_id, "report", seat["email"], report_subject(ctx), text,
                 message_id(tx.game_id, f"report-{phase.key}", last_seq, name, self.settings.hostname),
-                html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname), language=lang))
+                html=html, reply_to=reply_address(tx.game_id, seat, self.settings.hostname), language=lang,
+                label=mail_label(ctx, new_round=stage_round(meta.get("reported_stage")) != phase.round),
+                phase=phase_header(game, state)))
             bags[name] = dict(bag, seen=ctx["sections"], parts=[p for p in bag["parts"] if p not in riders])
             since[name] = seen
             reported[name] = last_seq
@@ -199,7 +202,8 @@ class MailNotifier(PressMail):
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=say(game.help(state, player), lang, game) if prompts else "",
                       block=orders_block(game, state, tx.game_id, player, lang) if prompts else [])
-        self._to_seat(tx, seat, "reminder", subject, text, f"{phase.key}-{format_duration(before)}-{schedule['due']}")
+        self._to_seat(tx, seat, "reminder", subject, text, f"{phase.key}-{format_duration(before)}-{schedule['due']}",
+                      phase=phase_header(game, state))
 
     def reopened(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                  *, by: str, lines: Sequence[str], cancelled: Sequence[str], serial: str) -> None:
@@ -291,7 +295,7 @@ class MailNotifier(PressMail):
                             bag["parts"], full=True)
         text, html = render_report(ctx)
         self._to_seat(tx, seat, "status", report_subject(ctx), text, serial, html=html, in_reply_to=in_reply_to,
-                      auto="auto-replied")
+                      auto="auto-replied", phase=phase_header(game, state))
 
     def history_answer(self, tx: GameTransaction, game: Game, meta: Mapping[str, Any], state: State, player: str,
                        in_reply_to: str | None, serial: str) -> None:
@@ -506,7 +510,10 @@ class MailNotifier(PressMail):
             subject += translations(ctx["lang"]).gettext(" (daily digest)")
         self._to_seat(tx, seat, "reminder" if reminder is not None else "report", subject, text,
                       f"{bag['count'] + 1}", html=html, in_reply_to=replies[-1] if replies else None,
-                      auto="auto-replied" if replies else "auto-generated", kind_in_id="mail", answers=replies[:-1])
+                      auto="auto-replied" if replies else "auto-generated", kind_in_id="mail", answers=replies[:-1],
+                      label=mail_label(ctx, new_round=bag["round"] != ctx["phase"]["round"],
+                                       reminder=reminder is not None),
+                      phase=phase_header(game, state))
         bag["seen"] = ctx["sections"]
         since = dict(meta.get("reported_from", {}))
         since[name] = dict(meta.get("reported", {})).get(name, 0)
@@ -551,13 +558,14 @@ class MailNotifier(PressMail):
     # -- mail that must not touch a game
 
     def system_mail(self, to: str, subject: str, text: str, *, in_reply_to: str | None, serial: str,
-                    seat: Mapping[str, Any] | None = None, game_id: str = "", reply_to: str | None = None,
-                    due: datetime | None = None, language: str = "en") -> None:
+                    seat: Mapping[str, Any] | None = None, game_id: str = "", label: str = "",
+                    reply_to: str | None = None, due: datetime | None = None, language: str = "en") -> None:
         """A mail that belongs to no game's unit of work (a refusal, an answer of the desk, a
         CHECK, tournament standings), queued in the system outbox, in `language`, which its
-        Content-Language header names. With a player's `seat` in `game_id` it comes from the
-        game's address with the player's reply address, so that a reply with orders (the
-        corrected ones, after a CHECK or a rejection) goes to the game and plays them."""
+        Content-Language header names; `label` names its kind in X-Referee-Kind. With a
+        player's `seat` in `game_id` it comes from the game's address with the player's reply
+        address, so that a reply with orders (the corrected ones, after a CHECK or a rejection)
+        goes to the game and plays them."""
         if seat is not None:
             reply_to = reply_to or reply_address(game_id, seat, self.settings.hostname)
         store = self.system_outbox.store
@@ -570,7 +578,7 @@ class MailNotifier(PressMail):
             queue(tx, in_agreement(OutgoingMail(game_id if seat is not None else "", "notice", to, subject, text,
                                    message_id("system", "notice", serial, "x", self.settings.hostname),
                                    reply_to=reply_to, in_reply_to=in_reply_to, auto="auto-replied",
-                                   language=language)),
+                                   language=language, label=label)),
                   host=self.settings.hostname, sender_name=self.settings.sender_name, now=self.clock(), due=due)
         self.system_outbox.mark(SYSTEM_GAME)
 
@@ -582,3 +590,32 @@ def in_agreement(mail: OutgoingMail) -> OutgoingMail:
         return mail
     return dataclasses.replace(mail, text=agreed(mail.language, mail.text),
                                html=agreed(mail.language, mail.html) if mail.html is not None else None)
+
+
+# -- what a mail is, for filters and tools (X-Referee-Kind, X-Referee-Phase)
+
+ASK, ROUND, END, REMINDER, REPORT = "ask", "round", "end", "reminder", "report"
+
+
+def mail_label(ctx: Mapping[str, Any], *, new_round: bool, reminder: bool = False) -> str:
+    """A report as its reader takes it: it asks for orders, the game ended, a reminder, a new
+    round began, or news only; the same whatever language it is written in."""
+    if ctx["block"]:
+        return ASK
+    if ctx["result"]:
+        return END
+    if reminder:
+        return REMINDER
+    return ROUND if new_round else REPORT
+
+
+def phase_header(game: Game, state: State) -> str:
+    """`ROUND; KEY; NAME`: the phase a mail reports, the name as the game itself writes it."""
+    phase = game.phase(state)
+    return f"{phase.round}; {phase.key}; {phase.name}"
+
+
+def stage_round(stage: str | None) -> int | None:
+    """The round of a `reported_stage` (`ROUND/NAME`)."""
+    head = (stage or "").partition("/")[0]
+    return int(head) if head.lstrip("-").isdigit() else None

@@ -20,7 +20,7 @@ from ..press import PressOptionError, PressOptions, split_options
 from ..rng import commitment, new_seed
 from ..store import GAME_ID, StoreError, check_game_id
 from ..timekeeping import TimeError, zone_name
-from ..tokens import name_problem, new_token, normalise_email, valid_name
+from ..tokens import INVALID, name_fault, name_problem, new_token, normalise_email
 from .openings import Openings
 
 # game ids that are addresses of the referee itself (mail to them is not a game's)
@@ -155,12 +155,11 @@ class Creating(Openings):
     def player_name_problem(game_id: str, name: str, raw: str | None = None) -> str | None:
         """Why `name` cannot be a player's name in game `game_id`; None when it can. The same
         check for `new` and for a sign-up by mail."""
-        if not valid_name(name):
+        fault = name_fault(game_id if game_id and GAME_ID.match(game_id) else None, name)
+        if fault == INVALID:
             return (f"bad player name {(raw or name)[:40]!r}: use letters, digits, '_' and '-', starting with a "
                     "letter or digit")
-        if game_id and GAME_ID.match(game_id):
-            return name_problem(game_id, name)
-        return None
+        return name_problem(game_id, name) if fault else None
 
     def _settings_checked(self, game: Game, options: Mapping[str, Any] | None, policy: str | None,
                           policy_set: Sequence[str], components: Mapping[str, Any] | None,

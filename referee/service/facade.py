@@ -10,6 +10,7 @@ written as a part of `Referee` that builds on the parts it needs (core.py at the
     moderator_levers.py  the deadline policy, extend, pause, resume
     player_levers.py     vacation and time zone
     queries.py           status, views, history, a seat by its token, a player's games
+    glance.py            a game's facts for its moderator: whom it waits for, until when, flags
     open_games.py        open games made, listed and looked at
     signing_up.py        JOIN, its confirmation or approval, LEAVE
     starting.py          an open game starting by itself

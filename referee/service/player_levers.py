@@ -168,8 +168,9 @@ class PlayerLevers(Openings):
                 return repeated
             name = seat["name"]
             self._set_seat(tx, name, notify=choice.to_json())
-            seq = tx.append({"type": "notify", "at": to_iso(now), "player": name, **choice.to_json(),
-                             "source": source})
+            # the digest's hour goes under its own key: `at` is when the event happened
+            seq = tx.append({"type": "notify", "at": to_iso(now), "player": name, "mode": choice.mode,
+                             **({"digest_at": choice.at} if choice.at else {}), "source": source})
             lang = recipient_language(tx.meta, name)
             t = translations(lang)
             text = choice.describe(seat.get("timezone"))

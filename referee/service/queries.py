@@ -18,10 +18,10 @@ from ..signups import OPEN, start_rule, start_rule_text
 from ..standings import standings_context
 from ..store import StoreError
 from ..tokens import same_token
-from .core import ServiceCore
+from .glance import Glance
 
 
-class Queries(ServiceCore):
+class Queries(Glance):
     """Part of `Referee`: reading games, and answering STATUS and HELP."""
 
     def seat(self, game_id: str, player: str, token: str | None) -> dict[str, Any] | None:
@@ -61,7 +61,11 @@ class Queries(ServiceCore):
         return self.store.list()
 
     def status(self, game_id: str) -> dict[str, Any]:
+        """The game's status, with its facts for the moderator under `glance` (glance.py)."""
         stored = self.store.load(game_id)
+        return {**self._status(game_id, stored), "glance": self._facts(game_id, stored)}
+
+    def _status(self, game_id: str, stored: Any) -> dict[str, Any]:
         if stored.meta.get("status") == OPEN:
             record = stored.meta["signup"]
             return {"id": game_id, "game": stored.meta["game"], "title": stored.meta.get("title"), "status": OPEN,

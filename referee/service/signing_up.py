@@ -20,7 +20,8 @@ from ..signup_codes import FOLDER as CODES_FOLDER, SignupCodes
 from ..signups import OPEN, forget_old, limit_problem, start_rule, with_pending
 from ..store import StoreError
 from ..timekeeping import to_iso
-from ..tokens import RESERVED_NAMES, TOKEN_CHARS, longest_name, new_token, normalise_email, same_token, valid_name
+from ..tokens import (INVALID, RESERVED_NAMES, TOKEN_CHARS, longest_name, name_fault, new_token, normalise_email,
+                      same_token)
 from .open_games import OpenGames
 from .starting import Starting
 
@@ -243,10 +244,11 @@ def _name_refusal(game_id: str, name: str, *, named: bool) -> dict[str, Any] | N
     """Why a JOIN's name cannot be a player's name in the game, for the address to read; None
     when it can. `named`: the name was given (else it was taken from the address)."""
     most = longest_name(game_id)
-    if not valid_name(name):
+    fault = name_fault(game_id, name)
+    if fault == INVALID:
         said = msg("the name {name!r} cannot be a player's: a name is one word of letters, digits, '_' and '-', "
                    "starting with a letter or digit, of at most {most} characters", name=name[:40], most=most)
-    elif len(name) > most:
+    elif fault:
         said = msg("the name {name!r} is too long: a name in game {game} may have at most {most} characters",
                    name=name[:40], game=game_id, most=most)
     elif name in RESERVED_NAMES:

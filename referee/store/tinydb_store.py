@@ -373,6 +373,24 @@ class TinyDBStore:
             tx = _TinyTransaction(game_id, db)
             return StoredGame(game_id, tx.meta, tx.state, tx.events(), tx.snapshots())
 
+    def peek(self, game_id: str) -> StoredGame:
+        """The game as `load` gives it, read without taking its lock: every unit of work
+        replaces the file whole (storage.py), so a reader that only looks gets the last
+        complete version and holds up no writer. For watchers that look often (the demo's
+        players); whatever acts on what it read takes the lock (a transaction)."""
+        path = self._file(game_id)
+        if not os.path.exists(path):
+            raise GameNotFound(f"no game {game_id!r}")
+        db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
+        storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
+        try:
+            self._checked(path, storage, True)
+            tx = _TinyTransaction(game_id, db)
+            return StoredGame(game_id, tx.meta, tx.state, tx.events(), tx.snapshots())
+        finally:
+            storage.discard()
+            db.close()
+
     def append(self, game_id: str, events: Sequence[Mapping[str, Any]], *,
                state: Mapping[str, Any] | None = None) -> list[int]:
         with self.transaction(game_id) as tx:

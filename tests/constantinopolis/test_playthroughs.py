@@ -6,12 +6,14 @@ import pytest
 from games.constantinopolis import GAME
 from referee.playthrough import play, replay, same_state
 
+from ..marks import chunks
+
 SEEDS = 200
 CHUNK = 25
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("chunk", range(SEEDS // CHUNK))
+@pytest.mark.parametrize("chunk", chunks(SEEDS // CHUNK))
 def test_random_playthroughs(players, chunk):
     names = ["ann", "bob", "cid", "dee", "eve"][:players]
     for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):

@@ -25,6 +25,7 @@ from referee.progress import ORDER, Position
 from referee.rng import Rng, commitment
 
 from ..deadlines.conftest import mails, text
+from ..marks import chunks
 from .util import at_accept, card, give_cards, give_goods, new, seat
 
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
@@ -119,7 +120,7 @@ def test_replay_36_round_3_ann_can_change_her_set():
     assert result.ok, result.message
 
 
-@pytest.mark.parametrize("chunk", range(3))
+@pytest.mark.parametrize("chunk", chunks(3))
 def test_bots_that_resubmit_are_never_stuck_and_the_records_replay(chunk):
     cancelled, kept, trades = 0, [], 0
     for n in range(chunk * 10, chunk * 10 + 10):

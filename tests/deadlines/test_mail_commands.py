@@ -15,8 +15,8 @@ from mailer.inbound.smtp_server import IngestHandler, make_controller
 from mailer.outbound.relay import SMTPRelay
 from referee.service import PressRequest, Talk
 
-from ..mailserver.net import free_port
-from ..mailserver.test_play_by_mail import Inbox  # the capturing relay
+from ..mailer.net import free_port
+from ..mailer.daemon.test_play_by_mail import Inbox  # the capturing relay
 from .conftest import HOST, events, race, simul
 
 

@@ -171,7 +171,7 @@ def test_the_policy_commands(cli_run):
     wrong = run("new", "race", "--player", "ann:ann@p.test", "--player", "bob:bob@p.test", "--policy", "fast")
     assert wrong.exit_code == 2 and "unknown policy preset 'fast'" in wrong.output
     status = run("status", "r1")
-    assert "Deadline: Tue 3 Mar 2026 19:00 UTC; grace until 22:00" in status.output
+    assert "Deadline: Tue 3 Mar 2026 19:00 UTC (in 1d 10h); grace until 22:00" in status.output
     history = run("history", "r1")
     assert "policy changed: escalation.after: 3 -> 1; reminders: 24h -> 6h (reason: short game)" in history.output
 

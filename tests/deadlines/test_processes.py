@@ -12,7 +12,7 @@ from pathlib import Path
 from mailer.daemon.wiring import build
 from referee.config import Settings
 
-from ..mailserver.net import free_port
+from ..mailer.net import free_port
 from .conftest import ManualClock, events, race, simul
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,6 +20,7 @@ from mailer.inbound.spool import Spool
 from referee import registry
 
 from ..service.simul import Simul
+from ..marks import slow
 
 
 @pytest.fixture
@@ -53,6 +54,12 @@ def test_a_race_played_by_mail_from_start_to_replay(run, race_registered, tmp_pa
     log = data / "race-1.log"
     assert f"Game log: {log}" in out and "referee replay race-1.log: OK: replayed" in out
     assert f"Data directory kept: {data}" in out  # the user's own directory is never removed
+    # the progress alone on the terminal; the daemon's log in its file, named at the end
+    assert result.stderr == "" and "referee.daemon" not in out and "mail accepted" not in out
+    assert out.splitlines()[1] == "  time  mails in  out  phase"
+    assert f"Daemon log: {data / 'daemon.log'}" in out
+    logged = (data / "daemon.log").read_text()
+    assert "referee.daemon listening on 127.0.0.1:" in logged and "mail accepted: race-1 alice\n" in logged
     replayed = run("replay", str(log))
     assert replayed.exit_code == 0 and replayed.stdout.startswith("OK:")
 
@@ -114,6 +121,29 @@ def test_a_race_played_by_mail_from_start_to_replay(run, race_registered, tmp_pa
     assert spooled and all(m["Delivered-To"].startswith("race-1+") for m in spooled)
     assert sorted(m["Message-ID"] for m in spooled) == sorted(
         m["Message-ID"] for p in ("alice", "bruno") for m in mails(data / "mailboxes" / p / ".Sent"))
+
+
+def test_verbose_shows_the_daemons_log_as_it_goes(run, race_registered, tmp_path):
+    data = tmp_path / "data"
+    result = run("--data-dir", str(data), "demo", "--game", "race", "--players", "2", "--seed", "loud", "--verbose")
+    assert result.exit_code == 0, result.output
+    # the daemon's thread here logs to our standard error; its worker processes write to theirs, the terminal
+    assert "referee.daemon listening on 127.0.0.1:" in result.stderr
+    assert not (data / "daemon.log").exists() and "Daemon log:" not in result.stdout
+
+
+def test_a_progress_line_holds_a_long_phase_name(capsys):
+    from commands.demo.command import PROGRESS_HEAD, _show_tick
+    from commands.demo.run import Tick
+
+    _show_tick(Tick(3.25, 2, "ship arrival (lighthouse order)", 5, 17))
+    _show_tick(Tick(123.0, 12, "action turn", 1234, 20345))
+    _show_tick(Tick(130.0, None, None, 1240, 20400))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["  3.2s         5   17  round 2: ship arrival (lighthouse order)",
+                     "123.0s      1234 20345  round 12: action turn",
+                     "130.0s      1240 20400  (still playing)"]
+    assert PROGRESS_HEAD.index("phase") == lines[0].index("round")  # the header sits over its columns
 
 
 def test_the_same_seed_plays_the_same_game(run, race_registered, tmp_path):
@@ -210,6 +240,7 @@ def test_without_keep_the_temporary_directory_is_removed(run, race_registered, t
     assert list(tmp_path.iterdir()) == []
 
 
+@slow
 def test_constantinopolis_by_mail(run, tmp_path):
     data = tmp_path / "data"
     result = run("--data-dir", str(data), "demo", "--players", "2", "--seed", "s1")
@@ -222,6 +253,7 @@ def test_constantinopolis_by_mail(run, tmp_path):
     assert run("replay", str(data / "constantinopolis-1.log")).exit_code == 0
 
 
+@slow
 def test_porto_carthago_by_mail_from_the_installed_command(tmp_path):
     """The real entry point in its own process, as `make demo` runs it."""
     data = tmp_path / "data"

@@ -11,12 +11,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from commands.demo import mailstats
 from commands.demo.languages import mail_problems, mailbox_problems
 from commands.main import cli
 
 from .test_demo import mails, text
+from ..marks import slow
 
 
+@slow
 @pytest.mark.parametrize("game,prefix", [("constantinopolis", "constantinopolis-1"), ("porto-carthago", "porto-1")])
 def test_a_table_of_three_languages_by_mail(tmp_path, game, prefix):
     data = tmp_path / "data"
@@ -26,6 +29,16 @@ def test_a_table_of_three_languages_by_mail(tmp_path, game, prefix):
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Languages: alice de, bruno en, chiara it" in out
+    # one line a phase, in the game's own (English) words, whatever the players read
+    phases = [line.split("  ")[-1] for line in out.splitlines() if "s " in line and "  round " in line]
+    assert phases and len(phases) == len(set(phases))
+    assert {"constantinopolis": "round 1: Auction of public offices",
+            "porto-carthago": "round 1: setup: optional dock"}[game] in phases
+    assert not any(word in out for word in ("Versteigerung", "Asta ", "Runde ", "Turno "))
+    # every mail counted by the kind the referee gives it, in every language: one end each
+    stats = mailstats.read(data / "mailboxes", ["alice", "bruno", "chiara"], 1)
+    assert all(player.count(mailstats.END) == 1 and player.kinds[-1] == mailstats.END for player in stats.players)
+    assert all(player.count(mailstats.ASK) >= 3 for player in stats.players)
     assert "Languages: every mail in its player's language" in out
     assert f"referee replay {prefix}.log: OK" in out
     for player, lang in (("alice", "de"), ("bruno", "en"), ("chiara", "it")):

@@ -9,7 +9,7 @@ from .referee_cli import keep_every_sent_record, with_test_games
 def every_sent_record_kept(monkeypatch):
     """Here every Message-ID delivered is compared with every one queued, so no sent record
     may be forgotten, in this process or in the daemons it starts; forgetting them is tested
-    in tests/mailserver/test_game_file_bounds.py."""
+    in tests/mailer/daemon/test_game_file_bounds.py."""
     from mailer.daemon import wiring
 
     monkeypatch.setattr(wiring, "KEEP_SENT_RECORDS", wiring.KEEP_SENT_RECORDS)  # put back afterwards

@@ -29,7 +29,7 @@ from referee.config import Limits, Settings
 from referee.playthrough import BotStuck, bot_submission
 from referee.rng import Rng
 
-from ..mailserver.net import free_port
+from ..mailer.net import free_port
 from ..service.conftest import each_mail
 
 HOST = "games.test"

@@ -12,7 +12,7 @@ import time
 
 from mailer.daemon.wiring import build
 
-from ..mailserver.orders_mail import order_mail
+from ..mailer.orders_mail import order_mail
 from .mailworld import HOST, ROOT, Daemon, Sink, settings
 
 PLAYERS = ("ann", "bob")
@@ -102,8 +102,10 @@ def test_the_cli_names_a_broken_file_and_rebuilds_a_broken_index(tmp_path, test_
     listed = cli(data, "list")
     assert listed.returncode == 0, listed.stderr
     assert "index.json is not valid JSON" in listed.stderr and "rebuilt it from 2 game file(s)" in listed.stderr
-    assert [line.split()[:3] for line in listed.stdout.splitlines()] == [["a-1", "race", "active"],
-                                                                         ["b-1", "?", "broken"]]
+    lines = listed.stdout.splitlines()
+    assert [line[1:].split()[:4] for line in lines[1:-1]] == [["a-1", "race", "r0", "add"],
+                                                               ["b-1", "?", "file", "damaged"]]
+    assert lines[2].startswith("!") and "games/b-1.json is not valid JSON" in lines[2]
     assert json.loads((data / "index.json").read_text())["games"]["1"]["id"] == "a-1"
     (data / "index.json").write_text("[1, 2")
     made = cli(data, "new", "race", "--player", "x:x@players.test", "--player", "y:y@players.test", "--id", "c-1")

@@ -17,6 +17,7 @@ from mailer.daemon.wiring import build
 from referee import registry
 from referee.config import Settings
 
+from ..marks import slow
 from .fives import FIVES
 from ..service.conftest import each_mail
 from .mailworld import ROOT
@@ -24,6 +25,7 @@ from .mailworld import ROOT
 GAMES, PLAYERS, PROCESSES = 100, ["ann", "bob", "cid", "dee", "eve"], 10
 
 
+@slow
 def test_five_players_of_a_hundred_games_at_once_lose_nothing(tmp_path, monkeypatch):
     table = {**registry.games(), FIVES.name: FIVES}
     monkeypatch.setattr(registry, "games", lambda: dict(table))

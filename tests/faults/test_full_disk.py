@@ -25,7 +25,7 @@ import pytest
 from mailer.daemon.wiring import build
 from mailer.inbound.spool import Spool
 
-from ..mailserver.orders_mail import order_mail
+from ..mailer.orders_mail import order_mail
 from ..service.conftest import each_mail
 from .mailworld import ROOT, Daemon, Sink, settings
 
@@ -90,7 +90,7 @@ def wait_for(condition, what: str, timeout: float = 60.0) -> None:
 def test_a_full_disk_loses_no_mail_and_applies_every_order_once(tmp_path, test_games):
     if not mount_namespaces_work(tmp_path):
         pytest.skip("no mount namespace with a tmpfs here (unshare -rm refused); "
-                    "tests/mailserver/test_spool_faults.py injects ENOSPC instead")
+                    "tests/mailer/daemon/test_spool_faults.py injects ENOSPC instead")
     sink = Sink()
     sink.start()
     stage, disk = tmp_path / "stage", tmp_path / "disk"

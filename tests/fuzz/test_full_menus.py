@@ -18,6 +18,7 @@ from referee import registry
 from referee.contract import OrderError, canonical_json, menu_lines
 from referee.playthrough import play
 
+from ..marks import slow
 from .universes import UNIVERSES
 
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
@@ -97,7 +98,8 @@ CASES = [(name, count) for name in sorted(UNIVERSES)
          for count in range(registry.get(name).min_players, registry.get(name).max_players + 1)]
 
 
-@pytest.mark.parametrize("name,count", CASES, ids=[f"{n}-{c}p" for n, c in CASES])
+@pytest.mark.parametrize("name,count", [pytest.param(*case, marks=() if case == CASES[0] else slow) for case in CASES],
+                         ids=[f"{n}-{c}p" for n, c in CASES])
 def test_menus_show_every_legal_order_and_only_legal_ones(name, count):
     game = registry.get(name)
     rng = random.Random(f"{name}-{count}")

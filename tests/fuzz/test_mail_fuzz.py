@@ -30,10 +30,12 @@ from mailer.daemon.wiring import build
 from mailer.inbound.message import parse_message
 from referee.config import Limits, Settings
 
+from ..marks import chunks
 from ..race import GAME as RACE
 from ..service.conftest import FakeClock
 
-SAMPLES = sorted((Path(__file__).parents[1] / "mailer" / "samples").glob("*.eml"))
+SAMPLES = sorted((Path(__file__).parents[1] / "mailer" / "inbound" / "samples").glob("*.eml"))
+assert SAMPLES, "the client-shaped samples are missing"
 HOST = "referee.example"
 TOKENS = {"g42": {"alice": "k3j4m5n6", "bob": "q8r7s6t5", "carol": "z9y8x7w6", "dieter": "a1b2c3d4"},
           "g43": {"alice": "aaaa1111bbbb2222", "bob": "cccc3333dddd4444"}}
@@ -205,7 +207,7 @@ def data_dir(tmp_path):
         shutil.rmtree(path, ignore_errors=True)
 
 
-@pytest.mark.parametrize("chunk", range(MAILS // CHUNK))
+@pytest.mark.parametrize("chunk", chunks(MAILS // CHUNK))
 def test_generated_and_mutated_mail_changes_a_game_only_for_a_valid_authenticated_order(chunk, data_dir,
                                                                                          race_registered):
     world = World(data_dir)

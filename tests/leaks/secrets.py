@@ -116,10 +116,13 @@ def _deck(st: State, x: str, rng: random.Random, future: Sequence[State]) -> Sta
     deck = st["deck"]
     seen: set = set()
     where = {c: i for i, c in enumerate(deck)}
+    last = deck
     for later in future:  # a card drawn, or turned up and put back under (charter shipping), is seen
-        now = {c: i for i, c in enumerate(later["deck"])}
-        seen.update(c for c in deck if c not in now or c not in where or now[c] > where[c])
-        where = now
+        if later["deck"] is not last and later["deck"] != last:  # a deck as it was shows nothing new
+            last = later["deck"]
+            now = {c: i for i, c in enumerate(last)}
+            seen.update(c for c in deck if c not in now or c not in where or now[c] > where[c])
+            where = now
         if name == "porto-carthago":
             for item in later["pending"]:
                 if item["t"] == "arrange":

@@ -36,6 +36,7 @@ from referee.policy import Policy
 from referee.rendering import render
 from referee.schedule import new_schedule
 
+from ..marks import slow
 from .secrets import CHANGES, revealed
 
 GAMES = 200
@@ -172,7 +173,8 @@ CASES = [(name, count, chunk) for name in sorted(CHANGES)
          for chunk in range(CHUNKS)]
 
 
-@pytest.mark.parametrize("name,count,chunk", CASES, ids=[f"{n}-{c}p-{k}" for n, c, k in CASES])
+@pytest.mark.parametrize("name,count,chunk", [pytest.param(*case, marks=() if case[2] == 0 else slow) for case in CASES],
+                         ids=[f"{n}-{c}p-{k}" for n, c, k in CASES])
 def test_others_see_nothing_of_one_players_secrets(name, count, chunk):
     game = registry.get(name)
     stats: Counter = Counter()

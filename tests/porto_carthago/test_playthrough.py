@@ -3,11 +3,12 @@ import pytest
 from games.porto_carthago import GAME
 from referee.playthrough import play, replay, same_state
 
+from ..marks import chunks, slow
 from .helpers import P3, P4, P5
 
 
 @pytest.mark.parametrize("players", [P3, P4, P5], ids=["3p", "4p", "5p"])
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", chunks(4))
 def test_random_playthroughs_keep_every_invariant(players, chunk):
     for i in range(chunk * 50, chunk * 50 + 50):
         pt = play(GAME, players, f"pc-{len(players)}-{i}", checks=True)
@@ -15,6 +16,7 @@ def test_random_playthroughs_keep_every_invariant(players, chunk):
         assert same_state(replay(GAME, players, pt.seed, {}, pt.log), pt.state)
 
 
+@slow
 @pytest.mark.parametrize("options", [{"final_arrival": "lighthouse"}, {"sixth_action": "merchant"}])
 def test_playthroughs_with_options(options):
     for i in range(20):

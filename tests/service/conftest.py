@@ -50,7 +50,7 @@ def run(tmp_path, games):
 def each_mail(store, game_id: str) -> None:
     """Every player of the game chooses `NOTIFY each` (a mail for everything as it happens),
     set in the seats without an event so the log reads as before: for tests that read each
-    notice, reminder and report as a mail of its own. tests/mailer/test_one_mail.py checks
+    notice, reminder and report as a mail of its own. tests/mailer/outbound/test_one_mail.py checks
     the default, where the same news reaches the player folded into their next mail."""
     with store.transaction(game_id) as tx:
         tx.set_meta(seats=[dict(s, notify={"mode": "each"}) for s in tx.meta["seats"]])

@@ -23,7 +23,7 @@ from pathlib import Path
 from commands.demo.bot import MailBot
 from commands.demo.capture import CaptureHandler, capture_server
 from mailer.daemon.serve import serve
-from commands.demo.run import PLAYER_HOST, demo_settings, free_port
+from commands.demo.run import PLAYER_HOST, READY_SECONDS, demo_settings, free_port
 from mailer.daemon.wiring import Services, build
 from referee import registry
 from referee.tournament.model import Tournament
@@ -79,7 +79,7 @@ class TournamentByMail:
 
         self.daemon = threading.Thread(target=daemon, name="referee-daemon", daemon=True)
         self.daemon.start()
-        if not ready.wait(10) or self.failure:
+        if not ready.wait(READY_SECONDS) or self.failure:
             raise Stalled(f"the daemon did not start: {self.failure}")
 
     def close(self) -> None:

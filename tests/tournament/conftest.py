@@ -30,10 +30,11 @@ def roster(count: int) -> list[Entry]:
 
 def finish(svc, game_id: str) -> None:
     """Play a game to its end with default orders."""
+    if svc.referee.load(game_id).meta["status"] == "finished":
+        return
     for _ in range(2000):
-        if svc.referee.status(game_id)["status"] == "finished":
+        if svc.referee.adjudicate(game_id).finished:
             return
-        svc.referee.adjudicate(game_id)
     raise AssertionError(f"{game_id} did not end")
 
 

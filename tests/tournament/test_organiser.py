@@ -16,6 +16,7 @@ from referee.errors import BadRequest, ServiceError
 from referee.tournament.roster import Entry
 
 from .conftest import finish, finish_round, roster
+from ..marks import slow
 
 
 def files(root):
@@ -54,6 +55,7 @@ def test_bad_input_is_refused_with_every_problem_and_nothing_is_made(svc, tmp_pa
     assert files(data) == before  # no tournament file, no game
 
 
+@slow
 def test_a_tournament_from_roster_to_final_with_a_drop(svc):
     org = svc.tournaments
     made = org.create("cup", "constantinopolis", roster(12), rounds=3, table_size="3-4", seed="cup",
