@@ -69,7 +69,7 @@ def answer_press(handler: Any, read: Any) -> tuple[str, str, str]:
         t = translations(outcome.language)
         handler.notifier.system_mail(outcome.address, t.gettext("[{game}] Orders not accepted").format(game=game_id),
                                      receipt.render(), in_reply_to=mail.message_id, serial=serial,
-                                     language=outcome.language)
+                                     language=outcome.language, label="refusal")
         status = receipt.status if receipt.status == REJECTED else "refused"
         return status, f"{talked}; orders: {receipt.reason or status}", outcome.player
     if not outcome.sent and not outcome.duplicate:
