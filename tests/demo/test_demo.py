@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import os
+import re
 import subprocess
 import sys
 from email import policy
@@ -59,7 +60,8 @@ def test_a_race_played_by_mail_from_start_to_replay(run, race_registered, tmp_pa
     assert out.splitlines()[1] == "  time  mails in  out  phase"
     assert f"Daemon log: {data / 'daemon.log'}" in out
     logged = (data / "daemon.log").read_text()
-    assert "referee.daemon listening on 127.0.0.1:" in logged and "mail accepted: race-1 alice\n" in logged
+    assert "referee.daemon listening on 127.0.0.1:" in logged
+    assert re.search(r"referee\.worker mail <[^>\n]+> accepted: race-1 alice\n", logged)
     replayed = run("replay", str(log))
     assert replayed.exit_code == 0 and replayed.stdout.startswith("OK:")
 

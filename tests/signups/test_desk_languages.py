@@ -99,12 +99,13 @@ def test_a_refusal_is_explained_in_the_readers_language_and_changes_nothing(desk
 
 
 def test_a_word_means_one_command_at_the_desk_and_in_a_game():
-    """The desk's words and the players' mail commands share HELP's (HILFE, AIUTO): written
-    once, so a word can never mean one command at the desk and another in a game."""
+    """The desk's words and the players' mail commands share HELP's (HILFE, AIUTO) and LEAVE's
+    (ABMELDEN, AUSSTEIGEN, LASCIA): written once, so a word can never mean one command at the
+    desk and another in a game."""
     from mailer.daemon.desk import DESK_COMMANDS, DESK_WORDS
     from mailer.daemon.mail_commands import ALIASES, WORDS
 
     shared = set(DESK_WORDS) & set(ALIASES)
-    assert shared == {"HILFE", "AIUTO"}
+    assert shared == {"HILFE", "AIUTO", "ABMELDEN", "AUSSTEIGEN", "LASCIA"}
     assert all(DESK_WORDS[word] == WORDS[word] for word in shared)
     assert {command for command, _ in DESK_WORDS.values()} <= set(DESK_COMMANDS)

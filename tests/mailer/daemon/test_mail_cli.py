@@ -150,6 +150,6 @@ def test_serve_accepts_mail_and_stops_cleanly_on_sigterm(tmp_path, to_file):
         logged = log.read_text()
         assert "listening on 127.0.0.1" in logged and "mail worker of share 1 of 2 is ready" in logged
         # g-4's mail is the share of the worker in the child process (crc32 of the id, odd)
-        assert "stopped" in logged and "referee.daemon mail rejected: g-4 p0" in logged
+        assert "stopped" in logged and "referee.worker mail <m1@p.test> rejected: g-4 p0" in logged
     else:
         assert "stopped" in err and not log.exists()

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..net import free_port
 from ..inbound.test_ingest_process import answers, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def serve(data: Path, port: int, log: Path | None = None) -> subprocess.Popen:
