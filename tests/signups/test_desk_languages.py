@@ -78,7 +78,7 @@ def test_join_leave_and_games_answer_in_the_games_language(desk):
     subject, text = last(desk, "ann@p.test")
     assert subject == "Deine Partien" and "r1: Race to the Target, du spielst ann" in text
     desk.mail("ann@p.test", "LEAVE r1")
-    assert last(desk, "ann@p.test")[0] == "[r1] Zum Aufgeben: antworte mit LEAVE"
+    assert last(desk, "ann@p.test")[0] == "[r1] Zum Aufgeben: antworte mit ABMELDEN"
     # an English command word to an Italian game: the game's language
     desk.mail("bob@p.test", "JOIN r2 Bob")
     assert last(desk, "bob@p.test")[0] == "[r2] Conferma la tua iscrizione come bob"
