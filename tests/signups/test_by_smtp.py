@@ -36,9 +36,11 @@ class Mailbox(Sink):
             return [m for m in self.mails if m["To"] == address]
 
     def wait(self, address: str, subject: str, timeout: float = 60.0) -> EmailMessage:
+        """The latest mail to `address` whose subject holds `subject`, in any case: a first
+        report reads 'Your move: round 0, ...' to the player asked and 'Round 0: ...' to the rest."""
         deadline = time.monotonic() + timeout
         while True:
-            found = [m for m in self.to(address) if subject in m["Subject"]]
+            found = [m for m in self.to(address) if subject.lower() in m["Subject"].lower()]
             if found:
                 return found[-1]
             assert time.monotonic() < deadline, f"no mail {subject!r} to {address}: {[m['Subject'] for m in self.to(address)]}"
@@ -68,7 +70,7 @@ def test_sign_up_by_smtp_through_the_daemon_with_a_crash(tmp_path, test_games):
         send(daemon, address, address, referee, f"JOIN club-1 {who}")
         ask = box.wait(address, "Confirm your sign-up")
         send(daemon, address, address, ask["Reply-To"], "yes, that was me", subject=f"Re: {ask['Subject']}")
-        box.wait(address, "You have a seat" if who != "erin" else "round")
+        box.wait(address, "You have a seat" if who != "erin" else "round 0")
 
     try:
         daemon.start()
@@ -102,11 +104,11 @@ def test_sign_up_by_smtp_through_the_daemon_with_a_crash(tmp_path, test_games):
         assert sorted(meta["players"]) == ["ann", "bob", "dee", "erin"]
         assert meta["players"] == seat_order(SEED, ["ann", "bob", "dee", "erin"])
         for seat in meta["seats"]:
-            report = box.wait(seat["email"], "round")
+            report = box.wait(seat["email"], "round 0")
             assert report["Reply-To"] == f"club-1+{seat['name']}+{seat['token']}@{HOST}"
             body = report.get_body(("plain",)).get_content()
             assert f"PLAYER {seat['name']} {seat['token']}" in body and meta["commitment"] in body
-        assert not [m for m in box.to("cid@players.test") if "round" in m["Subject"]]
+        assert not [m for m in box.to("cid@players.test") if "round" in m["Subject"].lower()]
         assert [m["Subject"] for m in box.to("frank@players.test")] == ["[club-1] Confirm your sign-up as frank"]
         assert daemon.stop() == 0, daemon.tail()
     finally:
