@@ -37,6 +37,7 @@ class Limits:
     press_max_bytes: int = 8000  # the longest table talk passed on, in bytes of UTF-8
     desk_answers_to_newcomers_per_hour: int = 30  # the same, over every address that holds no seat here
     pending_signups_per_seat: int = 3  # sign-ups an open game keeps waiting per seat; beyond, the oldest lapse
+    sent_records_per_game: int = 100  # a game file keeps the records of its newest mails sent this many; 0: all
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,8 @@ def load(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] 
     for name in ("desk_answers_per_address_per_hour", "desk_answers_to_newcomers_per_hour"):
         if getattr(limits, name) < 0:
             raise ConfigError(f"limits.{name} must be 0 or more")
+    if limits.sent_records_per_game < 0:
+        raise ConfigError("limits.sent_records_per_game must be 0 (keep all) or more")
     if limits.pending_signups_per_seat < 1:
         raise ConfigError("limits.pending_signups_per_seat must be at least 1")
     if settings.spool_keep_days < 0:

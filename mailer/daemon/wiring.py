@@ -24,7 +24,7 @@ from mailer.inbound.addresses import is_game_address
 from mailer.inbound.spool import Spool
 from mailer.outbound.bounced import FailureWatch
 from mailer.outbound.notifier import MailNotifier
-from mailer.outbound.outbox import KEEP_SENT, KEEP_SENT_RECORDS, Outbox, SendReport
+from mailer.outbound.outbox import KEEP_SENT, Outbox, SendReport
 from mailer.outbound.relay import Relay, relay_from_url
 from mailer.outbound.sending import send_all
 from referee import registry, rendering
@@ -113,7 +113,8 @@ class Services:
 def build(settings: Settings, clock: Callable[[], datetime] = system_clock) -> Services:
     root = settings.data_dir
     store = TinyDBStore(root, wake_of=next_wake, check=stored_game_problem)
-    outbox = Outbox(store, root / "outbox-pending", keep_sent=KEEP_SENT, keep_sent_records=KEEP_SENT_RECORDS)
+    outbox = Outbox(store, root / "outbox-pending", keep_sent=KEEP_SENT,
+                    keep_sent_records=settings.limits.sent_records_per_game or None)
     system_outbox = Outbox(TinyDBStore(root / "system", label="system/"), root / "system" / "outbox-pending",
                            keep_sent=KEEP_SENT, keep_sent_records=SYSTEM_KEEP_SENT_RECORDS)
     notifier = MailNotifier(settings, clock, outbox, system_outbox)

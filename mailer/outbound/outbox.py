@@ -39,7 +39,6 @@ MAX_ATTEMPTS = 12
 BASE_DELAY = timedelta(seconds=30)
 MAX_DELAY = timedelta(hours=6)
 KEEP_SENT = timedelta(days=2)  # then a sent record is forgotten
-KEEP_SENT_RECORDS = 100  # and beyond the newest this many of a game (the system outbox keeps more)
 DONE = ("sent", "dropped", "bounced")  # what becomes of a mail once nothing more is to be done with it
 CLAIMS = ".claims"  # in the marker directory: one file per mail a sender holds (mailer/outbound/claims.py)
 LEGACY_JOURNAL = ".sent"  # "<game> <Message-ID>" per line: what older versions wrote instead

@@ -113,7 +113,7 @@ class Sink:
 def settings(data: Path, relay_port: int, **extra: Any) -> Settings:
     return Settings(hostname=HOST, data_dir=data, relay=f"smtp://127.0.0.1:{relay_port}",
                     limits=Limits(mails_per_sender_per_hour=10**9, max_spool_messages=10**6,
-                                  refusals_per_sender_per_hour=10**9), **extra)
+                                  refusals_per_sender_per_hour=10**9, sent_records_per_game=0), **extra)
 
 
 class Daemon:

@@ -3,8 +3,7 @@ process of its own: `python -m tests.faults.referee_cli serve`, `... adjudicate 
 
 The race and simultaneous-phase test games join the installed real games, exactly as the
 `race_registered` fixture does inside the test process. REFEREE_TEST_RETRY_SECONDS shortens
-the outbox's first retry wait (30 s) so that a relay outage test needs seconds, not minutes;
-REFEREE_TEST_KEEP_SENT=all keeps every sent record (see tests/faults/conftest.py).
+the outbox's first retry wait (30 s) so that a relay outage test needs seconds, not minutes.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import os
 import sys
 from datetime import timedelta
 
-from mailer.daemon import wiring
 from mailer.outbound import outbox
 from referee import registry
 
@@ -25,20 +23,12 @@ def with_test_games() -> dict:
     return {**registry.games(), "race": RACE, "simul": SIMUL}
 
 
-def keep_every_sent_record() -> None:
-    """Game outboxes forget sent records beyond their newest 100; the fault tests compare
-    every Message-ID the relay got with every one queued, so they keep all of them."""
-    wiring.KEEP_SENT_RECORDS = None
-
-
 def main() -> None:
     table = with_test_games()
     registry.games = lambda: dict(table)  # type: ignore[assignment]
     retry = os.environ.get("REFEREE_TEST_RETRY_SECONDS")
     if retry:
         outbox.BASE_DELAY = timedelta(seconds=float(retry))
-    if os.environ.get("REFEREE_TEST_KEEP_SENT") == "all":
-        keep_every_sent_record()
     from commands.main import cli
 
     cli(args=sys.argv[1:], prog_name="referee")

@@ -12,7 +12,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from mailer.daemon.wiring import build
-from mailer.outbound.outbox import KEEP_SENT_RECORDS, TABLE
+from mailer.outbound.outbox import TABLE
+from referee.config import Limits
 from referee import registry
 from referee.config import Limits, Settings
 
@@ -70,7 +71,7 @@ def test_two_thousand_status_mails_leave_the_game_file_as_it_was(game, monkeypat
         sizes.append(svc.store.path("g1").stat().st_size)
     with svc.store.transaction("g1") as tx:
         records = tx.records(TABLE)
-    assert len(records) <= KEEP_SENT_RECORDS and all(r["status"] == "sent" for r in records)
+    assert len(records) <= Limits().sent_records_per_game and all(r["status"] == "sent" for r in records)
     assert returned["id"] not in {r["id"] for r in records}
     assert len(relay.ids) == len(set(relay.ids)) == 2000 + 2  # every answer once, and the two opening reports
     assert sizes[-1] <= sizes[1] * 1.02  # the file stopped growing once the newest were all it kept
