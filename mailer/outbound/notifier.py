@@ -311,7 +311,7 @@ class MailNotifier(PressMail):
         text = render("history.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player,
                       phase={"round": phase.round, "name": phase_name(game, lang, phase.name)},
                       events=grouped([(e.kind, say(e.text, lang, game)) for e in events], meta.get("players", ())),
-                      setting=choice.command(), footer=choice.short(seat.get("timezone"), lang), language=NAMES[lang],
+                      setting=choice.command(lang), footer=choice.short(seat.get("timezone"), lang), language=NAMES[lang],
                       talk=self.press_history(tx, meta, player))
         self._to_seat(tx, seat, "history", t.gettext("[{game}] History: everything since your last report").format(
             game=tx.game_id), text, serial, in_reply_to=in_reply_to, auto="auto-replied")
@@ -485,7 +485,7 @@ class MailNotifier(PressMail):
                       parts=parts, asked=say(mine[0].text, lang, game) if mine else "",
                       plan=plan if any(p.get("spent") for p in parts) else [],
                       waiting=sorted({p.player for p in prompts} - {name}), when=when,
-                      setting=choice.command(), footer=choice.short(zone, lang), language=NAMES[lang])
+                      setting=choice.command(lang), footer=choice.short(zone, lang), language=NAMES[lang])
         replies = [p["reply"] for p in parts if p.get("reply")]
         self._to_seat(tx, seat, "receipt", t.gettext("[{game}] Orders received: {status}").format(
             game=tx.game_id, status=t.gettext("accepted")), text, f"m{bag['count'] + 1}",
