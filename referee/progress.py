@@ -23,6 +23,7 @@ set that repeat a player's facts are not carried out twice.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -269,10 +270,8 @@ class Position:
         OrderError when a step that cannot be taken back fails: a drop, or the player's own
         default orders."""
         earlier = [o for s in self.steps if s.player == player and s.kind == ORDER for o in s.orders]
-        try:
+        with suppress(_FactFails):  # else some order of the set is needed: find which
             return self._base(player, earlier, [False] * len(earlier))
-        except _FactFails:
-            pass
         keep = [True] * len(earlier)
         found = None
         for i in range(len(earlier)):

@@ -109,9 +109,7 @@ def _lateness(state: State) -> float:
     rounds = (state["decade"] - 1) * per
     if state["act"] is not None:
         rounds += state["act"]["r"] - 1
-    elif state["stage"] in ("lighthouse", "arrival", "refresh"):
-        pass
-    elif state["stage"] in ("final_arrival", "final_buy"):
+    elif state["stage"] in ("final_arrival", "final_buy"):  # (lighthouse, arrival, refresh: the decade's start)
         rounds = comp["decades"] * per
     return min(1.0, rounds / (comp["decades"] * per))
 

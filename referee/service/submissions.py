@@ -3,6 +3,7 @@ one unit of work."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -212,12 +213,12 @@ class Submissions(Steps):
             orders = pos.read(player, rest)
         except OrderError:
             return exc  # nothing more reads as orders: the invalid lines are the whole answer
-        try:
-            Position(game, pos.state, pos.opening, list(pos.steps)).submit(player, orders)
-        except OrderError as more:
-            return together(found + errors_of(on_text_lines(more, rest, lambda t: pos.read(player, t), len(orders))))
-        except Refused:
-            pass
+        with suppress(Refused):  # refused as a whole, not line by line: the invalid lines are the answer
+            try:
+                Position(game, pos.state, pos.opening, list(pos.steps)).submit(player, orders)
+            except OrderError as more:
+                return together(found + errors_of(on_text_lines(more, rest, lambda t: pos.read(player, t),
+                                                                len(orders))))
         return exc
 
     def _screened(self, tx: Any, game_id: str, player: str, sub: Submission,

@@ -6,6 +6,7 @@ on loopback for the relay, the real worker and store."""
 import email
 from datetime import datetime, timedelta, timezone
 from email import policy
+from types import SimpleNamespace
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -67,11 +68,7 @@ def post(tmp_path, race_registered):
         report = svc.send(relay)
         return handled, report
 
-    class Post:
-        pass
-
-    post = Post()
-    post.__dict__.update(svc=svc, clock=clock, inbox=inbox, pump=pump, data=tmp_path / "var")
+    post = SimpleNamespace(svc=svc, clock=clock, inbox=inbox, pump=pump, data=tmp_path / "var")
     yield post
     controller.stop()
 

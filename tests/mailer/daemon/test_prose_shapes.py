@@ -7,6 +7,7 @@ legal order is kept, and the game refuses it with a suggestion; an order as the 
 is read among greetings, names and sign-offs in the languages players write in.
 """
 
+from contextlib import suppress
 import functools
 
 import pytest
@@ -46,7 +47,7 @@ OPENINGS = [["Thank you,", "Sonya Johnson"], ["Sonya Johnson", "Sales Director, 
 
 
 class _Enough(Exception):
-    pass
+    """Enough lines collected: the game need not be played to its end."""
 
 
 @functools.lru_cache(maxsize=None)
@@ -63,10 +64,8 @@ def positions(name, count=12):
         if len(found) >= count:
             raise _Enough
 
-    try:
+    with suppress(_Enough):
         play(game, ["ann", "bob", "cid"], f"prose-shapes-{name}", on_step=keep)
-    except _Enough:
-        pass
     return game, found
 
 
