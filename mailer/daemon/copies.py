@@ -22,6 +22,8 @@ from typing import Callable
 
 from referee.locking import exclusive
 
+from .refusals import write_in_place
+
 KEPT = 2000
 KEPT_FOR = timedelta(days=1)
 LOCK_TIMEOUT = 30.0
@@ -38,12 +40,7 @@ class TokenCopies:
             seen[f"{game_id} {message_id}"] = now.isoformat()
             kept = dict(sorted(seen.items(), key=lambda item: item[1])[-KEPT:])
             payload = json.dumps(kept, separators=(",", ":")).encode("utf-8")
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644)
-            try:
-                os.pwrite(fd, payload, 0)
-                os.ftruncate(fd, len(payload))
-            finally:
-                os.close(fd)
+            write_in_place(self.path, payload)
 
     def seen(self, game_id: str, message_id: str | None) -> bool:
         return bool(message_id) and f"{game_id} {message_id}" in self._read()

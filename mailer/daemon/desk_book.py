@@ -29,6 +29,8 @@ from typing import Any, Callable
 from referee.config import Settings
 from referee.locking import exclusive
 
+from .refusals import write_in_place
+
 RECORD = "desk.json"  # in system/
 MAX_ADDRESSES = 1000
 HOURS_KEPT, DAYS_KEPT = 24, 7
@@ -134,12 +136,7 @@ class DeskBook:
             (self.path.parent / OLDER_RECORD).unlink(missing_ok=True)
             self._older_gone = True
         payload = json.dumps(record, separators=(",", ":")).encode("utf-8")
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            os.pwrite(fd, payload, 0)
-            os.ftruncate(fd, len(payload))
-        finally:
-            os.close(fd)
+        write_in_place(self.path, payload)
 
 
 def _hour(moment: datetime) -> str:

@@ -28,6 +28,18 @@ DAYS_KEPT = 30
 LOCK_TIMEOUT = 30.0
 
 
+def write_in_place(path: Path, payload: bytes) -> None:
+    """Overwrite a small record file in place (the caller holds its lock). Not a new file
+    renamed over the old one: some file systems flush the data of a file renamed over another
+    at once, and that cost more than all the rest of a refused mail."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        os.pwrite(fd, payload, 0)
+        os.ftruncate(fd, len(payload))
+    finally:
+        os.close(fd)
+
+
 class RefusalBook:
     def __init__(self, path: str | os.PathLike[str], per_hour: int, clock: Callable[[], datetime]) -> None:
         self.path, self.per_hour, self.clock = Path(path), per_hour, clock
@@ -78,13 +90,6 @@ class RefusalBook:
         return days if isinstance(days, dict) else {}
 
     def _write(self, days: dict[str, Any]) -> None:
-        """Overwrite in place, under the lock. Not a new file renamed over the old one: some
-        file systems flush the data of a file renamed over another at once, and that cost
-        more than all the rest of a refused mail."""
+        """Overwrite in place, under the lock (`write_in_place`)."""
         payload = json.dumps({"days": days}, sort_keys=True, separators=(",", ":")).encode("utf-8")
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            os.pwrite(fd, payload, 0)
-            os.ftruncate(fd, len(payload))
-        finally:
-            os.close(fd)
+        write_in_place(self.path, payload)
