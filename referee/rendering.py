@@ -25,7 +25,7 @@ from .i18n import DEFAULT_LANGUAGE, LANGUAGES, format_number, language_or_defaul
 from .fragments import CachedParts
 from .i18n.compiled import CompiledMessages, cache_key
 from .i18n.messages import say
-from .i18n.terms import localise_menu, term
+from .i18n.terms import localise_menu, term, wall_name
 from .wording import Phrase
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -286,6 +286,7 @@ def _environment(lang: str) -> Environment:
     env.filters.update(columns=columns, wrap=wrap, plural=plural, nobreak=nobreak, prose=prose,
                        number=lambda value: format_number(value, lang),
                        term=lambda word, game: term(game, lang, word),
+                       wall=lambda wall, game: wall_name(game, lang, wall),
                        say=lambda message, game=None: say(message, lang, registry.get(game) if game else None))
     return env
 

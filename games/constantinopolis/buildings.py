@@ -144,7 +144,7 @@ def _check_wall(state: GameState, player: str, wall: str, preempt: bool) -> None
     if state["ability"]["urbi"] is not None:
         raise illegal(phrase("the Praefectus Urbi's ability was already used this round"))
     if wall not in state["walls"]:
-        raise illegal(phrase("the {wall} wall segment is already built", wall=term(wall)),
+        raise illegal(phrase("the {wall} segment is already built", wall=term(f"{wall} wall")),
                       phrase("choose another segment"))
 
 
@@ -192,8 +192,9 @@ def buy_building(state: GameState, player: str, args: dict[str, Any], events: li
         writable(state, "walls").remove(args["wall"])
         sheet["walls"].append(args["wall"])
         writable(state, "ability")["urbi"] = "wall"
-        text = phrase("{player} builds the {wall} wall segment for {gold} gold.", player=player,
-                      wall=term(args["wall"]), gold=cost)
+        # `exchange wall`: a wall's name in prose, which the glossaries give apart from its order word
+        text = phrase("{player} builds the {wall} segment for {gold} gold.", player=player,
+                      wall=term(f"{args['wall']} wall"), gold=cost)
     else:
         writable(state, "supply")[args["building"]] -= 1
         sheet["buildings"].append(args["building"])

@@ -24,6 +24,21 @@ from .privileges import usable_now
 from .setup import dock_round_seat
 from .state import PendingDecision, State
 
+# Each decision's name as subjects, the moderator and the other players read it: a noun phrase,
+# never the second person the deciding player's own prompt (`describe`) speaks in.
+DECISION_TITLES = {
+    "setup.optional_dock": "setup: optional dock",
+    "setup.compulsory_dock": "setup: compulsory dock",
+    "arrival.lighthouse": "ship arrival (lighthouse order)",
+    "action.main": "action turn",
+    "action.after": "action turn: extras",
+    "intrigue.reward": "intrigue reward",
+    "privilege.immediate": "privilege card",
+    "privilege.arrange": "privilege cards: arrange",
+    "market.refill_buy": "market refill: buy",
+    "end.final_seat": "final palace seat",
+}
+
 
 class Decision(NamedTuple):
     """What is asked now: of which seat, the decision's name, the order keywords that answer

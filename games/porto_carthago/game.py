@@ -12,31 +12,18 @@ from typing import Any, Mapping, Sequence
 
 from referee.contract import (PLAN, QUEUED, Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order,
                               OrderError, OrderShape, PhaseInfo, Prompt, Result, SetupError, checked_options)
-from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural_phrase
+from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural_phrase, term
 
 from . import checks, components, grammar, menus, plans, scoring, views
 from .board import seat_of
 from .decisions import alternatives_of, carry_out, choose, menu_orders, reasons, run_queues, validate
-from .flow import MAIN_KINDS, advance, current_decision, describe
+from .flow import DECISION_TITLES, MAIN_KINDS, advance, current_decision, describe
 from .sampling import sample_world
 from .setup import new_state
 from .state import State, copy_state
 
 PLAN_KINDS = ("plan", "cancel")  # orders that set plans, not answers or turns
 
-# What players read in report subjects and status lines; the decision's key stays the machine name.
-DECISION_TITLES = {
-    "setup.optional_dock": "setup: optional dock",
-    "setup.compulsory_dock": "setup: compulsory dock",
-    "arrival.lighthouse": "ship arrival (lighthouse order)",
-    "action.main": "action turn",
-    "action.after": "action turn: extras",
-    "intrigue.reward": "intrigue reward",
-    "privilege.immediate": "privilege card",
-    "privilege.arrange": "privilege cards: arrange",
-    "market.refill_buy": "market refill: buy",
-    "end.final_seat": "final palace seat",
-}
 # each decision's short word in a phase code (`d2-lighthouse-38`), where the key has its name
 PHASE_CODES = {
     "setup.optional_dock": "dock1", "setup.compulsory_dock": "dock2", "arrival.lighthouse": "lighthouse",
@@ -257,7 +244,7 @@ class PortoCarthago:
         if state["players"][decision.seat] != player:
             return phrase("It is {player}'s decision ({decision}). You may queue orders now; they run when your turn "
                           "comes if still legal.", player=state["players"][decision.seat],
-                          decision=describe(state, decision))
+                          decision=term(DECISION_TITLES[decision.name]))
         task = describe(state, decision, sentence=True)  # every order itself is listed by `menu`
         return phrase("{task}. Orders: {orders}.", task=task,
                       orders=listed(order_text(k.upper()) for k in decision.kinds))

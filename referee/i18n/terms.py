@@ -41,6 +41,7 @@ class Terms:
     names: dict[str, str] = field(default_factory=dict)  # English (folded) -> the word in prose, if cased apart
     placeholders: dict[str, str] = field(default_factory=dict)  # `<count>` of a menu's syntax -> local
     plurals: dict[str, str] = field(default_factory=dict)  # a shown word -> its form after a plural count
+    walls: dict[str, str] = field(default_factory=dict)  # a wall segment (`exchange`) -> its name in lists
 
     def english(self, phrase: str) -> str | None:
         key = fold(phrase)
@@ -82,6 +83,7 @@ def _terms(package: str, lang: str) -> Terms:
     terms.names.update({fold(k): v for k, v in data.get("names", {}).items()})
     terms.placeholders.update(data.get("placeholders", {}))
     terms.plurals.update({fold(one): many for one, many in data.get("plurals", {}).items()})
+    terms.walls.update(data.get("walls", {}))
     return terms
 
 
@@ -223,8 +225,9 @@ def localise_error(game: Any, lang: str, template: tuple[str, dict[str, Any]]) -
 
 
 def term(game_name: str, lang: str, word: object) -> str:
-    """One game term (`green`, `small`, `lighthouse`) in `lang`, for the views' layouts, which
-    know the game by name only; a word the glossary does not know stays as it is."""
+    """One game term (`green`, `small`, `lighthouse`, or a decision's name such as `action
+    turn`) in `lang`, for the views' layouts, which know the game by name only; a word the
+    glossary does not know stays as it is."""
     from .. import registry
 
     text = str(word)
@@ -235,7 +238,19 @@ def term(game_name: str, lang: str, word: object) -> str:
     table = terms(game, lang)
     if table is None:
         return text
-    return table.names.get(fold(text)) or table.shown.get(fold(text), text)
+    return table.names.get(fold(text)) or table.shown.get(fold(text)) or table.phases.get(text, text)
+
+
+def wall_name(game_name: str, lang: str, wall: str) -> str:
+    """A wall segment (`exchange`) named in a list of walls: the glossary's `[<lang>.walls]`
+    noun where the order word is a verb (`scambio`, not `scambia`); else the term."""
+    from .. import registry
+
+    try:
+        table = terms(registry.get(game_name), lang)
+    except Exception:  # an unknown game: nothing to translate with
+        return wall
+    return table.walls.get(wall) if table is not None and wall in table.walls else term(game_name, lang, wall)
 
 
 def localise_menu(game: Any, lang: str, line: str) -> str:
@@ -307,11 +322,24 @@ def mail_plurals(lang: str) -> dict[str, str]:
     return table
 
 
+# What a language writes otherwise by the sound or the amount that follows, over a whole mail
+# as the counts are (the sentences are shared by every count and every name): Italian writes
+# `ad` before a word starting with `a` (`tocca ad alice`), and a price of nothing `gratis`
+# (`prende la carica vacante Comes Thesaurorum gratis`).
+SMOOTHING: dict[str, list[tuple[re.Pattern[str], str]]] = {
+    "it": [(re.compile(r"(?<![\w'’<])a(\s+)(?=[Aa][^\W\d_])"), r"ad\1"),
+           (re.compile(r"\bper\s+0\s+(?:oro|talenti)\b"), "gratis")],
+}
+
+
 def agreed(lang: str, text: str) -> str:
     """A whole mail's text with every count and the word after it agreeing (`agree`), by the
-    forms of every game's glossary in `lang`."""
+    forms of every game's glossary in `lang`, and written as `SMOOTHING` says."""
     plurals = mail_plurals(lang)
-    return agree_with(plurals, lang, text) if plurals else text
+    text = agree_with(plurals, lang, text) if plurals else text
+    for pattern, replacement in SMOOTHING.get(lang, ()):
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def localise(game: Any, lang: str, line: str) -> str:
