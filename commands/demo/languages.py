@@ -10,8 +10,10 @@ inside a mail in another language: an event, a prompt or an error some code wrot
 going through the catalogue. And what a reader of the language would mark (`grammar_problems`):
 an English `<placeholder>`, a German noun of the glossaries written small, an Italian word
 that does not agree with its count, a term doubled in brackets (`Kapitän (kapitän)`), a
-German term in an Italian mail, and a word the glossary keeps for another concept
-(`TERMS`: `turno 3` for a round, `uffici` for trading posts).
+German term in an Italian mail, a word the glossary keeps for another concept
+(`TERMS`: `turno 3` for a round, `uffici` for trading posts, `NOTIFY` beside `AVVISI`), and
+the slips of a language whatever the concept (`SLIPS`: Italian `a alice`, `per 0 oro`,
+`partita/e`, 'straight quotes').
 """
 
 from __future__ import annotations
@@ -81,7 +83,22 @@ TERMS = {
            (r"\buffic(?:io|i) mercantil[ei]\b|\buffici\b", "a trading post is 'fondaco'"),
            (r"\bcaricat[oi]\b|\b[Cc]arichi il contratto\b", "a contract is 'imbarcato' on a ship; 'carica' is an office"),
            (r"\bmagazzino (?:facoltativo|obbligatorio)\b", "a dock is 'molo'; 'magazzino' is the storage"),
-           (r"\bDECLINA\b", "a privilege is declined with 'RINUNCIA'")],
+           (r"\bDECLINA\b", "a privilege is declined with 'RINUNCIA'"),
+           (r"\bvolta per turno\b|\bfine del turno\b", "once a round is 'una volta per round'"),
+           (r"\bsegment[oi] di mura\b", "a wall segment is a 'tratto di mura'"),
+           (r"\b(?:il|del|al|dal|nel) referee\b", "the program is 'l'arbitro'"),
+           (r"\b(?:NOTIFY|HISTORY|JOIN|LEAVE|CONFIRM|CHECK)\b|\bif available\b",
+            "an English command word beside the Italian ones (AVVISI, CRONOLOGIA, ISCRIVIMI, LASCIA, ...)"),
+           (r"\bNave #\d+:[^.\n]*\bvuoto\b", "a ship (la nave) is 'vuota'")],
+}
+# What a reader of the language marks whatever the concept (`grammar_problems`): the sound of
+# the next word, a price of nothing, a plural written with a slash, English quotation marks.
+SLIPS = {
+    "it": [(r"(?<![\w'’<])a\s+[Aa][^\W\d_]+", "'ad' before a word starting with 'a'"),
+           (r"\bper\s+0\s+(?:oro|talenti)\b", "a price of nothing is 'gratis'"),
+           (r"\b[^\W\d_]+[eoa]/[ei]\b", "a plural chosen by its count, not written with a slash"),
+           (r"(?:^|(?<=[\s(:]))'[^'\s][^'\n]{0,40}'(?=[\s.,;:)]|$)|\"[^\"\n]{1,40}\"",
+            "Italian quotes a word with «...», not with straight quotes")],
 }
 
 
@@ -129,7 +146,7 @@ def grammar_problems(text: str, lang: str) -> list[str]:
                      if agreed(lang, m.group(0)) != m.group(0)][:1]
     problems += [f"term doubled in brackets: {m.group(0)!r}"
                  for m in re.finditer(r"([^\W\d_]+) \(([^\W\d_]+)\)", text) if fold(m.group(1)) == fold(m.group(2))]
-    problems += [f"{m.group(0)!r}: {why}" for pattern, why in TERMS.get(lang, ())
+    problems += [f"{m.group(0)!r}: {why}" for pattern, why in TERMS.get(lang, ()) + SLIPS.get(lang, [])
                  for m in [re.search(pattern, text)] if m]
     return problems
 

@@ -60,6 +60,17 @@ def test_counts_agree_with_their_words():
     assert agreed("en", "4 green") == "4 green"
 
 
+def test_italian_mail_writes_ad_before_a_and_gratis_for_nothing():
+    """The sentences are shared by every name and amount; the mail as a whole is written as
+    Italian writes it (`terms.SMOOTHING`)."""
+    assert agreed("it", "Costruzione: tocca a alice. Messaggio di dmitri a\n  anna; a bruno") == \
+        "Costruzione: tocca ad alice. Messaggio di dmitri ad\n  anna; a bruno"
+    assert agreed("it", "prende la carica vacante Consul per 0 oro; compra G2 per\n  0 talenti; per 10 oro") == \
+        "prende la carica vacante Consul gratis; compra G2 gratis; per 10 oro"
+    assert agreed("it", "MESSAGGIO A ann,bob; l'a alice") == "MESSAGGIO A ann,bob; l'a alice"
+    assert agreed("en", "a apple for 0 gold") == "a apple for 0 gold"
+
+
 def test_a_sentence_after_a_semicolon_begins_small_where_the_language_writes_it_so():
     plans = in_a_row([phrase("Your plan for {when}: {orders}.", when="x", orders="y"),
                       phrase("Your plan for {when}: {orders}.", when="z", orders="w")])
@@ -107,6 +118,19 @@ def test_every_mail_names_its_language(lang):
     ("it", "compra uffici mercantili o navi", "'uffici mercantili': a trading post is 'fondaco'"),
     ("it", "preparazione: magazzino facoltativo", "'magazzino facoltativo': a dock is 'molo'; 'magazzino' is the storage"),
     ("de", "[g-1] Partie vorbei", "'Partie vorbei': the end of the game is 'Spielende'"),
+    ("it", "Costruzione: tocca a alice.", "'a alice': 'ad' before a word starting with 'a'"),
+    ("it", "prende la carica vacante Consul per 0 oro.", "'per 0 oro': a price of nothing is 'gratis'"),
+    ("it", "con 7 punti in 2 partita/e", "'partita/e': a plural chosen by its count, not written with a slash"),
+    ("it", "Piano accettato; vedi \"Il tuo piano\".", "'\"Il tuo piano\"': Italian quotes a word with «...», "
+                                                     "not with straight quotes"),
+    ("it", "ordine sconosciuto 'kaptan'", "\"'kaptan'\": Italian quotes a word with «...», not with straight quotes"),
+    ("it", "Dall'ultima mail (o manda HISTORY):", "'HISTORY': an English command word beside the Italian ones "
+                                                  "(AVVISI, CRONOLOGIA, ISCRIVIMI, LASCIA, ...)"),
+    ("it", "Mura: una volta per turno, scambia", "'volta per turno': once a round is 'una volta per round'"),
+    ("it", "costruisce il segmento di mura pesca", "'segmento di mura': a wall segment is a 'tratto di mura'"),
+    ("it", "attraverso il referee", "'il referee': the program is 'l'arbitro'"),
+    ("it", "Nave #1: piccola (capacità 2), in porto, vuoto.",
+     "'Nave #1: piccola (capacità 2), in porto, vuoto': a ship (la nave) is 'vuota'"),
 ])
 def test_the_demos_check_finds_what_a_native_reader_marks(lang, text, found):
     assert found in grammar_problems(text, lang)
@@ -115,4 +139,6 @@ def test_the_demos_check_finds_what_a_native_reader_marks(lang, text, found):
 def test_the_demos_check_passes_good_german_and_italian():
     assert grammar_problems("# kaufen <Anzahl> <Ware>: 1-2 Grün\nbruno produziert 2 Grün; Spielende", "de") == []
     assert grammar_problems("# compra <quantità> <bene>: 1-2 verdi\nRound 3; 1 verde, 2 rossi; fondaci", "it") == []
+    assert grammar_problems("tocca ad alice, poi a bruno; dell'intrigo e l'ultimo; prende gratis; «fatto»; "
+                            "una riga per turno; partite giocate: 2", "it") == []
     assert grammar_problems("buy <count> <good>: 4 green", "en") == []

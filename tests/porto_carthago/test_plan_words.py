@@ -35,6 +35,7 @@ def test_a_plan_line_in_german_or_italian_is_the_english_plan(english, german, i
 
 def test_a_plan_is_shown_with_the_part_names_of_the_language():
     assert localise(GAME, "de", "EXTRAS: EXPAND or DONE") == "ZUSÄTZE: ERWEITERN oder FERTIG"
+    assert localise(GAME, "it", "EXTRAS: EXPAND or DONE") == "EXTRA: AMPLIA o FATTO"
     assert localise(GAME, "it", "PRIVILEGE: ACCEPT or DECLINE") == "PRIVILEGIO: ACCETTA o RINUNCIA"
     assert localise(GAME, "de", "CANCEL TURNS") == "STREICHEN ZÜGE"
     assert localise(GAME, "it", "FINAL: PALACE or PASS") == "FINALE: PALAZZO o PASSA"
