@@ -146,11 +146,15 @@ def _auction(state: GameState, player: str) -> list[MenuLine]:
             out.append(_line("raise <gold>", spans(range(need, gold + 1)), tuple(raises)))
         return out
     out = _singles(judge, [Order("stay")])
-    free = order_text(f"take {FREE_OFFICE}")  # `free` alone is also the order that frees a saved contract
-    out += _family("take <office>", [(o, Order("take", {"office": o})) for o in OFFICES]
-                   + [(phrase("{free} (the {office}, without paying)", free=free, office=state["auction"]["free"]),
-                       Order("take", {"office": FREE_OFFICE}))
-                      if state["auction"]["free"] else (free, Order("take", {"office": FREE_OFFICE}))], judge)
+    out += _family("take <office>", [(o, Order("take", {"office": o})) for o in OFFICES], judge)
+    # `take free` on a line of its own, not among the offices it is no name of (`free` alone is
+    # also the order that frees a saved contract)
+    take_free = Order("take", {"office": FREE_OFFICE})
+    if state["auction"]["free"] and judge(take_free):
+        out.append(MenuLine(phrase("{order}: the {office}, without paying", order=order_text(f"take {FREE_OFFICE}"),
+                                   office=state["auction"]["free"]), (take_free,)))
+    else:
+        out += _singles(judge, [take_free])
     parts, bids = [], []
     for office in OFFICES:
         holder = state["offices"][office]
