@@ -142,3 +142,19 @@ def test_the_demos_check_passes_good_german_and_italian():
     assert grammar_problems("tocca ad alice, poi a bruno; dell'intrigo e l'ultimo; prende gratis; «fatto»; "
                             "una riga per turno; partite giocate: 2", "it") == []
     assert grammar_problems("buy <count> <good>: 4 green", "en") == []
+
+
+def test_a_wall_segment_is_named_by_a_noun_where_its_order_word_is_a_verb():
+    """`costruisci mura commercia` builds it; reports and lists name it `mura del commercio`,
+    `commercio` (glossary `[it.names]`, `[it.walls]`); English and German read as before."""
+    from games.constantinopolis import GAME as constantinopolis
+    from referee.i18n.terms import wall_name
+
+    built = phrase("{player} builds the {wall} segment for {gold} gold.", player="alice", wall=term("trade wall"),
+                   gold=10)
+    assert say(built, "it", constantinopolis) == "alice costruisce il tratto di mura del commercio per 10 oro."
+    assert say(built, "en", constantinopolis) == "alice builds the trade wall segment for 10 gold."
+    assert say(built, "de", constantinopolis) == "alice baut den Mauerabschnitt handeln für 10 Gold."
+    assert [wall_name("constantinopolis", "it", w) for w in ("exchange", "draw")] == ["scambio", "pescata"]
+    assert wall_name("constantinopolis", "de", "exchange") == "tauschen"
+    assert wall_name("constantinopolis", "en", "exchange") == "exchange"

@@ -31,3 +31,15 @@ def test_queues_are_private():
     s, events = GAME.apply(s, "Cid", GAME.parse(s, "Cid", "TALENTS"))
     assert GAME.view(s, "Cid")["my_queue"] and not GAME.view(s, "Bob")["my_queue"]
     assert all(e.to == ("Cid",) for e in events if e.kind == "queue")
+
+
+def test_another_players_decision_is_named_never_addressed_to_the_reader():
+    """While Ann decides, Bob's HELP and view name her decision by its title, in his language;
+    the prompt speaking to the decider (`scegli la tua azione`) is Ann's alone."""
+    from referee.i18n.messages import say
+
+    s = at_actions()
+    assert say(GAME.help(s, "Bob"), "it", GAME).startswith("Ora decide Ann (turno d'azione). ")
+    assert "scegli" in say(GAME.help(s, "Ann"), "it", GAME)
+    waiting = GAME.view(s, "Bob")["waiting_for"]
+    assert say(waiting["title"], "it", GAME) == "turno d'azione" and say(waiting["title"], "de", GAME) == "Aktionszug"
