@@ -20,6 +20,12 @@ _FIELDS = re.compile(r"\{[a-z_]+(?:![rs])?(?::[^{}]*)?\}|%\([a-z_]+\)s")  # str.
 TEMPLATE = Path(__file__).resolve().parent / f"{DOMAIN}.pot"
 
 
+def fields(text: str) -> set[str]:
+    """The placeholders of a message, a `!r` taken off: a translation may quote a value in its
+    own language's marks (`„{name}“` for `{name!r}`), which Python's repr would not."""
+    return {field.replace("!r}", "}").replace("!r:", ":") for field in _FIELDS.findall(text)}
+
+
 def po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
@@ -47,11 +53,11 @@ def problems(lang: str) -> list[str]:
             found.append(f"{lang}: the translation of {label} is marked fuzzy")
         else:
             ids = list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
-            wanted = {p for text in ids for p in _FIELDS.findall(text)}
+            wanted = {p for text in ids for p in fields(text)}
             for text in strings:
-                if set(_FIELDS.findall(text)) != wanted:
+                if fields(text) != wanted:
                     found.append(f"{lang}: the translation of {label} has the placeholders "
-                                 f"{sorted(set(_FIELDS.findall(text)))}, not {sorted(wanted)}")
+                                 f"{sorted(fields(text))}, not {sorted(wanted)}")
     for message, errors in catalog.check():
         for error in errors:
             found.append(f"{lang}: {message.id!r}: {error}")
