@@ -54,6 +54,16 @@ MODE_WORDS = {"de": {EACH: "jede", TURN: "zug", DIGEST: "sammel"},
               "it": {EACH: "ogni", TURN: "turno", DIGEST: "riepilogo"}}
 _LOCAL_MODES = {word: mode for words in MODE_WORDS.values() for mode, word in words.items()}
 
+
+def read_mode(word: str) -> str:
+    """A choice's English name from any language's word for it (`sammel` -> `digest`)."""
+    return _LOCAL_MODES.get(word.strip().lower(), word.strip().lower())
+
+
+def mode_word(mode: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A choice as a player of `lang` writes it (`digest` -> `sammel`)."""
+    return MODE_WORDS.get(lang, {}).get(mode, mode)
+
 _HHMM = re.compile(r"^([01]?\d|2[0-3])[:.h]?([0-5]\d)$")
 
 

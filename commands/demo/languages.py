@@ -33,8 +33,8 @@ from referee.orderlines import fold
 # The footer every report carries, as the catalogue has it: the mail setting, the language by
 # name and the command that changes it.
 REPORT_MARK = "%(setting)s (%(footer)s) · %(language)s: LANGUAGE de|en|it · HELP"
-REPORT_SUBJECTS = ("[{game}] Round {round}: {phase}", "[{game}] Your move: round {round}, {phase}",
-                   "[{game}] Your move (reminder, {left} left): round {round}, {phase}", "[{game}] Game over")
+REPORT_SUBJECTS = ("[{game}] {when} – {phase}", "[{game}] Your move: {when}, {phase}",
+                   "[{game}] Your move (reminder, {left} left): {when}, {phase}", "[{game}] Game over")
 
 
 def _pattern(text: str, game_id: str) -> re.Pattern[str]:
@@ -77,7 +77,13 @@ def _english(lang: str) -> frozenset[str]:
 # pattern -> what the glossary says instead.
 TERMS = {
     "de": [(r"\bPartie vorbei\b", "the end of the game is 'Spielende'"),
-           (r"\bVERWERFE\b|\bverwerfe\b", "a ship is sent away with 'abweisen'")],
+           (r"\bVERWERFE\b|\bverwerfe\b", "a ship is sent away with 'abweisen'"),
+           (r"\bGüter\b|\bGut\b|\bGüterart\b|\bWarensorten?\b", "goods are 'Ware', 'Waren', 'Warenart'"),
+           (r"\bReferee\b|\bReferees\b", "the program is 'Schiedsrichter' in German text"),
+           (r"\bdes Consul\b", "the genitive is 'des Consuls'"),
+           (r"\bfür 0 Gold\b", "nothing paid is 'kostenlos'"),
+           (r"'[^'\s][^'\n]{0,40}'", "German text quotes with „…“, not straight quotes"),
+           (r"#\d", "a number is 'Nr.', not '#'")],
     "it": [(r"\b[Tt]urno \d", "a round is 'round', a player's turn 'turno'"),
            (r"\b[Ff]ine turno\b", "the end of a round is 'fine del round'"),
            (r"\buffic(?:io|i) mercantil[ei]\b|\buffici\b", "a trading post is 'fondaco'"),
@@ -128,6 +134,16 @@ def _glossary_words(lang: str) -> tuple[frozenset[str], frozenset[str], frozense
     return frozenset(english_placeholders), frozenset(nouns), frozenset(german)
 
 
+# The mail commands' English names, which German and Italian mail shows in their own words
+# (mailer/daemon/mail_commands.py, mailer/daemon/desk.py take both): found in a German or
+# Italian mail, an English word was left in. ORDERS and END stay: they mark the order block.
+ENGLISH_COMMANDS = re.compile(r"\b(?:JOIN|LIST|LEAVE|CONFIRM|CHECK|NOTIFY|HISTORY|STATUS|HELP|LANGUAGE|VACATION"
+                              r"|TIMEZONE)\b|\bif available\b|\bdropout\b")
+# A plural written with its ending in brackets or after a slash (`Partie(n)`, `partita/e`),
+# where the catalogue's plural forms choose by the count.
+BRACKET_PLURAL = re.compile(r"[^\W\d_]{2}\((?:n|en|e|s|se|er|i)\)|[^\W\d_]{3}[aeio]/[aei]\b")
+
+
 def grammar_problems(text: str, lang: str) -> list[str]:
     """What a reader of `lang` marks in a mail's text, beyond English sentences (see the
     module's docstring); empty for English."""
@@ -144,6 +160,10 @@ def grammar_problems(text: str, lang: str) -> list[str]:
                      if re.search(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])", text)]
         problems += [f"a word does not agree with its count: {m.group(0)!r}" for m in COUNTED.finditer(text)
                      if agreed(lang, m.group(0)) != m.group(0)][:1]
+    if lang == "de":  # German mail is read for these; Italian keeps its own list (TERMS)
+        problems += [f"English command word: {m.group(0)!r}" for m in [ENGLISH_COMMANDS.search(text)] if m]
+        problems += [f"plural in brackets: {m.group(0)!r}" for m in [BRACKET_PLURAL.search(text)] if m]
+        problems += [f"a range written with dots: {m.group(0)!r}" for m in [re.search(r"\d\.\.\d", text)] if m]
     problems += [f"term doubled in brackets: {m.group(0)!r}"
                  for m in re.finditer(r"([^\W\d_]+) \(([^\W\d_]+)\)", text) if fold(m.group(1)) == fold(m.group(2))]
     problems += [f"{m.group(0)!r}: {why}" for pattern, why in TERMS.get(lang, ()) + SLIPS.get(lang, [])
@@ -161,6 +181,8 @@ def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
     problems = []
     if not any(p.match(subject) for p in _subjects(lang, game_id)):
         problems.append(f"subject {subject!r} is not one written in {NAMES[lang]}")
+    if game_id.startswith("porto") and re.search(r"\b(?:[Rr]ound|Runde) \d", subject):
+        problems.append(f"subject {subject!r} counts rounds where Porto Carthago counts decades")
     if any(_pattern(t.gettext(s), game_id).match(subject) for s in REPORT_SUBJECTS):
         if not _footer(t.gettext(REPORT_MARK), NAMES[lang]).search(text):
             problems.append(f"report {subject!r} lacks the {NAMES[lang]} footer")

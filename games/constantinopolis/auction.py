@@ -391,8 +391,10 @@ def _take_vacant(state: GameState, player: str, office: str, events: list[Event]
     writable_sheet(state, player)["gold"] -= price
     auction["coins"][office] = auction["coins"].get(office, 0) + price
     auction["paid"] += price
-    events.append(Event("auction.take", phrase("{player} takes the vacant {office} for {gold} gold.", player=player,
-                                               office=office_name(state, office), gold=price),
+    said = phrase("{player} takes the vacant {office} for {gold} gold.", player=player,
+                  office=office_name(state, office), gold=price) if price else \
+        phrase("{player} takes the vacant {office} free of charge.", player=player, office=office_name(state, office))
+    events.append(Event("auction.take", said,
                         {"player": player, "office": office, "gold": price}))
 
 

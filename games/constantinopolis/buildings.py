@@ -199,9 +199,15 @@ def buy_building(state: GameState, player: str, args: dict[str, Any], events: li
         writable(state, "supply")[args["building"]] -= 1
         sheet["buildings"].append(args["building"])
         sheet["new"].append(args["building"])
-        text = phrase("{player} pre-empts and buys {building} for {gold} gold.", player=player,
-                      building=args["building"], gold=cost) if preempt else \
-            phrase("{player} buys {building} for {gold} gold.", player=player, building=args["building"], gold=cost)
+        if not cost:  # a discount can bring the price to nothing, said as such
+            text = phrase("{player} pre-empts and buys {building} free of charge.", player=player,
+                          building=args["building"]) if preempt else \
+                phrase("{player} buys {building} free of charge.", player=player, building=args["building"])
+        else:
+            text = phrase("{player} pre-empts and buys {building} for {gold} gold.", player=player,
+                          building=args["building"], gold=cost) if preempt else \
+                phrase("{player} buys {building} for {gold} gold.", player=player, building=args["building"],
+                       gold=cost)
     if preempt:
         writable(state, "ability")["consul"] = "preempt"
     else:

@@ -22,6 +22,7 @@ from . import accept, auction, construction, donations, end_of_round, flow
 from .buildings import REDEMPTOR_DISCOUNT, public_tile
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .grammar import FREE_OFFICE, format_order
+from .ships import ship_cost
 from .state import GameState, PlayerSheet, components_of, goods_count, market_card, sheet_of
 
 Judge = Callable[[Order], bool]
@@ -147,14 +148,12 @@ def _auction(state: GameState, player: str) -> list[MenuLine]:
         return out
     out = _singles(judge, [Order("stay")])
     out += _family("take <office>", [(o, Order("take", {"office": o})) for o in OFFICES], judge)
-    # `take free` on a line of its own, not among the offices it is no name of (`free` alone is
-    # also the order that frees a saved contract)
-    take_free = Order("take", {"office": FREE_OFFICE})
-    if state["auction"]["free"] and judge(take_free):
-        out.append(MenuLine(phrase("{order}: the {office}, without paying", order=order_text(f"take {FREE_OFFICE}"),
-                                   office=state["auction"]["free"]), (take_free,)))
-    else:
-        out += _singles(judge, [take_free])
+    # a line of its own: `take free` is no office, and the one it names is said in words
+    free = Order("take", {"office": FREE_OFFICE})
+    if judge(free):
+        out.append(MenuLine(phrase("{order}: the {office}, without paying (you lost yours to a challenger)",
+                                   order=order_text(format_order(free)), office=state["auction"]["free"])
+                            if state["auction"]["free"] else order_phrase(format_order(free)), (free,)))
     parts, bids = [], []
     for office in OFFICES:
         holder = state["offices"][office]
@@ -287,8 +286,9 @@ def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
             numbers = o.args.get("contracts")
             return (o.kind == "redraw" and isinstance(numbers, list) and 1 <= len(numbers) <= 2
                     and len(set(numbers)) == len(numbers) and set(numbers) <= allowed)
-        out.append(MenuLine(phrase("{order}: one or two of {contracts}", order=menu_order(
-            "redraw <contract> [<contract>]"), contracts=listed(sorted(allowed))), tuple(redraws), any_redraw))
+        out.append(MenuLine(phrase("{order}: discard one or two of your contracts ({contracts}) and draw as many "
+                                   "new ones", order=menu_order("redraw <contract> [<contract>]"),
+                                   contracts=listed(sorted(allowed))), tuple(redraws), any_redraw))
     ships = [s["id"] for s in sheet["ships"]]
     fits: dict[tuple[int, ...], list[int]] = {}
     for number in hand:
@@ -303,14 +303,21 @@ def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
             for s in takers)))
     loaded = [c for s in sheet["ships"] for c in s["cargo"]]
     out += _family("unload <contract>", [(str(c), Order("unload", {"contract": c})) for c in loaded], judge)
-    out += _singles(judge, [Order("post")])
+    if judge(Order("post")):
+        price = components_of(state)["post_prices"][sheet["posts"]]
+        out.append(MenuLine(phrase("{order}: buy a trading post for {gold} gold (you draw 1 contract)",
+                                   order=order_text(format_order(Order("post"))), gold=price), (Order("post"),)))
     out += _explained(lambda choices: phrase("{order} (kept on a trading post past this round): {choices}",
                                              order=menu_order("save <contract>"), choices=choices),
                       [(str(c), Order("save", {"contract": c})) for c in hand], judge)
     out += _explained(lambda choices: phrase("{order} (from its trading post back into your hand): {choices}",
                                              order=menu_order("free <contract>"), choices=choices),
                       [(str(c), Order("free", {"contract": c})) for c in sheet["saved"]], judge)
-    out += _family("ship <size>", [(term(s), Order("ship", {"size": s})) for s in SIZES], judge)
+    out += _explained(lambda choices: phrase("{order}: buy a ship, {choices}", order=menu_order("ship <size>"),
+                                             choices=choices),
+                      [(phrase("{size} for {gold} gold", size=term(s), gold=ship_cost(state, sheet, s))
+                        if ship_cost(state, sheet, s) else phrase("{size} free of charge", size=term(s)),
+                        Order("ship", {"size": s})) for s in SIZES], judge)
     out += _dealings(state, player, judge)
     if "offer" in kinds:
         out += _offers(state, player, judge)

@@ -83,5 +83,5 @@ def draw_phase(state: GameState, events: list[Event]) -> None:
         writable_sheet(state, name)["hand"].extend(drawn)
         said = plural_phrase(len(drawn), "{player} draws {n} contract: {contracts}.",
                              "{player} draws {n} contracts: {contracts}.", player=name, contracts=listed(drawn)) \
-            if drawn else phrase("{player} draws 0 contracts: none.", player=name)
+            if drawn else phrase("{player} draws no contract.", player=name)
         events.append(Event("draw", said, {"player": name, "drawn": drawn}))

@@ -136,8 +136,10 @@ def buy_ship(state: GameState, player: str, size: str, events: list[Event], ship
     sheet["ships"].append({"id": ship_id, "size": size, "at": 0, "cargo": []})
     sheet["r"]["ship"] = {"id": ship_id, "size": size}
     sheet["r"]["ship_paid"] = cost
-    events.append(Event("ship.buy", phrase("{player} buys a {size} ship (ship {ship}) for {gold} gold.", player=player,
-                                           size=term(size), ship=ship_id, gold=cost),
+    said = phrase("{player} buys a {size} ship (ship {ship}) for {gold} gold.", player=player, size=term(size),
+                  ship=ship_id, gold=cost) if cost else \
+        phrase("{player} buys a {size} ship (ship {ship}) free of charge.", player=player, size=term(size), ship=ship_id)
+    events.append(Event("ship.buy", said,
                         {"player": player, "size": size, "ship": ship_id}))
 
 

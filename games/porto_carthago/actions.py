@@ -313,8 +313,16 @@ def _porter(state: State, seat: int, args: dict[str, Any], head: Phrase, events:
         source_dock = dock_index(state, source)
         good = state["dock_g"][source_dock]
         state["dock_g"][source_dock] = None
-    events.append(Event("action", phrase("{action} and carries {good} from {source} to {target}.", action=head,
-                                         good=good, source=term(source), target=term(target)),
+    if source == "storage":  # the storage with its article, which a name like C3-I has not
+        said = phrase("{action} and carries {good} from the storage to {target}.", action=head, good=good,
+                      target=term(target))
+    elif target == "storage":
+        said = phrase("{action} and carries {good} from {source} into the storage.", action=head, good=good,
+                      source=term(source))
+    else:
+        said = phrase("{action} and carries {good} from {source} to {target}.", action=head, good=good,
+                      source=term(source), target=term(target))
+    events.append(Event("action", said,
                         {"player": name, "slot": args["slot"], "good": good}))
     if target == "storage":
         state["store"][seat].append(good)

@@ -318,7 +318,8 @@ def _standing(state: State, decision: Decision, part: str, events: list[Event]) 
         if part == "lighthouse":
             plans.set_part(state, player, part, answers_json[:k] + answers_json[k + 1:])
         done = order_text(grammar.format_order(order))
-        events.append(Event("plan.used", phrase("Your plan answers."), {"order": grammar.format_order(order)},
+        # the order itself follows for everyone (`{player}: {order}`): the step says only whence
+        events.append(Event("plan.used", phrase("Carried out from your plan."), {"order": grammar.format_order(order)},
                             to=(player,)))
         events.append(Event("order", phrase("{player}: {order}", player=player, order=done), {"player": player}))
         carry_out(state, decision, order, events)

@@ -139,6 +139,40 @@ def describe(state: State, decision: Decision, sentence: bool = False) -> Phrase
         else phrase("buy one final palace seat for {price} talents, or pass", price=price)
 
 
+def task(state: State, decision: Decision) -> Phrase:
+    """What the decision asks, as the other players read it (`now deciding: bruno (...)`):
+    named as a task, never addressed to the reader as `describe` does for the one asked."""
+    item = decision.item
+    name = decision.name
+    if name == "intrigue.reward":
+        return plural_phrase(item["n"], "{n} trade point gained ({reason}): onto the intrigue path or kept",
+                             "{n} trade points gained ({reason}): how many go onto the intrigue path",
+                             reason=reward_reason(item["why"]))
+    if name == "privilege.immediate":
+        return phrase("taking or declining the immediate privilege of ship card {card}", card=item["card"])
+    if name == "privilege.arrange":
+        return phrase("putting the looked-at ship cards back in any order")
+    if name == "market.refill_buy":
+        return phrase("buying one good from the fresh market for {price} talents, or passing",
+                      price=state["comp"]["refill_buy_price"])
+    if name == "setup.optional_dock":
+        return phrase("occupying a dock warehouse with 2 servants, or passing")
+    if name == "setup.compulsory_dock":
+        return phrase("occupying a dock warehouse and taking one good from the market")
+    if name == "arrival.lighthouse":
+        arrival = state["arr"]
+        if arrival["i"] == 0 and arrival["fresh"]:
+            return phrase("choosing a ship of row 1 to dock ({left} more) or sending one ship away",
+                          left=arrival["left"])
+        return phrase("choosing a ship of row 1 to dock ({left} more)", left=arrival["left"])
+    if name == "action.main":
+        return phrase("choosing an action")
+    if name == "action.after":
+        return phrase("taking the side action, using a privilege, or finishing the turn")
+    return phrase("buying one final palace seat for {price} talents, or passing",
+                  price=state["comp"]["final_seat"]["price"])
+
+
 def after_open(state: State, seat: int) -> bool:
     """Whether the active player might still do something optional this turn, judged on what
     every player can see: the player's money is secret (A33), so a turn is not closed because

@@ -40,6 +40,7 @@ class PortoCarthago:
     title = "Porto Carthago"
     min_players = 3
     max_players = 5
+    rounds_are = "decade"  # what the game's rounds are called in mail: the rulebook counts decades
     rules_version = "2"  # 2: money no longer decides whom the game asks; final arrival default
     options = (
         GameOption("start_player", "random", "who starts: 'random' (drawn from the seed) or a player's name"),

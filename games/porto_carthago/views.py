@@ -10,7 +10,7 @@ from referee.contract import Order
 from referee.wording import order_text, term
 
 from .board import PALACE_SEAT, PRIVILEGE_TEXT, docks, goods_price, ship_card, storage_spaces
-from .flow import DECISION_TITLES, current_decision, describe
+from .flow import DECISION_TITLES, current_decision, task
 from .grammar import format_order
 from .palace import purchase_problem
 from .plans import standing_lines
@@ -85,7 +85,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "charters": [None if s is None else players[s] for s in state["charter"]],
         "options": dict(state["opts"]),
         "waiting_for": None if decision is None else {"player": players[decision.seat], "decision": decision.name,
-                                                      "text": describe(state, decision),
+                                                      "text": task(state, decision),
                                                       "title": term(DECISION_TITLES[decision.name])},
     }
     pending = []

@@ -19,7 +19,7 @@ from referee.config import Settings
 from referee.contract import Event, Game, State, standing_plan
 from referee.i18n import NAMES, recipient_language, translations
 from referee.i18n.messages import Message, msg, say
-from referee.i18n.terms import agreed, phase_name, shown_phase
+from referee.i18n.terms import agreed, phase_name, round_text, shown_phase
 from referee.notify import DIGEST, EACH, Notify, bag_of
 from referee.receipts import Receipt
 from referee.rendering import paragraphs, render
@@ -194,7 +194,8 @@ class MailNotifier(PressMail):
             return
         prompts = [p for p in game.prompts(state) if p.player == player]
         if prompts:
-            subject = your_move(translations(lang), tx.game_id, phase.round, phase_name(game, lang, phase.name),
+            subject = your_move(translations(lang), tx.game_id, round_text(game, lang, phase.round),
+                                phase_name(game, lang, phase.name),
                                 deadline_short(meta, seat.get("timezone"), lang), reminder=show_span(due - now))
         text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=False,
                       phase=shown_phase(game, lang, phase),
@@ -229,8 +230,8 @@ class MailNotifier(PressMail):
         if brief:  # the ORDERS block and the deadline come with the rest of their mail
             folding.add_part(tx, player, "reopened", subject, f"{subject}.\n{body}", urgent=True)
             return
-        again = t.gettext("[{game}] Your move again ({what}): round {round}, {phase}").format(
-            game=tx.game_id, what=subject[:1].lower() + subject[1:], round=phase.round,
+        again = t.gettext("[{game}] Your move again ({what}): {when}, {phase}").format(
+            game=tx.game_id, what=subject[:1].lower() + subject[1:], when=round_text(game, lang, phase.round),
             phase=phase_name(game, lang, phase.name))
         due = deadline_short(meta, seat.get("timezone"), lang)
         self._to_seat(tx, seat, "notice", again + t.gettext(" (by {deadline})").format(deadline=due) if due else again,
@@ -309,7 +310,7 @@ class MailNotifier(PressMail):
         phase = game.phase(state)
         choice = self._choice(seat)
         text = render("history.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player,
-                      phase={"round": phase.round, "name": phase_name(game, lang, phase.name)},
+                      phase=shown_phase(game, lang, phase),
                       events=grouped([(e.kind, say(e.text, lang, game)) for e in events], meta.get("players", ())),
                       setting=choice.command(lang), footer=choice.short(seat.get("timezone"), lang), language=NAMES[lang],
                       talk=self.press_history(tx, meta, player))
@@ -347,8 +348,8 @@ class MailNotifier(PressMail):
         text, html = render_report(ctx)
         subject = t.gettext("[{game}] Welcome: you now play {player}").format(game=tx.game_id, player=player)
         if ctx["prompt"]:
-            subject = t.gettext("[{game}] Your move: you now play {player}, round {round}, {phase}").format(
-                game=tx.game_id, player=player, round=ctx["phase"]["round"], phase=ctx["phase"]["name"])
+            subject = t.gettext("[{game}] Your move: you now play {player}, {when}, {phase}").format(
+                game=tx.game_id, player=player, when=ctx["phase"]["when"], phase=ctx["phase"]["name"])
             subject += t.gettext(" (by {deadline})").format(deadline=ctx["due"]) if ctx["due"] else ""
         self._to_seat(tx, seat, "welcome", subject, text, serial, html=html)
         self._mailed(tx, game, state, player, bag, ctx)
@@ -481,7 +482,7 @@ class MailNotifier(PressMail):
         plan = [plan_line(game, lang, line) for line in standing_plan(game, state, name) or []]
         parts = folding.as_sent(parts, bool(plan))
         text = render("received.txt", lang=lang, game_id=tx.game_id, title=game.title, player=name,
-                      phase={"round": phase.round, "name": phase_name(game, lang, phase.name)},
+                      phase=shown_phase(game, lang, phase),
                       parts=parts, asked=say(mine[0].text, lang, game) if mine else "",
                       plan=plan if any(p.get("spent") for p in parts) else [],
                       waiting=sorted({p.player for p in prompts} - {name}), when=when,
@@ -545,7 +546,9 @@ class MailNotifier(PressMail):
         ctx = report_context(game, state, game_id=tx.game_id, player=seat["name"], events=events,
                              deadline=deadline_text(meta, zone, lang), due=deadline_short(meta, zone, lang),
                              notices=[say(line, lang, game, zone) for line in notices],
-                             parts=folding.as_sent(parts, bool(standing_plan(game, state, seat["name"]))),
+                             # the mail of the game's end shows no plan: nothing is left to plan
+                             parts=folding.as_sent(parts, bool(standing_plan(game, state, seat["name"]))
+                                                   and game.result(state) is None),
                              choice=self._choice(seat), zone=zone,
                              seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang,
                              offer_plan=not bag.get("planner"), computers=computer_names(meta))

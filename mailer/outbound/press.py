@@ -20,6 +20,7 @@ from referee.press import DIGEST, EACH, NONE, TABLE, PressOptions, reply_code, s
 from referee.rendering import render
 from referee.store import GameTransaction
 from referee.timekeeping import from_iso, show_moment
+from referee.notify import mode_word
 
 from . import folding
 from .compose import OutgoingMail, message_id
@@ -146,6 +147,7 @@ class PressMail:
         text = (t.gettext("Table talk from other players now waits for your next mail from the referee, and comes "
                           "with it; it never makes that mail come sooner.") if mode == DIGEST else
                 t.gettext("Table talk from other players now comes at once, a mail for each piece."))
-        subject = t.gettext("[{game}] Table talk setting: NOTIFY press {mode}").format(game=tx.game_id, mode=mode)
+        subject = t.gettext("[{game}] Table talk setting: NOTIFY press {mode}").format(
+            game=tx.game_id, mode=mode_word(mode, recipient_language(meta, player)))
         self.to_player(tx, meta, player, subject, text + "\n\n" + t.gettext(
             "NOTIFY press each and NOTIFY press digest change it again.") + "\n", serial, in_reply_to, "answer")

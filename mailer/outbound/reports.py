@@ -191,7 +191,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "sections": parts_now,
         "footer": choice.short(zone, lang),
         "setting": choice.command(lang),
-        "plan": [plan_line(game, lang, line) for line in standing_plan(game, state, player) or []],
+        # nothing is left to plan once the game is over
+        "plan": [] if result else [plan_line(game, lang, line) for line in standing_plan(game, state, player) or []],
         "plan_apart": True,  # the plan, queued turns too, has a part of its own: the view leaves it out
         "lang": lang,
         "language": NAMES[lang],
@@ -315,18 +316,21 @@ def report_subject(context: Mapping[str, Any], reminder: str | None = None) -> s
     if context["result"]:
         return t.gettext("[{game}] Game over").format(game=game)
     if context["prompt"]:
-        return your_move(t, game, phase["round"], phase["name"], context.get("due"), reminder)
-    return t.gettext("[{game}] Round {round}: {phase}").format(game=game, round=phase["round"], phase=phase["name"])
+        return your_move(t, game, phase["when"], phase["name"], context.get("due"), reminder)
+    when = phase["when"]
+    return t.gettext("[{game}] {when} – {phase}").format(game=game, when=when[:1].upper() + when[1:],
+                                                         phase=phase["name"])
 
 
-def your_move(t: Any, game: str, round_no: int, phase: str, due: str | None, reminder: str | None = None) -> str:
+def your_move(t: Any, game: str, when: str, phase: str, due: str | None, reminder: str | None = None) -> str:
     """The subject of a mail that asks for orders, in the language of the translations `t`;
-    `reminder`: the time left, for a reminder."""
+    `when`: the round as the game counts it (`round_text`); `reminder`: the time left, for a
+    reminder."""
     if reminder:
-        text = t.gettext("[{game}] Your move (reminder, {left} left): round {round}, {phase}").format(
-            game=game, left=reminder, round=round_no, phase=phase)
+        text = t.gettext("[{game}] Your move (reminder, {left} left): {when}, {phase}").format(
+            game=game, left=reminder, when=when, phase=phase)
     else:
-        text = t.gettext("[{game}] Your move: round {round}, {phase}").format(game=game, round=round_no, phase=phase)
+        text = t.gettext("[{game}] Your move: {when}, {phase}").format(game=game, when=when, phase=phase)
     return text + t.gettext(" (by {deadline})").format(deadline=due) if due else text
 
 

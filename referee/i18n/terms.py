@@ -93,12 +93,24 @@ def phase_name(game: Any, lang: str, name: str) -> str:
     return table.phases.get(name, name) if table else name
 
 
+def round_text(game: Any, lang: str, number: int) -> str:
+    """`round 2`, or `decade 2` in a game whose rounds are decades (`rounds_are`), in `lang`:
+    one word for the game's count in subjects and headers as in its own text."""
+    t = translations(lang)
+    if getattr(game, "rounds_are", "round") == "decade":
+        return t.gettext("decade {n}").format(n=number)
+    return t.gettext("round {n}").format(n=number)
+
+
 def localised_phase(game: Any, lang: str, phase: dict[str, Any]) -> dict[str, Any]:
     """A phase dict (`key`, `round`, `name`, ...) as a player reads it: its name in `lang`,
-    its key as the short code players write (`referee.contract.phase_code`)."""
+    its key as the short code players write (`referee.contract.phase_code`), its round as
+    the game counts it (`when`, `round_text`)."""
     shown = dict(phase, name=phase_name(game, lang, phase["name"])) if "name" in phase else dict(phase)
     if "key" in shown:
         shown["key"] = phase_code(game, shown["key"])
+    if "round" in shown:
+        shown["when"] = round_text(game, lang, shown["round"])
     return shown
 
 

@@ -11,6 +11,7 @@ from ..contract import OrderError
 from ..errors import BadRequest, ServiceError
 from ..history import effective_events, rebuild
 from ..i18n.messages import msg
+from ..wording import plural_phrase
 from ..progress import DROP, phase_json
 from ..tokens import name_problem, new_token, normalise_email
 from .steps import Steps
@@ -97,8 +98,10 @@ class Moderation(Steps):
             # away a set of a player who is not being asked
             tx.set_meta(reported_stage=None)
             self._add_notices(tx, [
-                msg("The moderator took the game back to just after event {to} of its history: {count} later "
-                    "event(s) no longer count.", to=to, count=len(discarded)),
+                plural_phrase(len(discarded), "The moderator took the game back to just after event {to} of its "
+                              "history: {n} later event no longer counts.", "The moderator took the game back to "
+                              "just after event {to} of its history: {n} later events no longer count.",
+                              to=to).to_json(),
                 msg("Reason given: {reason}", reason=reason.strip()),
                 msg("This report shows the game as it now stands; if it asks you for orders, send them (again).")])
             self._notify_reports(tx, game, pos.state)

@@ -10,7 +10,7 @@ from typing import Any, Callable
 from ..errors import BadRequest, ServiceError
 from ..i18n import NAMES, LanguageError, language_code, recipient_language, translations
 from ..i18n.messages import moment, msg
-from ..notify import Notify, NotifyError
+from ..notify import Notify, NotifyError, read_mode
 from ..policy import Policy
 from ..press import DIGEST, EACH, PRESS_NOTIFY_WORDS
 from ..schedule import deadline_info, deadline_text
@@ -192,7 +192,7 @@ class PlayerLevers(Openings):
                          message_id: str | None = None) -> dict[str, Any]:
         """When a player gets table talk: `each` (a mail for each, at once) or `digest` (it
         waits for their next mail)."""
-        mode = mode.strip().lower()
+        mode = read_mode(mode)  # `jede`, `sammel` ... as German and Italian players write them
         if mode not in (EACH, DIGEST):
             raise BadRequest([f"write NOTIFY press each (a mail for each at once) or NOTIFY press digest (with your "
                               f"next mail), not {mode[:20]!r}"])

@@ -140,7 +140,9 @@ class Submissions(Steps):
                            **self._menu(game, pos, player, lang), next=self._next(game, pos, player, False, lang),
                            **base)
         held = meta.get("held")
-        previous = pos.last_set(player)
+        # only a set in a simultaneous decision replaces the earlier one; in a sequential turn
+        # (a construction phase, say) each set is carried out on top, and what came before stands
+        previous = pos.last_set(player) if pos.is_simultaneous(player) else None
         if held and held["player"] == player:
             previous = Step(ORDER, player, [], held["text"])
         try:

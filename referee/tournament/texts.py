@@ -115,13 +115,15 @@ def standings_mail(t: Tournament, standings: Standings, rnd: Round, player: str)
               "games": row.games, "round": rnd.number, "planned": t.planned,
               "shared": tr.gettext(" (shared)") if row.shared else ""}
     if over:
-        headline = tr.gettext("The tournament is over. You finished {place}{shared} with {points} points from "
-                              "{games} game(s).").format(**values)
+        headline = tr.ngettext("The tournament is over. You finished {place}{shared} with {points} points from "
+                               "{games} game.", "The tournament is over. You finished {place}{shared} with {points} "
+                               "points from {games} games.", row.games).format(**values)
         nxt = tr.gettext("Thank you for playing.")
         subject = tr.gettext("[{tournament}] Final standings").format(tournament=t.name)
     else:
-        headline = tr.gettext("Round {round} of {planned} is over. You are {place}{shared} with {points} points "
-                              "from {games} game(s).").format(**values)
+        headline = tr.ngettext("Round {round} of {planned} is over. You are {place}{shared} with {points} points "
+                               "from {games} game.", "Round {round} of {planned} is over. You are {place}{shared} "
+                               "with {points} points from {games} games.", row.games).format(**values)
         nxt = (tr.gettext("The organiser makes the next round from these standings; if you play in it, the game's "
                           "first report tells you your table and your seat.") if not row.dropped else
                tr.gettext("You have dropped out, so you will not be seated in later rounds."))

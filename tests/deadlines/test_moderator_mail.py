@@ -74,8 +74,8 @@ def test_an_undo_is_told_to_every_player_with_its_reason(svc):
     for player in ("ann", "bob"):
         last = mails(svc, to=f"{player}@players.test", kind="report")[-1]
         body = flat(last)
-        assert "The moderator took the game back to just after event 2 of its history: 1 later event(s) " \
-               "no longer count." in body
+        assert "The moderator took the game back to just after event 2 of its history: 1 later event " \
+               "no longer counts." in body
         assert "Reason given: bob's order was typed by his cat" in body
         # what is asked opens the mail; what the moderator did follows at once
         assert body.index("YOUR MOVE" if player == "bob" else "Nothing is asked of you") < body.index("Reason given")

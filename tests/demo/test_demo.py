@@ -73,7 +73,7 @@ def test_a_race_played_by_mail_from_start_to_replay(run, race_registered, tmp_pa
         assert all(m["Delivered-To"] == f"{player}@players.localhost" for m in inbox)
         assert all(m["Return-Path"] == "<race-1@games.localhost>" for m in inbox)
         subjects = [m["Subject"] for m in inbox]
-        assert subjects[0] == "[race-1] Round 0: add" or subjects[0].startswith("[race-1] Your move: round 0, add (by ")
+        assert subjects[0] == "[race-1] Round 0 – add" or subjects[0].startswith("[race-1] Your move: round 0, add (by ")
         assert subjects[-1] == "[race-1] Game over"
         # the subject says "Your move" exactly when the mail asks for orders
         assert all(s.startswith("[race-1] Your move: ") == ("\nORDERS race-1 t" in text(m)) for s, m in zip(subjects, inbox))

@@ -68,9 +68,14 @@ def test_a_mail_in_another_language_is_caught(tmp_path):
     assert mail_problems(mail("[g-1] Orders received: accepted", "x"), "de", "g-1") == [
         "subject '[g-1] Orders received: accepted' is not one written in Deutsch"]
     footer = "Deine Sprache: Deutsch. Schick LANGUAGE de, en oder it, um sie zu wechseln."
-    assert mail_problems(mail("[g-1] Runde 2: Gebäude bauen", "no footer"), "de", "g-1") == [
-        "report '[g-1] Runde 2: Gebäude bauen' lacks the Deutsch footer"]
+    assert mail_problems(mail("[g-1] Runde 2 – Gebäude bauen", "no footer"), "de", "g-1") == [
+        "report '[g-1] Runde 2 – Gebäude bauen' lacks the Deutsch footer"]
     assert mail_problems(mail("[g-1] Round 2: x", "no footer"), "de", "g-1")[0].startswith("subject")
+    # Porto Carthago counts decades, in its subjects as in its text
+    assert "subject '[porto-1] Dein Zug: Runde 2, Aktionszug' counts rounds where Porto Carthago counts decades" in \
+        mail_problems(mail("[porto-1] Dein Zug: Runde 2, Aktionszug", "x"), "de", "porto-1")
+    assert not [p for p in mail_problems(mail("[porto-1] Dein Zug: Dekade 2, Aktionszug", "x"), "de", "porto-1")
+                if "decades" in p]
     # an engine's sentence that missed the catalogue
     assert mail_problems(mail("[g-1] Befehle erhalten: angenommen", "ann: The auction is over; 4 gold on the "
                               "office board goes back to the bank."), "de", "g-1") == [

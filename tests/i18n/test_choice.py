@@ -30,7 +30,7 @@ def test_language_by_mail_is_confirmed_in_the_new_language_and_kept(svc, clock, 
     post.send("ann@players.test", address(tokens, "ann"), "ADD 2\n")  # the race game has no glossary: English
     post.pump()
     subjects = [m["Subject"] for m in post.inbox.to("ann@players.test")]
-    assert "[race-1] Befehle erhalten: angenommen" in subjects and "[race-1] Runde 1: add" in subjects
+    assert "[race-1] Befehle erhalten: angenommen" in subjects and "[race-1] Runde 1 – add" in subjects
     report = [m for m in post.inbox.to("bob@players.test") if m["Subject"].startswith("[race-1] Tocca a te: round 1, add (entro ")]
     assert report, [m["Subject"] for m in post.inbox.to("bob@players.test")]
     assert "mer 4 mar 2026, 09:00 UTC" in report[-1].get_body(("plain",)).get_content()  # the Italian date
@@ -68,4 +68,4 @@ def test_a_games_language_is_every_players_until_they_choose(svc):  # noqa: F811
     assert (recipient_language(meta, "ann"), recipient_language(meta, "bob")) == ("it", "de")
     first = {m["To"]: m["Subject"] for m in mails(svc, kind="report")}
     assert first == {"ann@x.test": "[r1] Tocca a te: round 0, add (entro mer 4 mar, 09:00 UTC)",
-                     "bob@x.test": "[r1] Runde 0: add"}
+                     "bob@x.test": "[r1] Runde 0 – add"}

@@ -131,6 +131,20 @@ def test_every_mail_names_its_language(lang):
     ("it", "attraverso il referee", "'il referee': the program is 'l'arbitro'"),
     ("it", "Nave #1: piccola (capacità 2), in porto, vuoto.",
      "'Nave #1: piccola (capacità 2), in porto, vuoto': a ship (la nave) is 'vuota'"),
+    ("de", "NOTIFY press each und NOTIFY press digest ändern das wieder.", "English command word: 'NOTIFY'"),
+    ("de", "Nach JOIN gehört die Kennung der Partie", "English command word: 'JOIN'"),
+    ("de", "'if available' gibt es hier nicht", "English command word: 'if available'"),
+    ("de", "Spieler können nur mit der Option dropout aussteigen", "English command word: 'dropout'"),
+    ("de", "dmitri besetzt das freie Amt Comes Thesaurorum für 0 Gold.",
+     "'für 0 Gold': nothing paid is 'kostenlos'"),
+    ("de", "mit 12 Punkten aus 3 Partie(n)", "plural in brackets: 'ie(n)'"),
+    ("de", "3 spätere Ereignis(se) zählen nicht mehr", "plural in brackets: 'is(se)'"),
+    ("de", "das Feld muss 1..6 sein", "a range written with dots: '1..6'"),
+    ("de", "die Antwort des Consul steht aus", "'des Consul': the genitive is 'des Consuls'"),
+    ("de", "Güter: 2 Grün", "'Güter': goods are 'Ware', 'Waren', 'Warenart'"),
+    ("de", "Dateien blieben beim Referee", "'Referee': the program is 'Schiedsrichter' in German text"),
+    ("de", "kein Befehl namens 'Kaptän'", "\"'Kaptän'\": German text quotes with „…“, not straight quotes"),
+    ("de", "Schiffe: #1 klein", "'#1': a number is 'Nr.', not '#'"),
 ])
 def test_the_demos_check_finds_what_a_native_reader_marks(lang, text, found):
     assert found in grammar_problems(text, lang)
@@ -138,6 +152,8 @@ def test_the_demos_check_finds_what_a_native_reader_marks(lang, text, found):
 
 def test_the_demos_check_passes_good_german_and_italian():
     assert grammar_problems("# kaufen <Anzahl> <Ware>: 1-2 Grün\nbruno produziert 2 Grün; Spielende", "de") == []
+    assert grammar_problems("BENACHRICHTIGUNG zug · HILFE; kostenlos; des Consuls; „Kaptän“; Nr. 1; 1 bis 6; "
+                            "aus 3 Partien; ORDERS g-1 r1-x-0 … END", "de") == []
     assert grammar_problems("# compra <quantità> <bene>: 1-2 verdi\nRound 3; 1 verde, 2 rossi; fondaci", "it") == []
     assert grammar_problems("tocca ad alice, poi a bruno; dell'intrigo e l'ultimo; prende gratis; «fatto»; "
                             "una riga per turno; partite giocate: 2", "it") == []

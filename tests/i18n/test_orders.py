@@ -98,7 +98,7 @@ def test_porto_carthagos_german_terms_from_the_rulebook():
 def test_a_word_nobody_knows_gets_did_you_mean_in_the_players_language():
     with pytest.raises(InvalidOrder) as caught:
         to_english(PORTO, "de", "Kaptän 2")  # one letter short of Kapitän
-    assert caught.value.message == "kein Befehl namens 'Kaptän'" and caught.value.line == 1
+    assert caught.value.message == "kein Befehl namens „Kaptän“" and caught.value.line == 1
     assert "'Kapitän'" in caught.value.suggestion and caught.value.suggestion.startswith("meintest du")
     with pytest.raises(OrderErrors) as several:  # every wrong line of a mail, each with its number
         to_english(CONSTANTINOPOLIS, "it", "prendii consul\ncostruisc Pistrinum\nvendiamo 2 verde")

@@ -51,7 +51,7 @@ def _game_mail(lang: str) -> dict[str, str]:
                                             zone="Europe/Rome", lang=lang)
                 phase = game.phase(state)
                 common = dict(lang=lang, game_id="g-1", title=game.title, player=player,
-                              phase={"key": phase.key, "round": phase.round, "name": phase.name},
+                              phase={"key": phase.key, "round": phase.round, "name": phase.name, "when": f"round {phase.round}"},
                               deadline="soon", help=game.help(state, player),
                               block=orders_block(game, state, "g-1", player, lang))
                 for brief in (True, False):  # as a part of the player's next mail, and as a mail of its own
@@ -71,16 +71,16 @@ def _game_mail(lang: str) -> dict[str, str]:
     footer = dict(setting="NOTIFY turn", footer="mail when asked", language="English")
     out["received.txt"] = "".join(  # a receipt alone: nothing more asked, or asked still
         render("received.txt", lang=lang, game_id="g-1", title="A game", player="ann",
-               phase={"round": 1, "name": "Donate goods"}, parts=[{"text": "Accepted (Donate goods): pass."}],
+               phase={"round": 1, "name": "Donate goods", "when": "round 1"}, parts=[{"text": "Accepted (Donate goods): pass."}],
                asked=asked, waiting=["bob"], when="when you are asked", plan=plan, **footer)
         for asked, plan in (("", []), ("a prompt", ["donation: pass"])))
     out["plan.txt"] = render("plan.txt", lang=lang, plan=["donation: pass"])
     out["history.txt"] = "".join(
         render("history.txt", lang=lang, game_id="g-1", title="A game", player="ann",
-               phase={"round": 1, "name": "Donate goods"}, events=events, **footer)
+               phase={"round": 1, "name": "Donate goods", "when": "round 1"}, events=events, **footer)
         for events in ([], ["ann passes."]))
     out["history.txt"] += render("history.txt", lang=lang, game_id="g-1", title="A game", player="ann",
-                                 phase={"round": 1, "name": "Donate goods"}, events=[], talk="Table talk\n", **footer)
+                                 phase={"round": 1, "name": "Donate goods", "when": "round 1"}, events=[], talk="Table talk\n", **footer)
     out.update(_press(lang))
     return out
 
@@ -110,7 +110,7 @@ def _press(lang: str) -> dict[str, str]:
 
 
 def _receipts(lang: str) -> list[Receipt]:
-    phase = {"key": "r1-x-0", "round": 1, "name": "Donate goods"}
+    phase = {"key": "r1-x-0", "round": 1, "name": "Donate goods", "when": "round 1"}
     base = dict(game="g-1", player="ann", phase=phase, at="2026-03-02T09:00:00Z", language=lang)
     nxt = {"resolved": False, "finished": False, "phase": phase, "waiting_for": ["bob"], "text": "waiting"}
     return [

@@ -43,3 +43,21 @@ def test_another_players_decision_is_named_never_addressed_to_the_reader():
     assert "scegli" in say(GAME.help(s, "Ann"), "it", GAME)
     waiting = GAME.view(s, "Bob")["waiting_for"]
     assert say(waiting["title"], "it", GAME) == "turno d'azione" and say(waiting["title"], "de", GAME) == "Aktionszug"
+
+
+def test_whom_the_game_waits_for_is_named_in_the_third_person():
+    """The harbour line every player reads (`now deciding: Bob (...)`) names the decision as a
+    task, not as the prompt addressed to the player asked (`choose your action`), which read
+    as if it spoke to the reader; nor does it repeat the decade and action round."""
+    from games.porto_carthago.game import PortoCarthago
+    from referee.i18n.messages import say
+
+    s = at_actions()
+    asked = GAME.prompts(s)[0].player
+    reader = next(p for p in ("Ann", "Bob", "Cid") if p != asked)
+    waiting = GAME.view(s, reader)["waiting_for"]
+    assert waiting["player"] == asked and waiting["text"] == "choosing an action"
+    assert "Aktion wählen" == say(waiting["text"], "de", PortoCarthago())
+    setup = GAME.setup(["Ann", "Bob", "Cid"], "third-person", {}, GAME.load_components(None))
+    text = str(GAME.view(setup, None)["waiting_for"]["text"])
+    assert not {"you", "your"} & set(text.split()), text

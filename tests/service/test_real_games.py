@@ -54,3 +54,32 @@ def test_undo_in_a_real_game(name, tmp_path):
         assert ref.submit(made.id, player, game.format(game.legal_orders(stored.state, player)[0])).ok
     ref.undo(made.id, 1, "back to the start")
     assert store.load(made.id).state == before
+
+
+def test_a_second_set_in_a_sequential_turn_drops_nothing(tmp_path):
+    """In Constantinopolis's construction phase each set is carried out as it comes: a second
+    set adds to the first, which stands (the building is bought). The receipt says nothing was
+    replaced or dropped, which it once did, for every order carried out earlier in the turn."""
+    game = registry.games()["constantinopolis"]
+    store = TinyDBStore(tmp_path)
+    ref = Referee(store, clock=FakeClock())
+    made = ref.new_game("constantinopolis", [(p, f"{p}@example.org") for p in ("ann", "bob", "cy")],
+                        seed="smoke")
+    for _ in range(40):
+        state = store.load(made.id).state
+        player = game.prompts(state)[0].player
+        if game.phase(state).name == "Construct buildings":
+            break
+        assert ref.submit(made.id, player, game.format(game.legal_orders(state, player)[0])).ok
+    else:
+        pytest.fail("no construction phase reached")
+    first = next(o for o in game.legal_orders(state, player) if o.kind == "build")
+    assert ref.submit(made.id, player, game.format(first)).ok
+    state = store.load(made.id).state
+    second = next(o for o in game.legal_orders(state, player) if o.kind not in ("done", "build"))
+    receipt = ref.submit(made.id, player, game.format(second))
+    assert receipt.status == "accepted" and receipt.first_set
+    assert receipt.removed == []
+    text = receipt.render(brief=True) + receipt.render()
+    assert "dropped" not in text and "replaces" not in text and "Changes since" not in text
+    assert first.args["building"] in store.load(made.id).state["p"][player]["buildings"]

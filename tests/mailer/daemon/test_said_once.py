@@ -163,11 +163,11 @@ def test_only_a_mail_that_asks_for_orders_says_your_move(name, kind):
     asking = [(subject, body) for _, subject, body in got if re.search(r"^ORDERS \S+ \S+$", body, re.M)]
     others = [subject for _, subject, body in got if not re.search(r"^ORDERS \S+ \S+$", body, re.M)]
     assert asking and others
-    assert all(re.fullmatch(r"\[\w+-1\] Your move: round \d+, .+ \(by \w{3} \d+ \w{3} \d\d:\d\d UTC\)", s)
+    assert all(re.fullmatch(r"\[\w+-1\] Your move: (?:round|decade) \d+, .+ \(by \w{3} \d+ \w{3} \d\d:\d\d UTC\)", s)
                for s, _ in asking), [s for s, _ in asking][:3]
     assert not [s for s in others if "Your move" in s]
-    assert {re.sub(r"\d+", "N", s.split("] ", 1)[1].split(":")[0]) for s in others} <= {
-        "Orders received", "Round N", "Game over"}
+    assert {re.sub(r"\d+", "N", s.split("] ", 1)[1].split(":")[0].split(" – ")[0]) for s in others} <= {
+        "Orders received", "Round N", "Decade N", "Game over"}
 
 
 def test_the_sentences_of_a_mail_are_read_across_its_wrapped_lines():

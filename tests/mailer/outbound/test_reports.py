@@ -23,7 +23,7 @@ def test_report_shows_own_view_events_and_a_prefilled_block():
         "[race-1] Your move: round 0, add (by Sat 28 Nov 17:05 UTC)"
     assert report_subject(dict(ctx, due="Sat 28 Nov 17:05 UTC"), reminder="5h") == \
         "[race-1] Your move (reminder, 5h left): round 0, add (by Sat 28 Nov 17:05 UTC)"
-    assert report_subject(dict(ctx, prompt=None)) == "[race-1] Round 0: add"  # a mail that asks nothing
+    assert report_subject(dict(ctx, prompt=None)) == "[race-1] Round 0 – add"  # a mail that asks nothing
 
 
 def test_another_players_secret_does_not_reach_the_report():
