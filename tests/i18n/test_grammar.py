@@ -170,7 +170,7 @@ def test_a_wall_segment_is_named_by_a_noun_where_its_order_word_is_a_verb():
                    gold=10)
     assert say(built, "it", constantinopolis) == "alice costruisce il tratto di mura del commercio per 10 oro."
     assert say(built, "en", constantinopolis) == "alice builds the trade wall segment for 10 gold."
-    assert say(built, "de", constantinopolis) == "alice baut den Mauerabschnitt handeln für 10 Gold."
+    assert say(built, "de", constantinopolis) == "alice baut die Mauer „Handel“ für 10 Gold."
     assert [wall_name("constantinopolis", "it", w) for w in ("exchange", "draw")] == ["scambio", "pescata"]
-    assert wall_name("constantinopolis", "de", "exchange") == "tauschen"
+    assert wall_name("constantinopolis", "de", "exchange") == "Tausch"
     assert wall_name("constantinopolis", "en", "exchange") == "exchange"
