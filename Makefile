@@ -55,13 +55,18 @@ catalogues: $(STAMP)
 	$(BIN)/python -m referee.i18n.catalogues fill
 	$(BIN)/python -m referee.i18n.catalogues check || true
 
+# Two test processes a core: many of the longest tests mostly wait (a daemon killed and started
+# again, Postfix's queue, bots and a daemon passing mail on loopback, deadlines on a fast clock),
+# and with one process a core a waiting test leaves its core idle while the others queue.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
+
 test: $(STAMP) system-packages $(MO)
-	$(BIN)/python -m pytest -n auto -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -q $(PYTEST_ARGS)
 
 # For the edit-test loop: everything but the tests marked long or slow (the bulk of the property
 # tests over many random games, whole games by mail; tests/marks.py). `make test` and CI run all.
 test-quick: $(STAMP) $(MO)
-	$(BIN)/python -m pytest -n auto -q -m "not long and not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -q -m "not long and not slow" $(PYTEST_ARGS)
 
 # A whole game by mail on loopback; e.g. make demo DEMO_ARGS="--game porto-carthago --keep"
 demo: $(STAMP) $(MO)
