@@ -28,8 +28,8 @@ from .state import components_of, sheet_of
 from .views import DECISION_READS, view as _view
 
 PLAN_KINDS = ("plan", "cancel")  # orders that set plans, not answers to the decision open now
-STANDING_KINDS = (*PLAN_KINDS, "defend")  # meant for decisions to come: a receipt names them, the plan shows them
-STANDING_KINDS = frozenset(("plan", "cancel", "defend"))  # may be given at any time
+# Orders that may be given at any time, meant for decisions to come: a receipt names them, the plan shows them.
+STANDING_KINDS = frozenset((*PLAN_KINDS, "defend"))
 
 
 class Constantinopolis:
