@@ -55,13 +55,23 @@ catalogues: $(STAMP)
 	$(BIN)/python -m referee.i18n.catalogues fill
 	$(BIN)/python -m referee.i18n.catalogues check || true
 
+# Two test processes a core: many of the longest tests mostly wait (a daemon killed and started
+# again, Postfix's queue, bots and a daemon passing mail on loopback, deadlines on a fast clock),
+# and with one process a core a waiting test leaves its core idle while the others queue.
+# Tests are handed out one at a time as workers free up (--maxschedchunk=1), in the order
+# tests/conftest.py sorts them (long, then slow, then the rest): by default xdist hands each
+# worker a quarter of its share at once, in collection order, so the first worker got every
+# long and slow test and ran them one after another while the others finished early.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
+XDIST := -n $(TEST_WORKERS) --maxschedchunk=1
+
 test: $(STAMP) system-packages $(MO)
-	$(BIN)/python -m pytest -n auto -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) -q $(PYTEST_ARGS)
 
 # For the edit-test loop: everything but the tests marked long or slow (the bulk of the property
 # tests over many random games, whole games by mail; tests/marks.py). `make test` and CI run all.
 test-quick: $(STAMP) $(MO)
-	$(BIN)/python -m pytest -n auto -q -m "not long and not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) -q -m "not long and not slow" $(PYTEST_ARGS)
 
 # A whole game by mail on loopback; e.g. make demo DEMO_ARGS="--game porto-carthago --keep"
 demo: $(STAMP) $(MO)

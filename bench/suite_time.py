@@ -32,6 +32,9 @@ def main(args: list[str]) -> int:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="referee-suite-") as tmp:
+        # readable by others, as a checkout is: the Postfix test runs the referee as `nobody`
+        # from the clone (a temporary directory is private, and there it found no module)
+        os.chmod(tmp, 0o755)
         clone = Path(tmp) / "referee"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
         print(f"make test in a fresh clone of {commit}; load average before: {load()}", flush=True)

@@ -14,6 +14,7 @@ def race_registered(monkeypatch):
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked `long` first: with `-n auto` the others fill the remaining workers
-    meanwhile, instead of one worker running a long test alone at the end."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    """The tests marked `long` first, then those marked `slow` (each costing seconds where most
+    cost milliseconds): with several workers the short ones fill the remaining workers
+    meanwhile and at the end, instead of one worker running a long test alone at the end."""
+    items.sort(key=lambda item: (item.get_closest_marker("long") is None, item.get_closest_marker("slow") is None))

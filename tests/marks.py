@@ -1,7 +1,8 @@
 """Marks the test suite's runs go by (pyproject.toml names them):
 
 - `long`: takes minutes; started first, so that a parallel run does not end on it.
-- `slow`: the bulk of a property test over many random games, or a whole game by mail;
+- `slow`: the bulk of a property test over many random games, a whole game by mail or a
+  whole game of computer players;
   `make test-quick` leaves these out, `make test` and CI run them.
 """
 

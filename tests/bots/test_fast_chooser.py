@@ -14,6 +14,8 @@ from referee import registry
 from referee.bots import make_bot
 from referee.playthrough import replay, same_state
 
+from ..marks import slow
+
 NAMES = ["ann", "bob", "cid", "dee"]
 SEEDS = ["d1", "d2"]
 LEAST_FAME = 25  # Constantinopolis: the fame of the last player, whatever the seat
@@ -40,6 +42,7 @@ def play(name: str, seed: str) -> tuple[dict, dict[str, int]]:
     return game.result(state).scores, kinds
 
 
+@slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_porto_carthago_bots_load_ships_and_take_palace_seats(seed):
     scores, kinds = play("porto-carthago", seed)
@@ -48,6 +51,7 @@ def test_porto_carthago_bots_load_ships_and_take_palace_seats(seed):
     assert kinds.get("loading", 0) >= 5, kinds
 
 
+@slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_constantinopolis_bots_spread_fame_as_players_do(seed):
     scores, _ = play("constantinopolis", seed)

@@ -22,6 +22,7 @@ from referee.playthrough import own_position_and_set
 from referee.service import BadRequest, next_wake
 
 from tests.deadlines.conftest import flat, mails
+from tests.marks import slow
 from tests.service.conftest import games  # noqa: F401  (the race test game: it has no computer player)
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -75,6 +76,7 @@ def play_me(svc, gid, token, seed="me", most=3000):
     raise AssertionError("the game did not end")
 
 
+@slow
 @pytest.mark.parametrize("name", ["porto-carthago", "constantinopolis"])
 def test_a_person_plays_a_whole_game_against_computer_players(svc, name):
     gid, token = alone(svc, name)

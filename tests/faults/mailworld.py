@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP
 
 from mailer.daemon.wiring import Services, build
 from referee import registry
@@ -50,6 +51,33 @@ class Delivery:
     at: float
 
 
+class _Counted(SMTP):
+    """An SMTP session that tells its sink when it opens and when it is gone."""
+
+    def __init__(self, sink: "Sink", *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sink = sink
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._sink._opened(+1)
+
+    def connection_lost(self, error) -> None:
+        try:
+            super().connection_lost(error)
+        finally:
+            self._sink._opened(-1)
+
+
+class _Controller(Controller):
+    def __init__(self, sink: "Sink", **kwargs: Any) -> None:
+        super().__init__(sink, **kwargs)
+        self._sink = sink
+
+    def factory(self):
+        return _Counted(self._sink, self.handler, **self.SMTP_kwargs)
+
+
 class Sink:
     """The relay: an aiosmtpd server that records every mail in order. `down` makes it answer
     421 (a relay in trouble); `stop()` closes the port (a relay that is gone)."""
@@ -59,7 +87,15 @@ class Sink:
         self.deliveries: list[Delivery] = []
         self.down = False
         self._lock = threading.Lock()
+        self._sessions = 0
+        self._closed = threading.Condition(self._lock)
         self._controller: Controller | None = None
+
+    def _opened(self, change: int) -> None:
+        with self._lock:
+            self._sessions += change
+            if not self._sessions:
+                self._closed.notify_all()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if self.down:
@@ -75,7 +111,7 @@ class Sink:
         return "250 OK"
 
     def start(self) -> None:
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port, server_hostname="relay.test")
+        self._controller = _Controller(self, hostname="127.0.0.1", port=self.port, server_hostname="relay.test")
         self._controller.start()
 
     def stop(self) -> None:
@@ -100,6 +136,16 @@ class Sink:
                 break
             count = now
         return count
+
+    def count_once_closed(self, most: float = 30.0) -> int:
+        """The count once every SMTP session is gone (at most `most` seconds): after a kill, the
+        dead daemon's connections end, and what the relay was reading from them is recorded
+        before its session closes, so nothing from the dead daemon can come after this count
+        (no new daemon is started meanwhile). Exact where `quiet_count` guesses by a pause."""
+        with self._closed:
+            if not self._closed.wait_for(lambda: self._sessions == 0, timeout=most):
+                raise AssertionError(f"{self._sessions} relay session(s) still open {most:.0f} s after the kill")
+            return len(self.deliveries)
 
     def snapshot(self) -> list[Delivery]:
         with self._lock:

@@ -21,6 +21,7 @@ from referee.playthrough import play
 from referee.press import seen_by
 from referee.service import PressRequest, Talk
 
+from ..marks import chunks
 from .hidden import HIDE
 from .test_reports import NAMES, OPTIONS, mails_to, seat, service
 
@@ -40,7 +41,7 @@ def talk(svc, gid, sender, audience, text, n):
     assert done.talks[0]["sent"], done.talks
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("chunk", chunks(CHUNKS))
 @pytest.mark.parametrize("name", sorted(HIDE))
 def test_private_table_talk_reaches_nobody_else(name, chunk, tmp_path):
     game = registry.get(name)
