@@ -76,7 +76,10 @@ def decide(game: Game, seen: Observation, level: str = DEFAULT_LEVEL, seed: str 
     """The lines of the player's next submission (canonical order text). A set planned in a
     phase played by all at once stops after an order that draws hidden cards, to go on once
     they are seen (the caller sends it again with what follows); with `whole_set` (a caller
-    that cannot come back to it) the set is ended there with the player's default orders."""
+    that cannot come back to it) the set is ended there with the player's default orders.
+    A turn taken one order at a time gets one order, or with `whole_set` (a player by mail,
+    who writes a turn in one mail as a person does) the orders of the turn up to its end or
+    to an order that draws hidden cards, after which the player is asked again."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
     policy = policy_for(game.name)
@@ -87,7 +90,7 @@ def decide(game: Game, seen: Observation, level: str = DEFAULT_LEVEL, seed: str 
     worlds = [_world(game, seen, rng) for _ in range(budget.worlds if level == "strong" else 1)]
     start = game.phase(worlds[0]).key  # a sampled world's own key: counters a view leaves out may differ
     orders: list[Order] = []
-    while len(orders) < (MAX_SET if seen.simultaneous else 1):
+    while len(orders) < (MAX_SET if seen.simultaneous or whole_set else 1):
         order = _choose(game, policy, worlds, seen.player, level, budget, rng)
         if order is None:
             break
@@ -96,7 +99,7 @@ def decide(game: Game, seen: Observation, level: str = DEFAULT_LEVEL, seed: str 
         if not worlds or not _still_asked(game, worlds[0], start, seen.player):
             break
         if policy.ends_planning(order):
-            if whole_set:
+            if whole_set and seen.simultaneous:
                 orders += game.default_orders(worlds[0], seen.player)
             break
     return [game.format(o) for o in orders]
