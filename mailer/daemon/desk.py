@@ -24,6 +24,7 @@ from typing import Callable
 from mailer.inbound.addresses import referee_code
 from mailer.inbound.message import InboundMail
 from mailer.outbound.notifier import MailNotifier, reply_address
+from mailer.outbound.reports import command_words
 from mailer.own_address import referee_address
 from referee.i18n import DEFAULT_LANGUAGE, LanguageError, language_code, translations
 from referee.rendering import paragraphs, render
@@ -164,9 +165,10 @@ class Desk:
         except ServiceError as exc:
             assert mail.sender
             t = translations(lang)
+            said = command_words(name, lang)  # the command in the reader's words (ISCRIVIMI)
             problem = paragraphs(t.gettext("Your {command} could not be done: {why}").format(
-                command=name, why=exc.said(lang)), t.gettext("Nothing was changed.")).rstrip("\n")
-            subject = t.gettext("{command} not done").format(command=name)
+                command=said, why=exc.said(lang)), t.gettext("Nothing was changed.")).rstrip("\n")
+            subject = t.gettext("{command} not done").format(command=said)
             text = render("signup/desk-help.txt", lang=lang, problem=problem, commands=self._commands(lang))
             if charged:
                 self._send(mail.sender, subject, text, mail, serial, lang)

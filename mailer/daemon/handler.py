@@ -24,6 +24,7 @@ from mailer.inbound.message import InboundMail, parse_message
 from mailer.outbound.bounced import note_failure
 from mailer.outbound.compose import own_id_host
 from mailer.outbound.notifier import MailNotifier
+from mailer.outbound.reports import command_words
 from referee.config import Settings
 from referee.i18n import N_, translations
 from referee.receipts import ACCEPTED, DUPLICATE, REJECTED, Receipt
@@ -315,9 +316,10 @@ class MailHandler:
                 return Handled("refused", f"bad token; {self._refuse(mail)}", game_id, player)
             lang = seat["language"]
             t = translations(lang)
+            said = command_words(name, lang)  # the command in the reader's words (VACANZA)
             self.notifier.system_mail(
-                seat["email"], t.gettext("[{game}] {command} not done").format(game=game_id, command=name),
-                t.gettext("Your {command} could not be done: {error}").format(command=name, error=exc) + "\n\n"
+                seat["email"], t.gettext("[{game}] {command} not done").format(game=game_id, command=said),
+                t.gettext("Your {command} could not be done: {error}").format(command=said, error=exc) + "\n\n"
                 + t.gettext("Nothing was changed. The mail commands are:") + "\n\n"
                 f"{command_summary(lang)}\n" + (f"\n{unread_notice(name, rest, lang)}" if rest else ""),
                 in_reply_to=mail.message_id, serial=f"{game_id}.{serial}", language=lang)
@@ -327,7 +329,7 @@ class MailHandler:
             if seat is not None:
                 t = translations(seat["language"])
                 self.notifier.system_mail(seat["email"], t.gettext("[{game}] Only {command} was done").format(
-                    game=game_id, command=name), unread_notice(name, rest, seat["language"]),
+                    game=game_id, command=command_words(name, seat["language"])), unread_notice(name, rest, seat["language"]),
                     in_reply_to=mail.message_id, serial=f"{game_id}.{serial}.rest", language=seat["language"])
         return Handled("command", name, game_id, player)
 

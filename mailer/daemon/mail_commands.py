@@ -12,7 +12,7 @@ import re
 
 from mailer.inbound.message import InboundMail
 from mailer.inbound.prose import is_salutation
-from mailer.outbound.reports import mail_commands
+from mailer.outbound.reports import command_words, mail_commands
 from mailer.safe_headers import sanitise_header
 from referee.i18n import DEFAULT_LANGUAGE, translations
 
@@ -96,7 +96,7 @@ def unread_notice(name: str, rest: list[str], lang: str = DEFAULT_LANGUAGE) -> s
                        "was not read, and no orders were taken from this mail:",
                        "Your mail began with {command}, so it was read as that command alone. {count} lines after it "
                        "were not read, and no orders were taken from this mail:", len(rest)).format(
-                command=name, count=len(rest))
+                command=command_words(name, lang), count=len(rest))
             + "\n\n" + "\n".join(f"    {line}" for line in shown)
             + more + "\n\n" + t.gettext("Send orders in a mail of their own.") + "\n")
 

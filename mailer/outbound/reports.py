@@ -252,11 +252,13 @@ MAIL_COMMANDS = (
 # reads them; English is always understood too), and the words of their examples.
 COMMAND_WORDS = {
     "de": {"STATUS": "STAND", "HELP": "HILFE", "VACATION": "URLAUB", "TIMEZONE": "ZEITZONE", "LANGUAGE": "SPRACHE",
-           "CHECK": "PRÜFE", "LEAVE": "AUSSTEIGEN", "NOTIFY": "BENACHRICHTIGUNG",
+           "CHECK": "PRÜFE", "LEAVE": "AUSSTEIGEN", "NOTIFY": "BENACHRICHTIGUNG", "HISTORY": "VERLAUF",
+           "JOIN": "ANMELDEN", "LIST": "LISTE", "CONFIRM": "BESTÄTIGEN", "GAMES": "PARTIEN",
            "each": "jede", "turn": "zug", "digest": "sammel", "then your orders": "dann deine Befehle",
            "until": "bis", "off": "aus"},
     "it": {"STATUS": "STATO", "HELP": "AIUTO", "VACATION": "VACANZA", "TIMEZONE": "FUSO", "LANGUAGE": "LINGUA",
-           "CHECK": "VERIFICA", "LEAVE": "LASCIA", "NOTIFY": "AVVISI",
+           "CHECK": "VERIFICA", "LEAVE": "LASCIA", "NOTIFY": "AVVISI", "HISTORY": "CRONOLOGIA",
+           "JOIN": "ISCRIVIMI", "LIST": "ELENCO", "CONFIRM": "CONFERMA", "GAMES": "PARTITE",
            "each": "ogni", "turn": "turno", "digest": "riepilogo", "then your orders": "poi i tuoi ordini",
            "until": "fino", "off": "no"},
 }

@@ -89,12 +89,12 @@ def test_join_leave_and_games_answer_in_the_games_language(desk):
 def test_a_refusal_is_explained_in_the_readers_language_and_changes_nothing(desk):
     desk.mail("bob@p.test", "ISCRIVIMI r9 Bob")
     subject, text = last(desk, "bob@p.test")
-    assert subject == "JOIN non eseguito"
-    assert "'r9'" in text and "Non è cambiato niente." in text and COMMANDS["it"] in text
+    assert subject == "ISCRIVIMI non eseguito"
+    assert "«r9»" in text and "Non è cambiato niente." in text and COMMANDS["it"] in text
     assert all(not g["taken"] for g in desk.ref.open_games())
     desk.mail("bob@p.test", "ANMELDEN r1 ann!!")
     subject, text = last(desk, "bob@p.test")
-    assert subject == "JOIN nicht ausgeführt" and "Es wurde nichts geändert." in text
+    assert subject == "ANMELDEN nicht ausgeführt" and "Es wurde nichts geändert." in text
     fits(text)
 
 
