@@ -14,12 +14,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Callable, Iterable
 
-from referee.contract import MenuLine, Order, menu_family, passes
+from referee.contract import MenuLine, Order, OrderError, menu_family, passes
 from referee.orderlines import spans
 from referee.wording import Listing, either, in_a_row, listed, menu_order, order_phrase, order_text, phrase, term
 
 from . import accept, auction, construction, donations, end_of_round, flow
-from .buildings import REDEMPTOR_DISCOUNT, public_tile
+from .buildings import REDEMPTOR_DISCOUNT, public_tile, purchase_cost, purchase_named
+from .preemption import without_redemptor
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .grammar import FREE_OFFICE, format_order
 from .ships import ship_cost
@@ -252,17 +253,41 @@ def _preempt_lines(state: GameState, judge: Judge, ahead: bool) -> list[MenuLine
     listing = Order("preempt-list", {"buildings": []})
     if not judge(listing):
         return []
-    return [MenuLine(phrase("{order}: pre-empt these unasked; '{never}' for none",
-                            order=menu_order("preempt list <buildings>"), never=order_text("preempt never")),
+    return [MenuLine(phrase("{order}: from now on pre-empt these buildings without being asked ('{never}': "
+                            "none)", order=menu_order("preempt list <buildings>"), never=order_text("preempt never")),
                      (listing,), lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list),
                      ahead=ahead),
-            MenuLine(order_phrase("preempt ask"), (Order("preempt-ask"),), ahead=ahead)]
+            MenuLine(phrase("{order}: from now on be asked about each purchase you could pre-empt (the default)",
+                            order=menu_order("preempt ask")), (Order("preempt-ask"),), ahead=ahead)]
+
+
+def _consul_answers(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
+    """The Consul's two answers, each saying what it does; when he cannot pre-empt, the allow
+    line says why (his gold is his own to know)."""
+    pending = state["construct"]["pending"]
+    building = purchase_named(state, pending["args"])
+    out: list[MenuLine] = []
+    try:
+        construction.check_order(state, player, Order("preempt"))
+    except OrderError as e:
+        why: object | None = e.message
+    else:
+        why = None
+        out.append(MenuLine(phrase("{order}: buy {building} yourself for {gold} gold", order=menu_order("preempt"),
+                                   building=building, gold=purchase_cost(state, without_redemptor(pending["args"]))),
+                            (Order("preempt"),)))
+    if judge(Order("allow")):
+        allow = phrase("{order}: {player} buys it", order=menu_order("allow"), player=pending["buyer"])
+        if why is not None:
+            allow = phrase("{allow} (you cannot pre-empt it: {reason})", allow=allow, reason=why)
+        out.insert(0, MenuLine(allow, (Order("allow"),)))
+    return out
 
 
 def _construct(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
     judge = _judge(construction.check_order, state, player)
     if state["construct"]["pending"] is not None:  # the Consul asked: his standing list answers it too
-        return _singles(judge, [Order("allow"), Order("preempt")]) + _preempt_lines(state, judge, ahead=False)
+        return _consul_answers(state, player, judge) + _preempt_lines(state, judge, ahead=False)
     out = _singles(judge, [Order("done")]) + _builds(state, player, judge) + _dealings(state, player, judge)
     if "preempt-list" in kinds:  # the Consul's own turn: the list is for the purchases of the others to come
         out += _preempt_lines(state, judge, ahead=True)
