@@ -121,9 +121,17 @@ def _stock(sheet: PlayerSheet) -> Listing:
     return listed(goods_count(sheet["goods"][g], g) for g in GOODS if sheet["goods"][g])
 
 
+def _said(order: object, what: object, ahead: bool) -> object:
+    """A menu line's order and what it does. Under "Plan ahead" (fill in, remove the `#`) what
+    it does follows as a comment, so the line left once the `#` is gone is a valid order."""
+    return phrase("{order}   # {what}", order=order, what=what) if ahead else \
+        phrase("{order}: {choices}", order=order, choices=what)
+
+
 def _defend_line(ahead: bool) -> MenuLine:
-    return MenuLine(phrase("{order}: the most you pay to keep your office in the auction",
-                           order=menu_order("defend <gold>")), (Order("defend", {"gold": 0}),),
+    what = phrase("in the next auction, the most you pay to keep your office") if ahead else \
+        phrase("the most you pay to keep your office in the auction")
+    return MenuLine(_said(menu_order("defend <gold>"), what, ahead), (Order("defend", {"gold": 0}),),
                     lambda o: o.kind == "defend" and isinstance(o.args.get("gold"), int) and o.args["gold"] >= 0,
                     ahead=ahead)
 
@@ -191,14 +199,22 @@ def _builds(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
     out = []
     for red, tail in ((False, ""), (True, " with redemptor")):
         extra = {"redemptor": True} if red else {}
-        out += _family(f"build <building>{tail}", [(b, Order("build", {"building": b, **extra}))
-                                                   for b in components["buildings"]], judge)
+        family = _redemptor_family if red else _family
+        out += family(f"build <building>{tail}", [(b, Order("build", {"building": b, **extra}))
+                                                  for b in components["buildings"]], judge)
         fames = sorted({t["fame"] for t in components["public"]})
-        out += _family(f"build public <fame>{tail}",
-                       [(_public_label(state, f, red), Order("build", {"public": f, **extra})) for f in fames], judge)
-        out += _family(f"build wall <segment>{tail}", [(term(w), Order("build", {"wall": w, **extra}))
-                                                       for w in WALL_ABILITIES], judge)
+        out += family(f"build public <fame>{tail}",
+                      [(_public_label(state, f, red), Order("build", {"public": f, **extra})) for f in fames], judge)
+        out += family(f"build wall <segment>{tail}", [(term(w), Order("build", {"wall": w, **extra}))
+                                                      for w in WALL_ABILITIES], judge)
     return out
+
+
+def _redemptor_family(head: str, labelled: Iterable[tuple[object, Order]], judge: Judge) -> list[MenuLine]:
+    """A purchase with the Redemptor, saying what it does: a red good given up for a discount."""
+    return _explained(lambda choices: phrase("{order} (give up 1 red good, pay {discount} gold less): {choices}",
+                                             order=menu_order(head), discount=REDEMPTOR_DISCOUNT, choices=choices),
+                      labelled, judge)
 
 
 def _public_label(state: GameState, fame: int, redemptor: bool) -> object:
@@ -225,7 +241,7 @@ def _dealings(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
         out.append(_exchange_line(pairs))
     threes = [o for o in (Order("trade", {"goods": c}) for c in submultisets(sheet["goods"], 3, 3)) if judge(o)]
     if threes:
-        out.append(MenuLine(phrase("{order} (trade wall, 10 gold): any three of your {goods}",
+        out.append(MenuLine(phrase("{order} (trade wall): sell any three of your goods for 10 gold; you have {goods}",
                                    order=menu_order("trade <three goods>"), goods=_stock(sheet)), tuple(threes)))
     out += _counted("discard <count> <good>", "discard", {g: range(1, sheet["goods"][g] + 1) for g in GOODS}, judge)
     return out
@@ -253,12 +269,14 @@ def _preempt_lines(state: GameState, judge: Judge, ahead: bool) -> list[MenuLine
     listing = Order("preempt-list", {"buildings": []})
     if not judge(listing):
         return []
-    return [MenuLine(phrase("{order}: from now on pre-empt these buildings without being asked ('{never}': "
-                            "none)", order=menu_order("preempt list <buildings>"), never=order_text("preempt never")),
+    return [MenuLine(_said(menu_order("preempt list <buildings>"),
+                           phrase("from now on pre-empt these buildings without being asked ('{never}': none)",
+                                  never=order_text("preempt never")), ahead),
                      (listing,), lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list),
                      ahead=ahead),
-            MenuLine(phrase("{order}: from now on be asked about each purchase you could pre-empt (the default)",
-                            order=menu_order("preempt ask")), (Order("preempt-ask"),), ahead=ahead)]
+            MenuLine(_said(menu_order("preempt ask"),
+                           phrase("from now on be asked about each purchase you could pre-empt (the default)"), ahead),
+                     (Order("preempt-ask"),), ahead=ahead)]
 
 
 def _consul_answers(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
