@@ -138,6 +138,8 @@ def summary(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Co
             own[who] = []
             lines.append(own[who])
             own[who].append(who)
+        if len(own[who]) > 1 and _names_another(own[who][-1], who, players) and not tail.startswith(who):
+            tail = f"{who} {tail}"  # after an entry naming another player, say whose this one is
         own[who].append(tail.rstrip("."))
     out = []
     for line in lines:
