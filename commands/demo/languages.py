@@ -188,7 +188,10 @@ def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
     subject = str(mail.get("Subject") or "")
     t = translations(lang)
     body = mail.get_body(("plain",))
-    text = " ".join((body.get_content() if body is not None else "").split())  # lines as one, unwrapped
+    content = body.get_content() if body is not None else ""
+    # a list's dash and an empty table cell are no hyphens between words
+    content = re.sub(r"(?<=  )-(?= )|(?<= )-(?=  )", "·", re.sub(r"(?m)^(\s*)- ", r"\1• ", content))
+    text = " ".join(content.split())  # lines as one, unwrapped
     problems = []
     if not any(p.match(subject) for p in _subjects(lang, game_id)):
         problems.append(f"subject {subject!r} is not one written in {NAMES[lang]}")
