@@ -90,8 +90,8 @@ def test_the_market_table_and_for_sale_lists_follow_the_view():
     state = GAME.setup(NAMES[:3], "table", {}, GAME.load_components(None))
     view = GAME.view(state, "ann")
     text = view_text(GAME, view, "ann")
-    assert f"Market: {view['market']['current'].replace(' - ', ' – ')}" in text  # the mail sets the dash
-    assert "Next markets: " + ", ".join(n.replace(" - ", " – ") for n in view["market"]["future"]) in " ".join(text.split())
+    assert f"Market: {view['market']['current']}" in text
+    assert "Next markets: " + ", ".join(view["market"]["future"]) in " ".join(text.split())
     for name, left in view["supply"].items():
         if left:
             assert f"{name} {view['catalogue']['buildings'][name]['cost']} ({left})" in " ".join(text.split())

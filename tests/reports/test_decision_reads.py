@@ -40,7 +40,7 @@ def line(pattern: str) -> Check:
 
 def market_card(text: str, view: dict) -> bool:
     """The current market card whole: its name, the buy, sell and limit rows, its donations."""
-    return (f"Market: {view['market']['current'].replace(' - ', ' – ')}" in text and re.search(r"^    buy ", text, re.MULTILINE)
+    return (f"Market: {view['market']['current']}" in text and re.search(r"^    buy ", text, re.MULTILINE)
             and re.search(r"^    sell ", text, re.MULTILINE) and re.search(r"^    limit ", text, re.MULTILINE)
             and "    Donations: " in text) is True
 
