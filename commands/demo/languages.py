@@ -83,7 +83,15 @@ TERMS = {
            (r"\bdes Consul\b", "the genitive is 'des Consuls'"),
            (r"\bfür 0 Gold\b", "nothing paid is 'kostenlos'"),
            (r"'[^'\s][^'\n]{0,40}'", "German text quotes with „…“, not straight quotes"),
-           (r"#\d", "a number is 'Nr.', not '#'")],
+           (r"#\d", "a number is 'Nr.', not '#'"),
+           (r"\bMauerst(?:ü|ue)ck", "a wall segment is a 'Mauerabschnitt'"),
+           (r"\bGebäude bauen\b", "the building phase is the 'Bauphase'"),
+           (r"\bBelohnung der Intrige\b", "the decision is 'Handelspunkt oder Intrige'"),
+           (r"\bNachziehen\b", "the wall is „Aufträge“; 'nachziehen' is the order that redraws contracts"),
+           (r"\bPosten sind\b|\bTauschposten\b", "'Posten' is a trading post, not an item of an offer"),
+           (r"\b(?:möchte|will|kauft) öffentlich \d", "a public building is named in prose, not by its order"),
+           (r"\bgewählt haben schon: niemand\b", "'gewählt hat noch niemand'"),
+           (r"\bauf \d+ erhöht\b|\berhöht auf \d+\.", "a bid is raised to so much 'Gold'")],
     "it": [(r"\b[Tt]urno \d", "a round is 'round', a player's turn 'turno'"),
            (r"\b[Ff]ine turno\b", "the end of a round is 'fine del round'"),
            (r"\buffic(?:io|i) mercantil[ei]\b|\buffici\b", "a trading post is 'fondaco'"),
@@ -100,7 +108,10 @@ TERMS = {
 # What a reader of the language marks whatever the concept (`grammar_problems`): the sound of
 # the next word, a price of nothing, a plural written with a slash, English quotation marks.
 SLIPS = {
-    "it": [(r"(?<![\w'’<])a\s+[Aa][^\W\d_]+", "'ad' before a word starting with 'a'"),
+    "de": [(r"(?<![.…])\.\.(?![.…])", "a full stop doubled"),
+           (r"[^\W\d_] - [^\W\d_]", "a dash between words is '–', not a hyphen")],
+    "it": [(r"(?<![.…])\.\.(?![.…])", "a full stop doubled"),
+           (r"[^\W\d_] - [^\W\d_]", "a dash between words is '–', not a hyphen"),(r"(?<![\w'’<])a\s+[Aa][^\W\d_]+", "'ad' before a word starting with 'a'"),
            (r"\bper\s+0\s+(?:oro|talenti)\b", "a price of nothing is 'gratis'"),
            (r"\b[^\W\d_]+[eoa]/[ei]\b", "a plural chosen by its count, not written with a slash"),
            (r"(?:^|(?<=[\s(:]))'[^'\s][^'\n]{0,40}'(?=[\s.,;:)]|$)|\"[^\"\n]{1,40}\"",
@@ -177,7 +188,10 @@ def mail_problems(raw: bytes, lang: str, game_id: str) -> list[str]:
     subject = str(mail.get("Subject") or "")
     t = translations(lang)
     body = mail.get_body(("plain",))
-    text = " ".join((body.get_content() if body is not None else "").split())  # lines as one, unwrapped
+    content = body.get_content() if body is not None else ""
+    # a list's dash and an empty table cell are no hyphens between words
+    content = re.sub(r"(?<=  )-(?= )|(?<= )-(?=  )", "·", re.sub(r"(?m)^(\s*)- ", r"\1• ", content))
+    text = " ".join(content.split())  # lines as one, unwrapped
     problems = []
     if not any(p.match(subject) for p in _subjects(lang, game_id)):
         problems.append(f"subject {subject!r} is not one written in {NAMES[lang]}")

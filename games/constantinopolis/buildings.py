@@ -48,6 +48,26 @@ def purchase_words(args: dict[str, Any]) -> OrderText:
     return order_text(purchase_name(args))
 
 
+def buyer_price(state: GameState, args: dict[str, Any]) -> int:
+    """What the buyer pays: the printed price, less the Redemptor's discount on his line."""
+    cost = purchase_cost(state, args)
+    return max(0, cost - REDEMPTOR_DISCOUNT) if args.get("redemptor") else cost
+
+
+def purchase_named(state: GameState, args: dict[str, Any]) -> object:
+    """A purchase named in prose by its building, not by the order's words: `the public
+    building Domus Regia (4 fame)`, `Cura`; a wall by the glossary's name."""
+    if "public" in args:
+        tile = public_tile(state, args["public"])
+        if tile is not None:
+            return phrase("the public building {building} ({fame} fame)", building=tile["name"], fame=tile["fame"])
+    if "wall" in args:
+        return term(f"{args['wall']} wall")
+    if "building" in args:
+        return args["building"]
+    return purchase_words(args)
+
+
 # "you already bought a ... building this round", for each kind of building
 _KIND_BOUGHT: dict[str, Phrase] = {
     "production": phrase("you already bought a production building this round"),
@@ -181,10 +201,15 @@ def buy_building(state: GameState, player: str, args: dict[str, Any], events: li
         sheet["public"].append(tile["id"])
         sheet["fame"] += tile["fame"]
         values = {"player": player, "building": tile["name"], "cost": tile["cost"], "gold": cost, "fame": tile["fame"]}
-        text = phrase("{player} pre-empts and buys the public building {building} ({cost}) for {gold} gold and gains "
-                      "{fame} fame.", **values) if preempt else \
-            phrase("{player} buys the public building {building} ({cost}) for {gold} gold and gains {fame} fame.",
-                   **values)
+        if preempt:
+            text = phrase("{player} pre-empts as Consul and buys the public building {building} for {gold} gold and "
+                          "gains {fame} fame.", **values)
+        elif cost == tile["cost"]:
+            text = phrase("{player} buys the public building {building} for {gold} gold and gains {fame} fame.",
+                          **values)
+        else:  # the Redemptor's discount: the list price said, so the two numbers explain each other
+            text = phrase("{player} buys the public building {building} (list price {cost} gold) for {gold} gold with "
+                          "the Redemptor and gains {fame} fame.", **values)
         if not state["publics"]:
             state["last_public"] = True
             text = phrase("{bought} It was the last public building: the game ends after this round.", bought=text)
@@ -200,11 +225,11 @@ def buy_building(state: GameState, player: str, args: dict[str, Any], events: li
         sheet["buildings"].append(args["building"])
         sheet["new"].append(args["building"])
         if not cost:  # a discount can bring the price to nothing, said as such
-            text = phrase("{player} pre-empts and buys {building} free of charge.", player=player,
+            text = phrase("{player} pre-empts as Consul and buys {building} free of charge.", player=player,
                           building=args["building"]) if preempt else \
                 phrase("{player} buys {building} free of charge.", player=player, building=args["building"])
         else:
-            text = phrase("{player} pre-empts and buys {building} for {gold} gold.", player=player,
+            text = phrase("{player} pre-empts as Consul and buys {building} for {gold} gold.", player=player,
                           building=args["building"], gold=cost) if preempt else \
                 phrase("{player} buys {building} for {gold} gold.", player=player, building=args["building"],
                        gold=cost)

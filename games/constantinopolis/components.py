@@ -248,8 +248,10 @@ def _read_markets(nodes: list[Any], reader: _Reader) -> list[dict[str, Any]]:
                               "fame": reader.count(donation.get("fame"), f"{where}.donations[{j}].fame")})
         if len({d["good"] for d in donations}) != len(donations):
             problems.append(f"{where}.donations: one entry per goods type")
-        markets.append({"name": reader.val(node.get("name"), f"{where}.name", str), "goods": goods,
-                        "donations": donations})
+        name = reader.val(node.get("name"), f"{where}.name", str)
+        if isinstance(name, str):  # `VII Regio – Opificies`: the rulebook's dash; the digest stays the raw data's
+            name = name.replace(" - ", " – ")
+        markets.append({"name": name, "goods": goods, "donations": donations})
     if len(markets) != 5:
         problems.append(f"markets: 5 market cards expected, found {len(markets)}")
     return markets

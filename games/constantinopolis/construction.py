@@ -8,14 +8,14 @@ question put to the Consul and his answer, and the buyer's orders that wait for 
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from referee.contract import Event, Order, OrderError, Prompt
 from referee.wording import Phrase, order_phrase, order_text, phrase
 
 from . import dealings, plan_book
-from .buildings import REDEMPTOR_DISCOUNT, buy_building, check_purchase, has_licence, purchase_name, purchase_words
+from .buildings import (REDEMPTOR_DISCOUNT, buy_building, buyer_price, check_purchase, has_licence, purchase_cost,
+                        purchase_name, purchase_named, purchase_words)
 from .components import tables
 from .draft import writable
 from .grammar import format_order
@@ -61,14 +61,17 @@ def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
     sentence (HELP)."""
     pending = state["construct"]["pending"]
     if pending is not None:
-        return _preempt_question(pending["buyer"], purchase_name(pending["args"]), sentence)
+        return _preempt_question(state, pending["buyer"], pending["args"], sentence)
     return _TURN[sentence]
 
 
-@functools.lru_cache(maxsize=256)  # asked again and again until the Consul answers
-def _preempt_question(buyer: str, purchase: str, sentence: bool) -> Phrase:
-    return phrase("{player} is buying {building}: {orders}", player=sentence_start(buyer, sentence),
-                  building=order_text(purchase), orders=order_text("preempt or allow"))
+def _preempt_question(state: GameState, buyer: str, args: dict[str, Any], sentence: bool) -> Phrase:
+    """The Consul's question names the building, what the buyer pays and what pre-empting
+    costs him (the full price: no discount is his)."""
+    return phrase("{player} wants to buy {building} for {gold} gold: pre-empt it for {price} gold yourself or "
+                  "allow the purchase ({orders})", player=sentence_start(buyer, sentence),
+                  building=purchase_named(state, args), gold=buyer_price(state, args),
+                  price=purchase_cost(state, without_redemptor(args)), orders=order_text("preempt or allow"))
 
 
 def settle(state: GameState, events: list[Event]) -> bool:
@@ -189,9 +192,10 @@ def _build(state: GameState, player: str, args: dict[str, Any], events: list[Eve
     if consul is not None:
         if state["preempt"] is None:
             writable(state, "construct")["pending"] = {"buyer": player, "args": dict(args)}
-            events.append(Event("build.ask", phrase("{player} wants to buy {building}; the Consul {consul} may "
-                                                    "pre-empt it.", player=player, building=purchase_words(args),
-                                                    consul=consul),
+            events.append(Event("build.ask", phrase("{player} wants to buy {building} for {gold} gold unless the "
+                                                    "Consul {consul} pre-empts it.", player=player,
+                                                    building=purchase_named(state, args),
+                                                    gold=buyer_price(state, args), consul=consul),
                                 {"player": player, "building": purchase_name(args)}))
             new_phase_key(state)
             return

@@ -14,12 +14,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Callable, Iterable
 
-from referee.contract import MenuLine, Order, menu_family, passes
+from referee.contract import MenuLine, Order, OrderError, menu_family, passes
 from referee.orderlines import spans
 from referee.wording import Listing, either, in_a_row, listed, menu_order, order_phrase, order_text, phrase, term
 
 from . import accept, auction, construction, donations, end_of_round, flow
-from .buildings import REDEMPTOR_DISCOUNT, public_tile
+from .buildings import REDEMPTOR_DISCOUNT, public_tile, purchase_cost, purchase_named
+from .preemption import without_redemptor
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .grammar import FREE_OFFICE, format_order
 from .ships import ship_cost
@@ -120,9 +121,17 @@ def _stock(sheet: PlayerSheet) -> Listing:
     return listed(goods_count(sheet["goods"][g], g) for g in GOODS if sheet["goods"][g])
 
 
+def _said(order: object, what: object, ahead: bool) -> object:
+    """A menu line's order and what it does. Under "Plan ahead" (fill in, remove the `#`) what
+    it does follows as a comment, so the line left once the `#` is gone is a valid order."""
+    return phrase("{order}   # {what}", order=order, what=what) if ahead else \
+        phrase("{order}: {choices}", order=order, choices=what)
+
+
 def _defend_line(ahead: bool) -> MenuLine:
-    return MenuLine(phrase("{order}: the most you pay to keep your office in the auction",
-                           order=menu_order("defend <gold>")), (Order("defend", {"gold": 0}),),
+    what = phrase("in the next auction, the most you pay to keep your office") if ahead else \
+        phrase("the most you pay to keep your office in the auction")
+    return MenuLine(_said(menu_order("defend <gold>"), what, ahead), (Order("defend", {"gold": 0}),),
                     lambda o: o.kind == "defend" and isinstance(o.args.get("gold"), int) and o.args["gold"] >= 0,
                     ahead=ahead)
 
@@ -190,14 +199,22 @@ def _builds(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
     out = []
     for red, tail in ((False, ""), (True, " with redemptor")):
         extra = {"redemptor": True} if red else {}
-        out += _family(f"build <building>{tail}", [(b, Order("build", {"building": b, **extra}))
-                                                   for b in components["buildings"]], judge)
+        family = _redemptor_family if red else _family
+        out += family(f"build <building>{tail}", [(b, Order("build", {"building": b, **extra}))
+                                                  for b in components["buildings"]], judge)
         fames = sorted({t["fame"] for t in components["public"]})
-        out += _family(f"build public <fame>{tail}",
-                       [(_public_label(state, f, red), Order("build", {"public": f, **extra})) for f in fames], judge)
-        out += _family(f"build wall <segment>{tail}", [(term(w), Order("build", {"wall": w, **extra}))
-                                                       for w in WALL_ABILITIES], judge)
+        out += family(f"build public <fame>{tail}",
+                      [(_public_label(state, f, red), Order("build", {"public": f, **extra})) for f in fames], judge)
+        out += family(f"build wall <segment>{tail}", [(term(w), Order("build", {"wall": w, **extra}))
+                                                      for w in WALL_ABILITIES], judge)
     return out
+
+
+def _redemptor_family(head: str, labelled: Iterable[tuple[object, Order]], judge: Judge) -> list[MenuLine]:
+    """A purchase with the Redemptor, saying what it does: a red good given up for a discount."""
+    return _explained(lambda choices: phrase("{order} (give up 1 red good, pay {discount} gold less): {choices}",
+                                             order=menu_order(head), discount=REDEMPTOR_DISCOUNT, choices=choices),
+                      labelled, judge)
 
 
 def _public_label(state: GameState, fame: int, redemptor: bool) -> object:
@@ -224,7 +241,7 @@ def _dealings(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
         out.append(_exchange_line(pairs))
     threes = [o for o in (Order("trade", {"goods": c}) for c in submultisets(sheet["goods"], 3, 3)) if judge(o)]
     if threes:
-        out.append(MenuLine(phrase("{order} (trade wall, 10 gold): any three of your {goods}",
+        out.append(MenuLine(phrase("{order} (trade wall): sell any three of your goods for 10 gold; you have {goods}",
                                    order=menu_order("trade <three goods>"), goods=_stock(sheet)), tuple(threes)))
     out += _counted("discard <count> <good>", "discard", {g: range(1, sheet["goods"][g] + 1) for g in GOODS}, judge)
     return out
@@ -252,17 +269,43 @@ def _preempt_lines(state: GameState, judge: Judge, ahead: bool) -> list[MenuLine
     listing = Order("preempt-list", {"buildings": []})
     if not judge(listing):
         return []
-    return [MenuLine(phrase("{order}: pre-empt these unasked; '{never}' for none",
-                            order=menu_order("preempt list <buildings>"), never=order_text("preempt never")),
+    return [MenuLine(_said(menu_order("preempt list <buildings>"),
+                           phrase("from now on pre-empt these buildings without being asked ('{never}': none)",
+                                  never=order_text("preempt never")), ahead),
                      (listing,), lambda o: o.kind == "preempt-list" and isinstance(o.args.get("buildings"), list),
                      ahead=ahead),
-            MenuLine(order_phrase("preempt ask"), (Order("preempt-ask"),), ahead=ahead)]
+            MenuLine(_said(menu_order("preempt ask"),
+                           phrase("from now on be asked about each purchase you could pre-empt (the default)"), ahead),
+                     (Order("preempt-ask"),), ahead=ahead)]
+
+
+def _consul_answers(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
+    """The Consul's two answers, each saying what it does; when he cannot pre-empt, the allow
+    line says why (his gold is his own to know)."""
+    pending = state["construct"]["pending"]
+    building = purchase_named(state, pending["args"])
+    out: list[MenuLine] = []
+    try:
+        construction.check_order(state, player, Order("preempt"))
+    except OrderError as e:
+        why: object | None = e.message
+    else:
+        why = None
+        out.append(MenuLine(phrase("{order}: buy {building} yourself for {gold} gold", order=menu_order("preempt"),
+                                   building=building, gold=purchase_cost(state, without_redemptor(pending["args"]))),
+                            (Order("preempt"),)))
+    if judge(Order("allow")):
+        allow = phrase("{order}: {player} buys it", order=menu_order("allow"), player=pending["buyer"])
+        if why is not None:
+            allow = phrase("{allow} (you cannot pre-empt it: {reason})", allow=allow, reason=why)
+        out.insert(0, MenuLine(allow, (Order("allow"),)))
+    return out
 
 
 def _construct(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
     judge = _judge(construction.check_order, state, player)
     if state["construct"]["pending"] is not None:  # the Consul asked: his standing list answers it too
-        return _singles(judge, [Order("allow"), Order("preempt")]) + _preempt_lines(state, judge, ahead=False)
+        return _consul_answers(state, player, judge) + _preempt_lines(state, judge, ahead=False)
     out = _singles(judge, [Order("done")]) + _builds(state, player, judge) + _dealings(state, player, judge)
     if "preempt-list" in kinds:  # the Consul's own turn: the list is for the purchases of the others to come
         out += _preempt_lines(state, judge, ahead=True)

@@ -85,7 +85,18 @@ def _line(offer: Offer) -> MenuLine:
 
 
 def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
-    return [MenuLine(order_phrase(format_order(o)), (o,)) for o in orders if judge(o)]
+    """Orders of one word, each with what it does when that is not plain from the word."""
+    return [MenuLine(phrase("{order}: {choices}", order=order_phrase(format_order(o)), choices=_DOES[o.kind])
+                     if o.kind in _DOES else order_phrase(format_order(o)), (o,)) for o in orders if judge(o)]
+
+
+# what a one-word order does, said beside it in the menu
+_DOES = {
+    "talents": phrase("take talents instead of an action card"),
+    "refill": phrase("refill the market, then buy one good from it"),
+    "palace": phrase("buy a palace place"),
+    "expand": phrase("buy one more storage place"),
+}
 
 
 def _offered(head: str, labelled: Iterable[tuple[str, Order]], judge: Judge) -> Offer | None:

@@ -10,6 +10,7 @@ players (every production, every draw) share a line when that takes no more room
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections import Counter
 from dataclasses import dataclass
@@ -73,7 +74,8 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
     for item in told(events):
         kind, text = item.kind, item.text
         who = next((p for p in players if item.lead.startswith((p + " ", p + ": "))), None)
-        if out and who is not None and who == last_who and item.lead == text:
+        if out and who is not None and who == last_who and item.lead == text and not _names_another(out[-1], who,
+                                                                                                      players):
             out[-1] = _joined(out[-1], text[len(who):].removeprefix(":").lstrip())
         elif out and kind == last_kind and not step and item.lead == text and not (
                 who and item.lead.startswith(who + ": ")) and _lines(
@@ -85,6 +87,13 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
             step = item.lead != text
         last_who, last_kind = who, kind
     return out
+
+
+def _names_another(line: str, who: str, players: Sequence[str]) -> bool:
+    """Whether `line` names a player besides `who`: an entry joined after it without its
+    subject would read as that player's (`alice wants to buy ...; the Consul chiara decides
+    ...; buys ...`), so it keeps its subject on a line of its own."""
+    return any(p != who and re.search(rf"(?<!\w){re.escape(p)}(?!\w)", line) for p in players)
 
 
 def _joined(line: str, text: str) -> str:
@@ -129,6 +138,8 @@ def summary(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Co
             own[who] = []
             lines.append(own[who])
             own[who].append(who)
+        if len(own[who]) > 1 and _names_another(own[who][-1], who, players) and not tail.startswith(who):
+            tail = f"{who} {tail}"  # after an entry naming another player, say whose this one is
         own[who].append(tail.rstrip("."))
     out = []
     for line in lines:

@@ -114,7 +114,7 @@ def orders_block(game: Game, state: State, game_id: str, player: str, lang: str 
     template = plan_template(game, state, player) if plan else []
     if template or ahead:  # the standing orders always, the template when it is new to the reader
         lines += _comment(t.gettext("Plan ahead (optional, only you see it): fill in, remove the #"))
-        lines += [f"# {part}" for part in ahead]
+        lines += [f"#   {part}" for part in ahead]  # indented as the template's lines: both are filled in
         lines += [f"#   {plan_line(game, lang, part)}" for part in template]
     lines.append("END")
     return lines

@@ -68,8 +68,8 @@ def test_a_mail_in_another_language_is_caught(tmp_path):
     assert mail_problems(mail("[g-1] Orders received: accepted", "x"), "de", "g-1") == [
         "subject '[g-1] Orders received: accepted' is not one written in Deutsch"]
     footer = "Deine Sprache: Deutsch. Schick LANGUAGE de, en oder it, um sie zu wechseln."
-    assert mail_problems(mail("[g-1] Runde 2 – Gebäude bauen", "no footer"), "de", "g-1") == [
-        "report '[g-1] Runde 2 – Gebäude bauen' lacks the Deutsch footer"]
+    assert mail_problems(mail("[g-1] Runde 2 – Bauphase", "no footer"), "de", "g-1") == [
+        "report '[g-1] Runde 2 – Bauphase' lacks the Deutsch footer"]
     assert mail_problems(mail("[g-1] Round 2: x", "no footer"), "de", "g-1")[0].startswith("subject")
     # Porto Carthago counts decades, in its subjects as in its text
     assert "subject '[porto-1] Dein Zug: Runde 2, Aktionszug' counts rounds where Porto Carthago counts decades" in \

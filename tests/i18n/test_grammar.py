@@ -145,6 +145,20 @@ def test_every_mail_names_its_language(lang):
     ("de", "Dateien blieben beim Referee", "'Referee': the program is 'Schiedsrichter' in German text"),
     ("de", "kein Befehl namens 'Kaptän'", "\"'Kaptän'\": German text quotes with „…“, not straight quotes"),
     ("de", "Schiffe: #1 klein", "'#1': a number is 'Nr.', not '#'"),
+    ("de", "Mauern: keine mehr..", "'..': a full stop doubled"),
+    ("it", "Mura: nessuna rimasta..", "'..': a full stop doubled"),
+    ("de", "Markt: VII Regio - Opificies", "'o - O': a dash between words is '–', not a hyphen"),
+    ("de", "mehr Mauerstücke bringen mehr Ruhm", "'Mauerstück': a wall segment is a 'Mauerabschnitt'"),
+    ("de", "Dein Zug: Runde 4, Gebäude bauen", "'Gebäude bauen': the building phase is the 'Bauphase'"),
+    ("de", "Dekade 1, Belohnung der Intrige", "'Belohnung der Intrige': the decision is 'Handelspunkt oder Intrige'"),
+    ("de", "Mauern: Tausch, Handel, Nachziehen", "'Nachziehen': the wall is „Aufträge“; 'nachziehen' is the order "
+                                              "that redraws contracts"),
+    ("de", "ein Tauschposten ist 2 Grün", "'Tauschposten': 'Posten' is a trading post, not an item of an offer"),
+    ("de", "alice möchte öffentlich 4 kaufen", "'möchte öffentlich 4': a public building is named in prose, not by "
+                                                "its order"),
+    ("de", "Versteigerung: keine Münzen; gewählt haben schon: niemand.",
+     "'gewählt haben schon: niemand': 'gewählt hat noch niemand'"),
+    ("de", "bruno hat für das Amt Consul auf 2 erhöht", "'auf 2 erhöht': a bid is raised to so much 'Gold'"),
 ])
 def test_the_demos_check_finds_what_a_native_reader_marks(lang, text, found):
     assert found in grammar_problems(text, lang)
@@ -154,6 +168,8 @@ def test_the_demos_check_passes_good_german_and_italian():
     assert grammar_problems("# kaufen <Anzahl> <Ware>: 1-2 Grün\nbruno produziert 2 Grün; Spielende", "de") == []
     assert grammar_problems("BENACHRICHTIGUNG zug · HILFE; kostenlos; des Consuls; „Kaptän“; Nr. 1; 1 bis 6; "
                             "aus 3 Partien; ORDERS g-1 r1-x-0 … END", "de") == []
+    assert grammar_problems("Mauern: Tausch, Handel, Aufträge. … und mehr...; VII Regio – Opificies; Bauphase; "
+                            "# nachziehen <Auftrag>; erhöht auf 2 Gold.", "de") == []
     assert grammar_problems("# compra <quantità> <bene>: 1-2 verdi\nRound 3; 1 verde, 2 rossi; fondaci", "it") == []
     assert grammar_problems("tocca ad alice, poi a bruno; dell'intrigo e l'ultimo; prende gratis; «fatto»; "
                             "una riga per turno; partite giocate: 2", "it") == []

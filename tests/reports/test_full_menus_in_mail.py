@@ -26,7 +26,7 @@ def builder():
 
 EXCHANGE = "exchange <good> for <good> (exchange wall): 1 of green, red, black for 1 of green, blue"
 SELL = "sell <count> <good>: "
-TRADE = "trade <three goods> (trade wall, 10 gold): any three of your 2 green, 3 red, 1 black"
+TRADE = "trade <three goods> (trade wall): sell any three of your goods for 10 gold; you have 2 green, 3 red, 1 black"
 
 
 def test_help_and_the_orders_block_list_every_exchange_sale_and_trade():

@@ -12,6 +12,7 @@ from games.constantinopolis import GAME as CONSTANTINOPOLIS
 from games.porto_carthago import GAME as PORTO
 from mailer.outbound.reports import help_text, orders_block
 from referee.contract import menu_lines
+from referee.orderlines import order_lines
 from referee.rendering import menu_text
 
 from .util import positions, service_at
@@ -59,7 +60,7 @@ def test_no_standing_order_among_the_orders_of_another_decision(game, players, s
             if menu.ahead:
                 block = orders_block(game, state, "g-1", prompt.player, plan=False)
                 heading = block.index(PLAN_AHEAD)
-                assert all(block.index(f"# {line}") > heading for line in menu.ahead)
+                assert all(block.index(f"#   {line}") > heading for line in menu.ahead)
                 assert all(block.index(f"# {line}") < heading for line in menu.now)
                 checked += 1
     assert checked > 5  # standing orders were met outside their decision
@@ -74,7 +75,11 @@ def test_defend_is_a_plan_ahead_line_in_construction_and_an_order_of_the_auction
     st = construction_position()
     now, ahead = split_block(orders_block(CONSTANTINOPOLIS, st, "c1", "greg", plan=False))
     assert "build <building>" in now and "defend" not in now
-    assert "defend <gold>: the most you pay to keep your office in the auction" in ahead
+    assert "defend <gold> # in the next auction, the most you pay to keep your" in ahead
+    # filled in with the first `#` removed, the line is an order (what it does stays a comment)
+    line = next(x for x in orders_block(CONSTANTINOPOLIS, st, "c1", "greg", plan=False) if "defend <gold>" in x)
+    filled = line.removeprefix("#").replace("<gold>", "5")
+    assert list(order_lines(filled)) == [(1, "defend 5")]
     helped = help_text(CONSTANTINOPOLIS, st, game_id="c1", player="greg", deadline="none", zone=None)
     assert helped.index("defend <gold>") > helped.index("Plan ahead")
     auction = positions(CONSTANTINOPOLIS, 3, "ahead-auction", every=1)[0]
