@@ -101,7 +101,7 @@ TERMS = {
             "a palace seat is 'posto'; 'casella' is an action slot or a field of the intrigue path"),
            (r"\bround d'azione\b", "an action round of a decade is 'giro d'azione'; 'turno' is one player's"),
            (r"\bcondividono un posto\b", "players tied in the standings are 'a pari merito'"),
-           (r"\bcompra (?:l'edificio pubblico )?[A-Z][a-z]+(?: [A-Z][a-z]+)? per \d+ oro\b",
+           (r"(?<!prelazione e )(?<!prelazione, )\bcompra (?:l'edificio pubblico )?[A-Z][a-z]+(?: [A-Z][a-z]+)? per \d+ oro\b",
             "a building is built ('costruisce'), as the order and the phase say")],
 }
 # What a reader of the language marks whatever the concept (`grammar_problems`): the sound of

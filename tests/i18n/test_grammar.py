@@ -177,7 +177,8 @@ def test_the_demos_check_passes_good_german_and_italian():
     assert grammar_problems("Palazzo: 2/15 posti occupati; prossimo posto 7 talenti; Caselle azione: 1 capitano; "
                             "decade 1, giro d'azione 2; alice e bruno sono a pari merito; alice costruisce Caupona "
                             "per 9 oro; compra 2 verdi per 4 oro; Hai chiuso al posto 2; alice è di nuovo in gioco; "
-                            "il contratto 17 è tornato nella tua mano; di almeno 3 oro;\n"
+                            "il contratto 17 è tornato nella tua mano; di almeno 3 oro; bruno esercita la prelazione e "
+                            "compra Caupona per 9 oro;\n"
                             "  Ordini accettati (asta delle cariche pubbliche, round 1): passa.", "it") == []
     assert grammar_problems("buy <count> <good>: 4 green", "en") == []
 
