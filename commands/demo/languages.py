@@ -103,7 +103,14 @@ TERMS = {
            (r"\b(?:il|del|al|dal|nel) referee\b", "the program is 'l'arbitro'"),
            (r"\b(?:NOTIFY|HISTORY|JOIN|LEAVE|CONFIRM|CHECK)\b|\bif available\b",
             "an English command word beside the Italian ones (AVVISI, CRONOLOGIA, ISCRIVIMI, LASCIA, ...)"),
-           (r"\bNave #\d+:[^.\n]*\bvuoto\b", "a ship (la nave) is 'vuota'")],
+           (r"\bNave #\d+:[^.\n]*\bvuoto\b", "a ship (la nave) is 'vuota'"),
+           (r"\bcasell[ae] (?:grande|occupate)\b|\bprossima casella\b|\bcasella libera più economica\b"
+            r"|\bpalazzo sulla casella\b",
+            "a palace seat is 'posto'; 'casella' is an action slot or a field of the intrigue path"),
+           (r"\bround d'azione\b", "an action round of a decade is 'giro d'azione'; 'turno' is one player's"),
+           (r"\bcondividono un posto\b", "players tied in the standings are 'a pari merito'"),
+           (r"(?<!prelazione e )(?<!prelazione, )\bcompra (?:l'edificio pubblico )?[A-Z][a-z]+(?: [A-Z][a-z]+)? per \d+ oro\b",
+            "a building is built ('costruisce'), as the order and the phase say")],
 }
 # What a reader of the language marks whatever the concept (`grammar_problems`): the sound of
 # the next word, a price of nothing, a plural written with a slash, English quotation marks.
@@ -115,7 +122,11 @@ SLIPS = {
            (r"\bper\s+0\s+(?:oro|talenti)\b", "a price of nothing is 'gratis'"),
            (r"\b[^\W\d_]+[eoa]/[ei]\b", "a plural chosen by its count, not written with a slash"),
            (r"(?:^|(?<=[\s(:]))'[^'\s][^'\n]{0,40}'(?=[\s.,;:)]|$)|\"[^\"\n]{1,40}\"",
-            "Italian quotes a word with «...», not with straight quotes")],
+            "Italian quotes a word with «...», not with straight quotes"),
+           (r"\b(?:[Ss]ei arrivato|[Ss]ei pronto|[Ss]ei stato)\b|^\S+ è tornato$|\[[^]]+\] \S+ è tornato\b",
+            "a player is addressed or named in a form that does not assume a man"),
+           (r"\bdeve essere almeno \d", "a minimum is 'di almeno N oro'"),
+           (r"(?m)^\s*Accettati\b", "a receipt names what it accepts ('Ordini accettati')")],
 }
 
 

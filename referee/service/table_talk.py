@@ -213,7 +213,10 @@ class TableTalk(Submissions):
             where = msg("Lines {first}-{last}", first=item["lines"][0], last=item["lines"][1]) \
                 if item["lines"] and item["lines"][0] != item["lines"][1] else \
                 msg("Line {first}", first=item["lines"][0]) if item["lines"] else msg("Your mail")
-            if item["sent"]:
+            if item["sent"] and item["audience"] is not None and sorted(item["to"]) == sorted(item["audience"]):
+                # sent to exactly the players named: the names once
+                notes.append(msg("{where}: table talk sent to {names}.", where=where, names=", ".join(item["to"])))
+            elif item["sent"]:
                 notes.append(msg("{where}: table talk to {audience}, sent to {names}.", where=where, audience=audience,
                                  names=", ".join(item["to"])))
             else:

@@ -106,6 +106,9 @@ def test_every_mail_names_its_language(lang):
     assert f"\r\nContent-Language: {lang}\r\n".encode() in raw
 
 
+PALACE = "a palace seat is 'posto'; 'casella' is an action slot or a field of the intrigue path"
+
+
 @pytest.mark.parametrize("lang,text,found", [
     ("de", "# kaufen <count> <good>: 1 Grün", "English placeholder <count>"),
     ("it", "# offri <carica> <gold>", "English placeholder <gold>"),
@@ -131,6 +134,20 @@ def test_every_mail_names_its_language(lang):
     ("it", "attraverso il referee", "'il referee': the program is 'l'arbitro'"),
     ("it", "Nave #1: piccola (capacità 2), in porto, vuoto.",
      "'Nave #1: piccola (capacità 2), in porto, vuoto': a ship (la nave) is 'vuota'"),
+    ("it", "Palazzo: 2/15 caselle occupate; prossima casella 7 talenti",
+     "'caselle occupate': " + PALACE),
+    ("it", "alice compra un posto nel palazzo sulla casella 3 per 7 talenti",
+     "'palazzo sulla casella': " + PALACE),
+    ("it", "Il porto: decade 1, round d'azione 2", "\"round d'azione\": an action round of a decade is 'giro d'azione'; 'turno' is one player's"),
+    ("it", "alice e bruno condividono un posto: pari in posti nel palazzo 1",
+     "'condividono un posto': players tied in the standings are 'a pari merito'"),
+    ("it", "alice compra Caupona per 9 oro.", "'compra Caupona per 9 oro': a building is built ('costruisce'), as the order and the phase say"),
+    ("it", "Il torneo è finito. Sei arrivato al posto 2", "'Sei arrivato': a player is addressed or named in a form "
+                                                      "that does not assume a man"),
+    ("it", "[g-1] alice è tornato", "'[g-1] alice è tornato': a player is addressed or named in a form that does not assume a man"),
+    ("it", "un rilancio deve essere almeno 3", "'deve essere almeno 3': a minimum is 'di almeno N oro'"),
+    ("it", "  Accettati (asta delle cariche pubbliche, round 1): passa.",
+     "'  Accettati': a receipt names what it accepts ('Ordini accettati')"),
     ("de", "NOTIFY press each und NOTIFY press digest ändern das wieder.", "English command word: 'NOTIFY'"),
     ("de", "Nach JOIN gehört die Kennung der Partie", "English command word: 'JOIN'"),
     ("de", "'if available' gibt es hier nicht", "English command word: 'if available'"),
@@ -173,6 +190,12 @@ def test_the_demos_check_passes_good_german_and_italian():
     assert grammar_problems("# compra <quantità> <bene>: 1-2 verdi\nRound 3; 1 verde, 2 rossi; fondaci", "it") == []
     assert grammar_problems("tocca ad alice, poi a bruno; dell'intrigo e l'ultimo; prende gratis; «fatto»; "
                             "una riga per turno; partite giocate: 2", "it") == []
+    assert grammar_problems("Palazzo: 2/15 posti occupati; prossimo posto 7 talenti; Caselle azione: 1 capitano; "
+                            "decade 1, giro d'azione 2; alice e bruno sono a pari merito; alice costruisce Caupona "
+                            "per 9 oro; compra 2 verdi per 4 oro; Hai chiuso al posto 2; alice è di nuovo in gioco; "
+                            "il contratto 17 è tornato nella tua mano; di almeno 3 oro; bruno esercita la prelazione e "
+                            "compra Caupona per 9 oro;\n"
+                            "  Ordini accettati (asta delle cariche pubbliche, round 1): passa.", "it") == []
     assert grammar_problems("buy <count> <good>: 4 green", "en") == []
 
 

@@ -104,6 +104,9 @@ def test_private_talk_goes_to_the_named_players_only(w):
     assert [m["to"] for m in w.mails(kind="press")] == ["bob@players.test"]
     assert w.ref.press_records("g1", "cid") == []
     assert [r["text"] for r in w.ref.press_records("g1", "bob")] == ["Just between us."]
+    # the receipt names the reader once: the audience is exactly who got it
+    (receipt,) = w.mails(kind="press-receipt")
+    assert "table talk sent to bob." in body(receipt) and "to bob, sent to" not in body(receipt)
     # a name by its unique beginning, any case
     w.press("ann", (("CI",), "and you"))
     assert w.ref.press_records("g1", "cid")[0]["to"] == ["cid"]
