@@ -42,7 +42,7 @@ def test_an_unknown_language_by_mail_is_refused_in_the_players_language(svc, clo
     post.send("ann@players.test", address(tokens, "ann"), "LANGUAGE klingon\n")
     assert post.pump()[0][0] == "rejected"
     mail, body = post.last("ann@players.test")
-    assert mail["Subject"] == "[race-1] LANGUAGE non eseguito"
+    assert mail["Subject"] == "[race-1] LINGUA non eseguito"
     assert "Non è cambiato nulla." in body and "no language 'klingon' here" in body
     assert recipient_language(svc.store.load("race-1").meta, "ann") == "it"
 
