@@ -21,24 +21,16 @@ from referee.gamelog import replay_log, write_log
 from referee.playthrough import own_position_and_set
 from referee.service import BadRequest, next_wake
 
-from tests.deadlines.conftest import flat, mails
+from tests.deadlines.conftest import ManualClock, flat, mails
 from tests.marks import slow
 from tests.service.conftest import games  # noqa: F401  (the race test game: it has no computer player)
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 def svc(tmp_path, games):  # noqa: F811
-    clock = Clock()
+    clock = ManualClock()
     services = build(Settings(hostname="games.test", data_dir=tmp_path / "var"), clock=clock)
     services.clock = clock
     return services

@@ -14,7 +14,6 @@ import dataclasses
 import functools
 import re
 import tempfile
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence
 
@@ -26,18 +25,10 @@ from referee.bots import make_bot
 from referee.bots.tempo import asked_mails
 from referee.config import Settings
 
-from tests.deadlines.conftest import mails, text
+from tests.deadlines.conftest import ManualClock, mails, text
 
 PLAYERS = ["ann", "bob", "cid"]
 LONGEST_GAME = 3000  # round trips
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def sentences(body: str, players: Sequence[str] = PLAYERS) -> list[str]:
@@ -124,7 +115,7 @@ def played(name: str, kind: str) -> tuple[tuple[tuple[str, str, str, str], ...],
     """Every mail of one whole game, played once per module, as (recipient, subject, text part,
     the ids it answers: In-Reply-To and References), and how many order mails were sent."""
     with tempfile.TemporaryDirectory(prefix="said-once-") as tmp:
-        svc = build(Settings(hostname="games.test", data_dir=Path(tmp) / "var"), clock=Clock())
+        svc = build(Settings(hostname="games.test", data_dir=Path(tmp) / "var"), clock=ManualClock())
         sent = play(svc, name, kind, f"once-{name}-{kind}")
         return tuple((str(m["To"]), str(m["Subject"]), text(m).replace("\r\n", "\n"),
                       f"{m['In-Reply-To'] or ''} {m['References'] or ''}") for m in mails(svc)), sent

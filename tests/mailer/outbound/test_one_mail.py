@@ -28,7 +28,7 @@ from referee.playthrough import BotStuck, bot_submission
 from referee.rng import Rng
 from referee.service import BadRequest
 
-from tests.deadlines.conftest import flat, mails
+from tests.deadlines.conftest import ManualClock, flat, mails
 from tests.reports.util import check_html
 from tests.service.conftest import games  # noqa: F401  (the race and simul test games)
 from tests.marks import slow
@@ -36,17 +36,9 @@ from tests.marks import slow
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 def svc(tmp_path, games):  # noqa: F811
-    clock = Clock()
+    clock = ManualClock()
     services = build(Settings(hostname="games.test", data_dir=tmp_path / "var"), clock=clock)
     services.clock = clock
     return services
@@ -135,7 +127,7 @@ def test_each_mail_names_its_kind_and_phase_the_same_in_every_language(tmp_path,
     players = ["ann", "bob", "cid"]
     seen = []
     for n, languages in enumerate(({}, {"ann": "de", "bob": "it", "cid": "de"})):
-        services = build(Settings(hostname="games.test", data_dir=tmp_path / f"var{n}"), clock=Clock())
+        services = build(Settings(hostname="games.test", data_dir=tmp_path / f"var{n}"), clock=ManualClock())
         services.referee.new_game(name, [(p, f"{p}@players.test") for p in players], seed=f"kinds-{name}",
                                   game_id="g-1", languages=languages)
         play_to_the_end(services, "g-1", f"kinds-{name}")
