@@ -50,9 +50,10 @@ SOON = timedelta(days=1)  # a digest player's deadline this close gets its mail 
 # The command and its choices as German and Italian players write them (and read them in the
 # footer of every mail); English is always understood too.
 NOTIFY_WORDS = {"de": "BENACHRICHTIGUNG", "it": "AVVISI"}
-MODE_WORDS = {"de": {EACH: "jede", TURN: "zug", DIGEST: "sammel"},
+MODE_WORDS = {"de": {EACH: "jede", TURN: "Zug", DIGEST: "sammeln"},
               "it": {EACH: "ogni", TURN: "turno", DIGEST: "riepilogo"}}
-_LOCAL_MODES = {word: mode for words in MODE_WORDS.values() for mode, word in words.items()}
+_LOCAL_MODES = {word.lower(): mode for words in MODE_WORDS.values() for mode, word in words.items()}
+_LOCAL_MODES["sammel"] = DIGEST  # the word of earlier footers, still understood
 
 
 def read_mode(word: str) -> str:

@@ -93,10 +93,11 @@ class Receipt:
             out.insert(0, t.ngettext("{n} turn queued", "{n} turns queued", queued).format(n=queued))
         return out
 
-    def render(self, brief: bool = False, plan_left: bool = True) -> str:
+    def render(self, brief: bool = False, plan_left: str = "shown") -> str:
         """The receipt's text, in the player's language; `brief` leaves out what happened and
         what comes next, for a receipt that opens a mail whose report says both. `plan_left`:
-        the mail shows the plan this set gave (else it was used up before the mail went)."""
+        "shown" when the mail shows the plan this set gave, "spent" when it was used up before
+        the mail went, "over" when the game ended (the plan is named only if nothing else was)."""
         return render("receipt.txt", lang=self.language, r=self, brief=brief, plan_left=plan_left)
 
 

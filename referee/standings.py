@@ -113,7 +113,7 @@ def decided(game: Game, result: Result, lang: str = DEFAULT_LANGUAGE) -> list[st
     ranking = [list(t) for t in result.ranking]
     for tied in ranking:
         if len(tied) > 1:
-            values = ", ".join(f"{label(game, k, lang)} {result.scores[tied[0]].get(k)}" for k in keys)
+            values = _words([f"{label(game, k, lang)} ({result.scores[tied[0]].get(k)})" for k in keys], lang)
             lines.append(say(msg("{players} share a place: equal in {values}.", players=_words(tied, lang),
                                  values=values), lang))
     for upper, lower in zip(ranking, ranking[1:]):

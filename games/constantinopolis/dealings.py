@@ -157,9 +157,11 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         sheet["gold"] += info["gold"]
         sheet["fame"] += info["fame"]
         this_round["used"].append(args["building"])
-        events.append(Event("commercial.use", phrase("{player} uses {building}: {gold} gold and {fame} fame.",
-                                                     player=player, building=args["building"], gold=info["gold"],
-                                                     fame=info["fame"]),
+        # what the building gives, naming only what it gives (most give no fame)
+        gives = phrase("{player} uses {building}: {gold} gold and {fame} fame.", player=player,
+                       building=args["building"], gold=info["gold"], fame=info["fame"]) if info["fame"] else \
+            phrase("{player} uses {building}: {gold} gold.", player=player, building=args["building"], gold=info["gold"])
+        events.append(Event("commercial.use", gives,
                             {"player": player, "building": args["building"]}))
     elif kind == "exchange":
         lose_goods(state, sheet, args["give"], 1)

@@ -131,7 +131,11 @@ def _said(order: object, what: object, ahead: bool) -> object:
 def _defend_line(ahead: bool) -> MenuLine:
     what = phrase("in the next auction, the most you pay to keep your office") if ahead else \
         phrase("the most you pay to keep your office in the auction")
-    return MenuLine(_said(menu_order("defend <gold>"), what, ahead), (Order("defend", {"gold": 0}),),
+    # under "Plan ahead" it is written as a line of the plan's auction part, as the lines around it
+    order = phrase("{part}: {order}", part=order_text("auction"), order=menu_order("defend <gold>")) if ahead else \
+        menu_order("defend <gold>")
+    return MenuLine(_said(order, what, ahead),
+                    (Order("defend", {"gold": 0}),),
                     lambda o: o.kind == "defend" and isinstance(o.args.get("gold"), int) and o.args["gold"] >= 0,
                     ahead=ahead)
 

@@ -9,7 +9,7 @@ to the most gold and then the most goods, and players still tied all win. Player
 from __future__ import annotations
 
 from referee.contract import Event, Result
-from referee.wording import phrase
+from referee.wording import Phrase, phrase
 
 from .draft import writable_sheet
 from .ships import move_ships
@@ -39,11 +39,24 @@ def final_scoring(state: GameState, events: list[Event]) -> None:
         sheet["fame"] += gold_fame
         sheet["score"]["walls_fame"] = walls_fame
         sheet["score"]["gold_fame"] = gold_fame
-        events.append(Event("score", phrase("{player}: {walls} fame for walls and {gold} for gold; {fame} fame in all.",
-                                            player=name, walls=walls_fame, gold=gold_fame, fame=sheet["fame"]),
+        events.append(Event("score", _final_fame(name, walls_fame, gold_fame, sheet["fame"]),
                             {"player": name, "fame": sheet["fame"], "gold": sheet["gold"]}))
     state["phase"] = "over"
     new_phase_key(state)
+
+
+def _final_fame(player: str, walls: int, gold: int, fame: int) -> Phrase:
+    """The fame a player scores at the end, as a sentence with the player as its subject (as
+    every other line of the history), naming only the sources that gave some."""
+    if walls and gold:
+        return phrase("{player} scores {walls} fame for walls and {gold} for gold: {fame} fame in all.",
+                      player=player, walls=walls, gold=gold, fame=fame)
+    if walls or gold:
+        return phrase("{player} scores {walls} fame for walls (none for gold): {fame} fame in all.", player=player,
+                      walls=walls, fame=fame) if walls else \
+            phrase("{player} scores {gold} fame for gold (none for walls): {fame} fame in all.", player=player,
+                   gold=gold, fame=fame)
+    return phrase("{player} scores no fame for walls or gold: {fame} fame in all.", player=player, fame=fame)
 
 
 def result(state: GameState) -> Result | None:

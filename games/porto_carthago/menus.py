@@ -17,7 +17,8 @@ from referee.orderlines import alternatives, spans
 from referee.wording import Phrase, either, listed, menu_order, order_phrase, order_text, phrase
 
 from .actions import ARISTOCRAT_MOVES, aristocrat_moves
-from .board import ANY_GOOD, MOVE_SERVANTS, PALACE_SEAT, PEEK, SHIP_ENTERS, dock_name, own_docks, ship_card
+from .board import (ANY_GOOD, MOVE_SERVANTS, PALACE_SEAT, PEEK, PRIVILEGE_TEXT, SHIP_ENTERS, dock_name, goods_price,
+                    own_docks, ship_card)
 from .flow import MAIN_KINDS, Decision
 from .grammar import format_order, parse_line
 from .state import State
@@ -32,7 +33,7 @@ def menu(state: State, decision: Decision, judge: Judge) -> list[MenuLine]:
     seat = decision.seat
     if name == "setup.optional_dock":
         return _family("OCCUPY <dock>", [(n, Order("occupy", {"dock": n})) for n in _docks(state)], judge) + \
-            _singles(judge, [Order("pass")])
+            _singles(judge, [Order("pass")], phrase("take no dock"))
     if name == "setup.compulsory_dock":
         return _compulsory(state, judge)
     if name == "arrival.lighthouse":
@@ -61,9 +62,10 @@ def menu(state: State, decision: Decision, judge: Judge) -> list[MenuLine]:
                                 cards=listed(cards)), orders)] if orders else []
     if name == "market.refill_buy":
         return _family("BUY <good>", [(g, Order("buy", {"good": g})) for g in _goods(state)], judge) + \
-            _singles(judge, [Order("pass")])
+            _singles(judge, [Order("pass")], phrase("buy no good"))
     if name == "end.final_seat":
-        return _singles(judge, [Order("palace"), Order("pass")])
+        return _singles(judge, [Order("palace")], phrase("buy the final palace seat")) + \
+            _singles(judge, [Order("pass")], phrase("buy no final palace seat"))
     return []
 
 
@@ -77,17 +79,27 @@ class Offer(NamedTuple):
     head: str
     choices: Any
     orders: tuple[Order, ...]
+    does: Phrase | None = None  # what the order does, said in brackets after its syntax
 
 
 def _line(offer: Offer) -> MenuLine:
-    """`head: choices`, the order syntax in the reader's order words."""
+    """`head (does): choices`, the order syntax in the reader's order words."""
+    if offer.does is not None:
+        return MenuLine(phrase("{order} ({does}): {choices}", order=menu_order(offer.head), does=offer.does,
+                               choices=offer.choices), offer.orders)
     return MenuLine(phrase("{order}: {choices}", order=menu_order(offer.head), choices=offer.choices), offer.orders)
 
 
-def _singles(judge: Judge, orders: Iterable[Order]) -> list[MenuLine]:
-    """Orders of one word, each with what it does when that is not plain from the word."""
-    return [MenuLine(phrase("{order}: {choices}", order=order_phrase(format_order(o)), choices=_DOES[o.kind])
-                     if o.kind in _DOES else order_phrase(format_order(o)), (o,)) for o in orders if judge(o)]
+def _singles(judge: Judge, orders: Iterable[Order], does: Phrase | None = None) -> list[MenuLine]:
+    """Orders without a choice, each with what it does (`does`, else the word's own entry)
+    when that is not plain from the word."""
+    lines = []
+    for o in orders:
+        if judge(o):
+            said = does or _DOES.get(o.kind)
+            lines.append(MenuLine(phrase("{order}: {choices}", order=order_phrase(format_order(o)), choices=said)
+                                  if said is not None else order_phrase(format_order(o)), (o,)))
+    return lines
 
 
 # what a one-word order does, said beside it in the menu
@@ -96,6 +108,9 @@ _DOES = {
     "refill": phrase("refill the market, then buy one good from it"),
     "palace": phrase("buy a palace place"),
     "expand": phrase("buy one more storage place"),
+    "done": phrase("end your turn"),
+    "accept": phrase("take the privilege"),
+    "decline": phrase("leave the privilege; the card goes under the ship deck"),
 }
 
 
@@ -194,19 +209,29 @@ def _slots(state: State, kind: str) -> list[int]:
 
 def _main(state: State, seat: int, judge: Judge) -> list[MenuLine]:
     out = _singles(judge, [Order("talents"), Order("refill")])
-    out += _family("CAPTAIN <slot>", [(str(s), Order("captain", {"slot": s})) for s in _slots(state, "captain")], judge)
+    out += _family("CAPTAIN <slot>", [(str(s), Order("captain", {"slot": s})) for s in _slots(state, "captain")], judge,
+                   lambda order, choices: phrase("{order} (one more servant of yours takes a free charter ship): "
+                                                 "{choices}", order=order, choices=choices))
     for slot in _slots(state, "aristocrat"):
         out += _aristocrat(state, seat, slot, judge)
     for slot in _slots(state, "loadmaster"):
         out += _loadmaster(state, seat, slot, judge)
-    out += _merged("MERCHANT", [(slot, _offered(f"MERCHANT {slot} <good>", [
-        (g, Order("merchant", {"slot": slot, "good": g})) for g in _goods(state)], judge))
+    bought = phrase("buy the good from the market into your storage for {price} talents", price=goods_price(state))
+    out += _merged("MERCHANT", [(slot, _does(_offered(f"MERCHANT {slot} <good>", [
+        (g, Order("merchant", {"slot": slot, "good": g})) for g in _goods(state)], judge), bought))
         for slot in _slots(state, "merchant")])
-    out += _merged("PORTER", [(slot, _porter(state, seat, slot, judge)) for slot in _slots(state, "porter")])
+    carried = phrase("carry one good to your storage, to a dock of yours or onto your charter ship")
+    out += _merged("PORTER", [(slot, _does(_porter(state, seat, slot, judge), carried))
+                              for slot in _slots(state, "porter")])
     out += _family("SIDE <slot>", [(str(s), Order("side", {"slot": s})) for s in range(1, 7)], judge,
                    lambda order, choices: phrase("{order} (the slot only for its side action): {choices}", order=order,
                                                  choices=choices))
     return out
+
+
+def _does(offer: Offer | None, does: Phrase) -> Offer | None:
+    """The offer, saying what its orders do."""
+    return offer._replace(does=does) if offer is not None else None
 
 
 def _merged(word: str, per_slot: list[tuple[int, Offer | None]]) -> list[MenuLine]:
@@ -216,9 +241,9 @@ def _merged(word: str, per_slot: list[tuple[int, Offer | None]]) -> list[MenuLin
         (first_slot, first), (second_slot, second) = offers
         if str(first.choices) == str(second.choices):
             head = first.head.replace(f"{word} {first_slot} ", f"{word} <slot> ", 1)
-            return [MenuLine(phrase("{order}: slot {first} or {second}; {choices}", order=menu_order(head),
-                                    first=first_slot, second=second_slot, choices=first.choices),
-                             first.orders + second.orders)]
+            choices = phrase("slot {first} or {second}; {choices}", first=first_slot, second=second_slot,
+                             choices=first.choices)
+            return [_line(Offer(head, choices, first.orders + second.orders, first.does))]
     return [_line(offer) for _, offer in offers]
 
 
@@ -236,8 +261,12 @@ def _aristocrat(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLi
     if not orders:
         return []
     cost = state["comp"]["action_slots"][slot - 1]["cost"]
-    return [MenuLine(phrase("{order}: move 1-5 servants; supply {supply} after the cost, lighthouse {lighthouse}, "
-                            "temple {temple}", order=menu_order(f"ARISTOCRAT {slot} LIGHTHOUSE <+n|-n> TEMPLE <+n|-n>"),
+    both = [o for o in orders if "lighthouse" in o.args and "temple" in o.args]
+    return [MenuLine(phrase("{order}: +n more of your servants there, -n fewer (from or to your supply or the "
+                            "other place), 1-5 moved in all, e.g. {example}; supply {supply} after the cost, "
+                            "lighthouse {lighthouse}, temple {temple}",
+                            order=menu_order(f"ARISTOCRAT {slot} LIGHTHOUSE <±n> TEMPLE <±n>"),
+                            example=order_text(format_order((both or orders)[0])),
                             supply=supply - cost, lighthouse=light, temple=temple), tuple(orders))]
 
 
@@ -245,21 +274,26 @@ def _loadmaster(state: State, seat: int, slot: int, judge: Judge) -> list[MenuLi
     docks = _docks(state)
     mine = [dock_name(state, d) for d in own_docks(state, seat)]
     out = _family(f"LOADMASTER {slot} OCCUPY <dock>",
-                  [(n, Order("loadmaster", {"slot": slot, "mode": "occupy", "dock": n})) for n in docks], judge)
+                  [(n, Order("loadmaster", {"slot": slot, "mode": "occupy", "dock": n})) for n in docks], judge,
+                  lambda order, choices: phrase("{order} (2 more servants of yours take a free dock): {choices}",
+                                                order=order, choices=choices))
     switches = [(a, b, Order("loadmaster", {"slot": slot, "mode": "switch", "dock": a, "to": b}))
                 for a in mine for b in docks]
     switches = [(a, b, o) for a, b, o in switches if judge(o)]
     if switches:
         head = f"LOADMASTER {slot} SWITCH <dock> TO <dock>"
+        moved = phrase("your servants move to a free dock, a stored good with them")
         froms = list(dict.fromkeys(a for a, _, _ in switches))
         tos = list(dict.fromkeys(b for _, b, _ in switches))
         if len(switches) == len(froms) * len(tos):
-            out.append(MenuLine(phrase("{order}: from {docks} to any of {targets}", order=menu_order(head),
-                                       docks=either(froms), targets=listed(tos)), tuple(o for _, _, o in switches)))
+            out.append(_line(Offer(head, phrase("from {docks} to any of {targets}", docks=either(froms),
+                                                targets=listed(tos)), tuple(o for _, _, o in switches), moved)))
         else:
-            out += [_line(offer) for offer in [_grouped(head, switches)] if offer is not None]
+            out += [_line(offer) for offer in [_does(_grouped(head, switches), moved)] if offer is not None]
     out += _family(f"LOADMASTER {slot} DISSOLVE <dock>",
-                   [(n, Order("loadmaster", {"slot": slot, "mode": "dissolve", "dock": n})) for n in mine], judge)
+                   [(n, Order("loadmaster", {"slot": slot, "mode": "dissolve", "dock": n})) for n in mine], judge,
+                   lambda order, choices: phrase("{order} (your 2 servants come back to your supply, a stored good "
+                                                 "goes back into the bag): {choices}", order=order, choices=choices))
     return out
 
 
@@ -284,7 +318,7 @@ def _uses(state: State, seat: int, judge: Judge) -> list[MenuLine]:
     for card_id in dict.fromkeys(state["held"][seat]):
         privilege = ship_card(state, card_id)["privilege"]
         if privilege in (PEEK, PALACE_SEAT):
-            out += _singles(judge, [Order("use", {"card": card_id})])
+            out += _singles(judge, [Order("use", {"card": card_id})], PRIVILEGE_TEXT[privilege])
         elif privilege == ANY_GOOD:
             out += _family(f"USE {card_id} <dock>",
                            [(n, Order("use", {"card": card_id, "dock": n})) for n in _docks(state)], judge,

@@ -36,17 +36,19 @@ RIDERS = frozenset({"press"})
 
 
 def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: str, *,
-             reply: str | None = None, urgent: bool = False, spent: str | None = None) -> None:
+             reply: str | None = None, urgent: bool = False, spent: str | None = None,
+             ended: str | None = None) -> None:
     """Keep something for the player's next mail (in the game's meta, this unit of work).
     `urgent`: it asks the player to act now (a reminder, a reopened part), so it does not
     wait for the next round or digest. `spent`: a receipt that set some of the player's plan,
-    as it reads when none of the plan is left by the time the mail goes (`as_sent`)."""
+    as it reads when none of the plan is left by the time the mail goes (`as_sent`); `ended`:
+    the same receipt as it reads in the mail of the game's end."""
     if player in computer_names(tx.meta):
         return  # the referee plays the seat: nothing waits for a mail it never gets
     bags = dict(tx.meta.get("mailbag") or {})
     bag = bag_of(tx.meta, player)
     bag["parts"].append({"kind": kind, "subject": subject, "text": text, "reply": reply, "urgent": urgent,
-                         "fresh": True, "spent": spent})
+                         "fresh": True, "spent": spent, "ended": ended})
     bags[player] = bag
     tx.set_meta(mailbag=bags)
 
@@ -140,10 +142,15 @@ def sorted_parts(parts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return sorted((dict(p) for p in parts), key=lambda p: PART_ORDER.get(p["kind"], 9))
 
 
-def as_sent(parts: Sequence[Mapping[str, Any]], plan_left: bool) -> list[dict[str, Any]]:
+def as_sent(parts: Sequence[Mapping[str, Any]], plan_left: bool, over: bool = False) -> list[dict[str, Any]]:
     """The parts in the order a mail shows them; a receipt that set some of the plan points to
     the mail's plan, or, when nothing of the plan is left to show (`plan_left` false: it was
-    played or lapsed in the same unit of work), says that it is used up."""
+    played or lapsed in the same unit of work), says that it is used up. In the mail of the
+    game's end (`over`) it leaves the plan out, and a receipt left with nothing to say goes."""
+    if over:
+        shown = [dict(p, text=p["ended"]) if p.get("ended") is not None else dict(p, text=p["spent"])
+                 if p.get("spent") else p for p in sorted_parts(parts)]
+        return [p for p in shown if p["text"].strip()]
     return [dict(p, text=p["spent"]) if p.get("spent") and not plan_left else p for p in sorted_parts(parts)]
 
 

@@ -119,9 +119,10 @@ class MailNotifier(PressMail):
         if receipt.plan:
             folding.note_planner(tx, receipt.player)
         if self._choice(seat).mode != EACH:
-            spent = receipt.render(brief=True, plan_left=False) if receipt.plan else None
+            spent = receipt.render(brief=True, plan_left="spent") if receipt.plan else None
+            ended = receipt.render(brief=True, plan_left="over") if receipt.plan else None
             folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
-                             reply=in_reply_to, spent=spent)
+                             reply=in_reply_to, spent=spent, ended=ended)
             return
         serial = f"{receipt.seq}" if receipt.seq is not None else receipt.at
         self._queue(tx, OutgoingMail(
@@ -546,9 +547,9 @@ class MailNotifier(PressMail):
         ctx = report_context(game, state, game_id=tx.game_id, player=seat["name"], events=events,
                              deadline=deadline_text(meta, zone, lang), due=deadline_short(meta, zone, lang),
                              notices=[say(line, lang, game, zone) for line in notices],
-                             # the mail of the game's end shows no plan: nothing is left to plan
-                             parts=folding.as_sent(parts, bool(standing_plan(game, state, seat["name"]))
-                                                   and game.result(state) is None),
+                             # the mail of the game's end shows no plan, nor a receipt's word on one
+                             parts=folding.as_sent(parts, bool(standing_plan(game, state, seat["name"])),
+                                                   over=game.result(state) is not None),
                              choice=self._choice(seat), zone=zone,
                              seen=None if full else bag.get("seen"), players=meta.get("players", ()), lang=lang,
                              offer_plan=not bag.get("planner"), computers=computer_names(meta))

@@ -254,7 +254,7 @@ COMMAND_WORDS = {
     "de": {"STATUS": "STAND", "HELP": "HILFE", "VACATION": "URLAUB", "TIMEZONE": "ZEITZONE", "LANGUAGE": "SPRACHE",
            "CHECK": "PRÜFE", "LEAVE": "AUSSTEIGEN", "NOTIFY": "BENACHRICHTIGUNG", "HISTORY": "VERLAUF",
            "JOIN": "ANMELDEN", "LIST": "LISTE", "CONFIRM": "BESTÄTIGEN", "GAMES": "PARTIEN",
-           "each": "jede", "turn": "zug", "digest": "sammel", "then your orders": "dann deine Befehle",
+           "each": "jede", "turn": "Zug", "digest": "sammeln", "then your orders": "dann deine Befehle",
            "until": "bis", "off": "aus"},
     "it": {"STATUS": "STATO", "HELP": "AIUTO", "VACATION": "VACANZA", "TIMEZONE": "FUSO", "LANGUAGE": "LINGUA",
            "CHECK": "VERIFICA", "LEAVE": "LASCIA", "NOTIFY": "AVVISI", "HISTORY": "CRONOLOGIA",

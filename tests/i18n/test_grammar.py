@@ -81,7 +81,8 @@ def test_a_sentence_after_a_semicolon_begins_small_where_the_language_writes_it_
 
 def test_mail_commands_are_written_and_read_in_the_players_language():
     assert Notify.parse("zug") == Notify.parse("turn") and Notify.parse("riepilogo 18:30") == Notify("digest", "18:30")
-    assert Notify.parse("turn").command("de") == "BENACHRICHTIGUNG zug"
+    assert Notify.parse("turn").command("de") == "BENACHRICHTIGUNG Zug"
+    assert Notify.parse("sammel 08:00") == Notify.parse("sammeln 08:00") == Notify("digest", "08:00")
     assert Notify.parse("each").command("it") == "AVVISI ogni"
     assert Notify.parse("turn").command() == "NOTIFY turn"
     names = [name for name, _ in mail_commands("de")]

@@ -67,7 +67,8 @@ def _game_mail(lang: str) -> dict[str, str]:
                                    reason="because", brief=brief, subject="News")
     for receipt in _receipts(lang):
         out["receipt.txt"] = receipt.render()
-        out["receipt.txt"] += receipt.render(brief=True) + receipt.render(brief=True, plan_left=False)
+        out["receipt.txt"] += receipt.render(brief=True) + receipt.render(brief=True, plan_left="spent") + \
+            receipt.render(brief=True, plan_left="over")
     footer = dict(setting="NOTIFY turn", footer="mail when asked", language="English")
     out["received.txt"] = "".join(  # a receipt alone: nothing more asked, or asked still
         render("received.txt", lang=lang, game_id="g-1", title="A game", player="ann",

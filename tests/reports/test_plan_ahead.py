@@ -75,11 +75,12 @@ def test_defend_is_a_plan_ahead_line_in_construction_and_an_order_of_the_auction
     st = construction_position()
     now, ahead = split_block(orders_block(CONSTANTINOPOLIS, st, "c1", "greg", plan=False))
     assert "build <building>" in now and "defend" not in now
-    assert "defend <gold> # in the next auction, the most you pay to keep your" in ahead
+    # written as a line of the plan's auction part, as the plan lines around it
+    assert "# auction: defend <gold> # in the next auction, the most you pay to keep" in ahead
     # filled in with the first `#` removed, the line is an order (what it does stays a comment)
     line = next(x for x in orders_block(CONSTANTINOPOLIS, st, "c1", "greg", plan=False) if "defend <gold>" in x)
     filled = line.removeprefix("#").replace("<gold>", "5")
-    assert list(order_lines(filled)) == [(1, "defend 5")]
+    assert list(order_lines(filled)) == [(1, "auction: defend 5")]
     helped = help_text(CONSTANTINOPOLIS, st, game_id="c1", player="greg", deadline="none", zone=None)
     assert helped.index("defend <gold>") > helped.index("Plan ahead")
     auction = positions(CONSTANTINOPOLIS, 3, "ahead-auction", every=1)[0]
@@ -87,6 +88,14 @@ def test_defend_is_a_plan_ahead_line_in_construction_and_an_order_of_the_auction
     assert auction["phase"] == "auction"
     now, _ = split_block(orders_block(CONSTANTINOPOLIS, auction, "c1", asked, plan=False))
     assert "defend <gold>" in now
+
+
+def test_the_plan_ahead_defend_line_filled_in_sets_the_defend_limit(tmp_path):
+    svc = service_at(tmp_path, construction_position(), lambda: NOW)
+    receipt = svc.referee.submit("c1", "greg", "auction: defend 5")
+    assert receipt.status == "accepted", receipt.render()
+    with svc.store.transaction("c1") as tx:
+        assert tx.state["defend"] == {"greg": 5}
 
 
 def test_a_rejected_set_lists_the_standing_orders_under_plan_ahead(tmp_path):
