@@ -17,7 +17,7 @@ from . import auction, plan_book, scoring
 from .components import GOODS, OFFICES
 from .draft import writable, writable_sheet
 from .state import (GOOD_VALUE, GameState, PlayerSheet, components_of, contract_card, goods_total, illegal, lose_goods,
-                    market_name, new_phase_key, new_round_flags, shared_prompt, sheet_of, too_few)
+                    new_phase_key, new_round_flags, shared_prompt, sheet_of, too_few)
 
 
 def store_limit(state: GameState, sheet: PlayerSheet) -> int:
@@ -52,8 +52,8 @@ def _change_markets(state: GameState, events: list[Event]) -> None:
     round is the last."""
     market = writable(state, "market")
     market["current"].append(market["future"].pop())
-    events.append(Event("market", phrase("The market moves to {market}.",
-                                         market=market_name(state, market["current"][-1])),
+    cards = components_of(state)["markets"]
+    events.append(Event("market", phrase("The market moves to {market}.", market=cards[market["current"][-1]]["name"]),
                         {"market": market["current"][-1]}))
     if market["future"]:
         return

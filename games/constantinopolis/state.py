@@ -301,18 +301,6 @@ def contract_card(components: dict[str, Any], number: int) -> dict[str, Any]:
     return components["contracts"][number - 1]
 
 
-def shown_name(name: str) -> str:
-    """A component's name as players read it: the printed cards join a district and its place
-    with a dash, which the component data (transcribed as typed) writes as a spaced hyphen
-    (`VII Regio - Opificies` is shown `VII Regio – Opificies`)."""
-    return name.replace(" - ", " \u2013 ")
-
-
-def market_name(state: GameState, index: int) -> str:
-    """The shown name of the market card with this index."""
-    return shown_name(components_of(state)["markets"][index]["name"])
-
-
 def market_card(state: GameState) -> dict[str, Any]:
     """The open Current Market card, whose limits and prices hold this round."""
     return components_of(state)["markets"][state["market"]["current"][-1]]

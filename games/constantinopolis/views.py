@@ -14,7 +14,7 @@ from typing import Any
 from .draft import clone
 from . import plan_book
 from .production import production_level
-from .state import GameState, PlayerSheet, Ship, components_of, contract_card, market_name, office_of
+from .state import GameState, PlayerSheet, Ship, components_of, contract_card, office_of
 
 
 def _ship(components: dict[str, Any], ship: Ship, shown: bool) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         full = clone(state)
         full.pop("component_data", None)
         # the future market by name, next first: the moderator reads it whether or not it lies face down
-        full["future_market"] = [market_name(state, i) for i in reversed(state["market"]["future"])]
+        full["future_market"] = [components_of(state)["markets"][i]["name"] for i in reversed(state["market"]["future"])]
         return full
     components = components_of(state)
     public_gold = state["options"]["public_gold"]
@@ -100,10 +100,10 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "you": player, "round": state["round"], "phase": state["phase"], "options": dict(state["options"]),
         "components": dict(state["components"]), "offices": dict(state["offices"]), "order": list(state["order"]),
-        "market": {"current": market_name(state, market["current"][-1]),
+        "market": {"current": components["markets"][market["current"][-1]]["name"],
                    "current_card": components["markets"][market["current"][-1]],
                    "future": (["hidden"] * len(market["future"]) if market["hidden"]
-                              else [market_name(state, i) for i in reversed(market["future"])]),
+                              else [components["markets"][i]["name"] for i in reversed(market["future"])]),
                    "empties": market["empties"]},
         "supply": dict(state["supply"]), "public_buildings": list(state["publics"]), "walls": list(state["walls"]),
         "ships": dict(state["ships"]), "deck": len(state["deck"]), "discard": len(state["discard"]),

@@ -80,3 +80,30 @@ def test_a_random_game_ends_when_the_market_pile_runs_out_twice():
     assert st["market"]["empties"] == 2 and st["market"]["future"] == []
     assert [kind for _, _, kind, _ in events].count("market.last") == 1
 
+
+
+def test_final_fame_is_told_with_the_player_as_subject_and_only_what_gave_some():
+    """The history's final lines read as every other (`ann scores ...`, never `ann: 0 fame
+    ...`, which a digest would set among `bob buys ...` lines in another pattern), and a source
+    that gave nothing is said once as none, not as `0 fame`."""
+    from games.constantinopolis.scoring import final_scoring
+    from referee.i18n.messages import say
+
+    from .util import new
+
+    st = new(("ann", "bob", "cid"))
+    st["p"]["ann"]["walls"], st["p"]["ann"]["gold"] = ["exchange", "trade"], 2
+    st["p"]["bob"]["walls"], st["p"]["bob"]["gold"] = [], 30
+    st["p"]["cid"]["walls"], st["p"]["cid"]["gold"] = [], 0
+    for ship in (s for p in st["p"].values() for s in p["ships"]):
+        ship["cargo"], ship["at"] = [], None
+    events: list = []
+    final_scoring(st, events)
+    said = {e.data["player"]: str(e.text) for e in events if e.kind == "score"}
+    assert said["ann"].startswith("ann scores ") and "fame for walls (none for gold)" in said["ann"]
+    assert said["bob"].startswith("bob scores ") and "fame for gold (none for walls)" in said["bob"]
+    assert said["cid"].startswith("cid scores no fame for walls or gold")
+    assert not [text for text in said.values() if " 0 fame for" in text or text.split()[0].endswith(":")]
+    texts = {lang: [say(e.text, lang, GAME) for e in events if e.kind == "score"] for lang in ("de", "it")}
+    assert all(t.startswith(("ann erhält", "bob erhält", "cid erhält")) for t in texts["de"]), texts["de"]
+    assert all(t.startswith(("ann ", "bob ", "cid ")) and ":" not in t.split()[0] for t in texts["it"]), texts["it"]

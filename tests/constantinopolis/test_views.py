@@ -96,3 +96,30 @@ def test_default_orders_end_each_part_and_finish_the_game(n):
         st = st2
         steps += 1
     assert GAME.result(st) is not None and st["round"] == 9 and steps < 400
+
+
+def test_market_names_are_shown_with_a_dash_and_kept_as_transcribed():
+    """The market cards join a district and its place with a dash; the component data keep the
+    spaced hyphen they were transcribed with (their provenance), and what players read (the
+    view, the history, the German and Italian mail) shows the dash."""
+    from games.constantinopolis import end_of_round
+    from referee.i18n.messages import say
+
+    from pathlib import Path
+
+    import games.constantinopolis
+
+    raw = (Path(games.constantinopolis.__file__).parent / "data" / "components.json").read_text(encoding="utf-8")
+    assert "VII Regio - Opificies" in raw and "Regio \u2013" not in raw  # the data as transcribed
+    st = new()
+    st["phase"] = "donate"
+    for who in ("greg", None):
+        market = GAME.view(st, who)
+        shown = [market["market"]["current"], *market["market"]["future"]] if who else market["future_market"]
+        assert shown and all(" – " in name and " - " not in name for name in shown if name != "hidden"), shown
+    events: list = []
+    end_of_round.end_of_round(st, events)
+    moved = next(e for e in events if e.kind == "market")
+    for lang in ("en", "de", "it"):
+        text = say(moved.text, lang, GAME)
+        assert " – " in text and " - " not in text, text

@@ -122,6 +122,7 @@ def _receipts(lang: str) -> list[Receipt]:
                 seq=5, **base),
         Receipt("accepted", echo=["take consul"], first_set=True, next=nxt, seq=3,
                 talk=[msg("Line {first} was read as orders.", first=4)], **base),
+        Receipt("accepted", echo=["donation: pass"], planned=["plan"], first_set=True, next=nxt, seq=6, **base),
         Receipt("rejected", errors=[{"class": "invalid", "line": 2, "text": "nimmm", "message": "no order",
                                      "suggestion": "did you mean take?"},
                                     {"class": "illegal", "line": None, "text": None, "message": "not now",

@@ -128,3 +128,19 @@ def test_a_player_who_left_is_marked_and_still_gets_a_report():
     players = section(laid_out(GAME, state, "ann")[0], "Players")
     assert re.search(r"^  bob \(out\)\s+-\s+\?\s", players, re.M)
     assert "Your position (bob)" in laid_out(GAME, state, "bob")[0]
+
+
+def test_another_players_cargo_is_a_note_in_the_ships_bracket():
+    """With ships_public the others' ships name their contracts inside the bracket that says
+    where the ship is (`small (at sea, 1 round left, carrying 45 (1 blue))`), never after a
+    colon of its own (`small (at sea, 1 round left): carrying ...`)."""
+    checked = 0
+    for state in positions(GAME, 3, "cargo-public", every=2, options={"ships_public": True}):
+        for player in state["players"]:
+            text, html = laid_out(GAME, state, player)
+            for part in (text, html):
+                flat = " ".join(part.split())
+                assert "): carrying" not in flat
+                carried = re.findall(r"(?:small|medium|large) \([^()]*carrying \d", flat)
+                checked += len(carried)
+    assert checked > 10

@@ -90,6 +90,13 @@ def test_defend_is_a_plan_ahead_line_in_construction_and_an_order_of_the_auction
     assert "defend <gold>" in now
 
 
+@pytest.mark.parametrize("lang, line", [("it", "#   asta: difendi <oro>   # nella prossima asta"),
+                                        ("de", "#   Versteigerung: verteidigen <Gold>   # so viel zahlst du")])
+def test_the_defend_line_under_plan_ahead_is_a_line_of_the_auction_part_in_every_language(lang, line):
+    block = orders_block(CONSTANTINOPOLIS, construction_position(), "c1", "greg", lang=lang, plan=False)
+    assert [x for x in block if x.startswith(line)], [x for x in block if "<" in x][-4:]
+
+
 def test_the_plan_ahead_defend_line_filled_in_sets_the_defend_limit(tmp_path):
     svc = service_at(tmp_path, construction_position(), lambda: NOW)
     receipt = svc.referee.submit("c1", "greg", "auction: defend 5")

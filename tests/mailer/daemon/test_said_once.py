@@ -182,3 +182,14 @@ def test_a_receipt_that_points_to_the_plan_has_it_in_the_same_mail(name):
         s for s, body in pointing if body.count("Your plan (only you see it") != 1][:3]
     spent = [body for _, _, body in got if "it is all used up already." in body]
     assert not [body for body in spent if "Your plan (only you see it" in body]
+
+
+@pytest.mark.parametrize("name", ["constantinopolis", "porto-carthago"])
+def test_the_mail_of_the_games_end_says_nothing_of_a_plan(name):
+    """Nothing is left to plan once the game is over: the receipt that opens the last mail
+    names the orders it read, never the plan the same mail carried ("Plan accepted: ...; it
+    is all used up already" above THE GAME IS OVER reads as a plan still in play)."""
+    last = [(to, body) for to, subject, body in game_mail(name, "plans") if subject.endswith("Game over")]
+    assert len(last) == len(PLAYERS)
+    assert [to for to, body in last if "Accepted (" in body]  # a receipt opens some of them
+    assert not [to for to, body in last if "Plan accepted" in body or "Your plan (only you see it" in body]
