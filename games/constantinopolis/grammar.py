@@ -157,7 +157,12 @@ def _purchase(rest: str, components: dict[str, Any]) -> dict[str, Any]:
                                suggestion=phrase("abilities: {walls}", walls=listed(term(w) for w in WALL_ABILITIES)))
         args["wall"] = match_name(words[1], WALL_NAMES, "wall segment")
     else:
-        args["building"] = match_name(" ".join(words), building_names(components), "building")
+        try:
+            args["building"] = match_name(" ".join(words), building_names(components), "building")
+        except InvalidOrder as exc:
+            if exc.suggestion is None and words[0].isdigit():  # `build 1 blue`: a count and a good
+                exc.suggestion = phrase("goods are bought with {order}", order=order_text("buy " + " ".join(words)))
+            raise
     if redemptor:
         args["redemptor"] = True
     return args

@@ -99,3 +99,13 @@ def test_help_lists_orders_for_the_prompt():
     st = auction_state()
     assert "bid" in GAME.help(st, "anna")
     assert GAME.help(st, "bert") == "Nothing to decide now."
+
+
+@pytest.mark.parametrize("line", ["build 1 blue", "bui 2 green"])
+def test_a_count_and_a_good_after_build_is_pointed_to_buy(line):
+    """`bui 1 blue` (a slip of `buy`) reads as `build` a building called `1 blue`: no such
+    building, and the answer says how goods are bought."""
+    with pytest.raises(InvalidOrder) as caught:
+        GAME.parse(new(), "greg", line)
+    assert "no building called" in str(caught.value)
+    assert caught.value.suggestion == f"goods are bought with buy {line.split(' ', 1)[1]}"
