@@ -91,7 +91,12 @@ TERMS = {
            (r"\bPosten sind\b|\bTauschposten\b", "'Posten' is a trading post, not an item of an offer"),
            (r"\b(?:möchte|will|kauft) öffentlich \d", "a public building is named in prose, not by its order"),
            (r"\bgewählt haben schon: niemand\b", "'gewählt hat noch niemand'"),
-           (r"\bauf \d+ erhöht\b|\berhöht auf \d+\.", "a bid is raised to so much 'Gold'")],
+           (r"\bauf \d+ erhöht\b|\berhöht auf \d+\.", "a bid is raised to so much 'Gold'"),
+           (r"\b[Kk]auf (?:eine|einen|es)\b|\b[Bb]leib,|\boder sag\b|\b[Dd]u darfst einen Speicher\b|\bschick ein "
+            r"Schiff\b", "a prompt is in the full imperative ('kaufe', 'bleibe im Amt', 'besetze ... oder passe')"),
+           (r"\bAktionszug: Zusätze\b", "the phase is 'Aktionszug (Nebenaktion und Privilegien)'"),
+           (r"<\+n\|-n>", "the aristocrat's numbers are '<±Zahl>', explained on the line"),
+           (r"\bganz ausgespielt\.\s+DIE PARTIE IST VORBEI", "the mail of the game's end says nothing of a plan")],
     "it": [(r"\b[Tt]urno \d", "a round is 'round', a player's turn 'turno'"),
            (r"\b[Ff]ine turno\b", "the end of a round is 'fine del round'"),
            (r"\buffic(?:io|i) mercantil[ei]\b|\buffici\b", "a trading post is 'fondaco'"),

@@ -111,3 +111,21 @@ def test_event_and_help_texts_read_as_sentences():
     first = GAME.prompts(state)[0].player
     assert not GAME.help(state, first).startswith("You must")
     assert GAME.help(state, first)[0].isupper()
+
+
+def test_tie_lines_name_each_column_with_its_value_in_brackets():
+    """`gleich in Palastplätze 1` put a column's name where German wants another case, and the
+    second line nested brackets: each value now follows its column in brackets, in a list."""
+    from referee.contract import Result
+    from referee.standings import decided
+
+    scores = {"alice": {"palace_seats": 1, "trade_points": 2, "money": 141},
+              "bruno": {"palace_seats": 1, "trade_points": 2, "money": 141},
+              "chiara": {"palace_seats": 1, "trade_points": 3, "money": 100}}
+    result = Result(scores, (("chiara",), ("alice", "bruno")), ("chiara",))
+    assert decided(GAME, result, "de") == [
+        "alice und bruno teilen sich einen Platz, gleichauf in allem: Palastplätze (1), Handelspunkte (2) und "
+        "Talente (141).",
+        "chiara vor alice und bruno – gleichauf: Palastplätze (1); entscheidend: Handelspunkte (3 zu 2)."]
+    assert decided(GAME, result, "en")[0] == ("alice and bruno share a place: equal in palace seats (1), trade "
+                                               "points (2) and talents (141).")
