@@ -86,7 +86,7 @@ def decide(game: Game, seen: Observation, level: str = DEFAULT_LEVEL, seed: str 
     if policy is None or getattr(game, "sample", None) is None:
         raise NoComputerPlayer(f"no computer player plays {game.name}")
     rng = random.Random(f"{seed}/{seen.player}/{seen.key}")
-    budget = budget or Budget.for_level(level)
+    budget = budget or Budget.for_level(level, policy)
     worlds = [_world(game, seen, rng) for _ in range(budget.worlds if level == "strong" else 1)]
     start = game.phase(worlds[0]).key  # a sampled world's own key: counters a view leaves out may differ
     orders: list[Order] = []

@@ -16,6 +16,8 @@ _POLICIES = {"constantinopolis": "referee.computer.constantinopolis",
 
 class GamePolicy(Protocol):
     close: float  # orders valued within this of the best are played out by the strong level
+    candidates: int  # at most so many of those orders
+    worlds: int  # in so many sampled worlds
 
     def value(self, state: State, player: str) -> float:
         """How good `state` is for `player`, in the game's own units (a palace seat, a point

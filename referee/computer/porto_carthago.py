@@ -36,6 +36,8 @@ END_TALENT, END_POINT = 0.0001, 0.01  # the tie-breaks, once nothing can be boug
 
 class PortoCarthagoPolicy:
     close = 0.3  # palace seats
+    candidates = 5
+    worlds = 8
 
     # ------------------------------------------------------------------ value
 

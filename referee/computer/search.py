@@ -31,8 +31,10 @@ class Budget:
     seconds: float | None = None
 
     @classmethod
-    def for_level(cls, level: str) -> "Budget":
-        return cls(worlds=1, candidates=1) if level == "fast" else cls()
+    def for_level(cls, level: str, policy: GamePolicy) -> "Budget":
+        """The fast level looks at one world; the strong level plays out as many orders in as
+        many worlds as the game's policy asks for."""
+        return cls(worlds=1, candidates=1) if level == "fast" else cls(policy.worlds, policy.candidates)
 
 
 def margin(policy: GamePolicy, state: State, player: str) -> float:
