@@ -146,8 +146,12 @@ class AtomicJSONStorage(Storage):
                     raw = handle.read()
             except FileNotFoundError:
                 return None
-            self._data = _decode_checked(self.path, raw) if raw.strip() else None
+            self.hold(raw)
         return self._data
+
+    def hold(self, raw: bytes) -> None:
+        """Take `raw` as the file's content, read already by the caller."""
+        self._data = _decode_checked(self.path, raw) if raw.strip() else None
 
     def write(self, data: dict[str, Any]) -> None:
         self._data = data

@@ -267,3 +267,14 @@ def test_temporary_files_left_by_an_interrupted_write_are_swept(store):
     assert young.exists() and not old.exists()
     assert store.load("g").state == {"round": 1}
     assert store.sweep_temporary(older_than=0) == [young.name]
+
+
+def test_watchers_of_an_unchanged_game_share_one_picture_of_it(tmp_path):
+    store = TinyDBStore(tmp_path)
+    store.create("g", META, {"round": 1}, [{"type": "created"}])
+    first = store.peek("g")
+    assert store.peek("g") is first  # the same bytes: not decoded again
+    store.append("g", [{"type": "order", "text": "BID 3"}], state={"round": 2})
+    after = store.peek("g")
+    assert after is not first and after.state == {"round": 2} and first.state == {"round": 1}
+    assert TinyDBStore(tmp_path).peek("g") == after

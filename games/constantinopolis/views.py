@@ -66,6 +66,20 @@ def catalogue(components: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+_CATALOGUES: dict[str, dict[str, Any]] = {}  # by the components' sha256, as components.py keeps the sets
+
+
+def _catalogue_of(state: GameState) -> dict[str, Any]:
+    """`catalogue` of the state's components, made once per component set (it is a third of
+    the cost of a view, and positions are viewed by every player after every order); every
+    view shares it, so it is read only, like the components themselves."""
+    sha = state["components"]["sha256"]
+    found = _CATALOGUES.get(sha)
+    if found is None:
+        found = _CATALOGUES[sha] = catalogue(components_of(state))
+    return found
+
+
 # The parts of the view (its top-level keys, or items of them) each decision reads, shown whole in the mail
 # that asks for it even when they did not change: the office board for the auction, what is
 # for sale and at what price for construction, the market for trade and donations.
@@ -107,7 +121,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                    "empties": market["empties"]},
         "supply": dict(state["supply"]), "public_buildings": list(state["publics"]), "walls": list(state["walls"]),
         "ships": dict(state["ships"]), "deck": len(state["deck"]), "discard": len(state["discard"]),
-        "ability": dict(state["ability"]), "last_public": state["last_public"], "catalogue": catalogue(components),
+        "ability": dict(state["ability"]), "last_public": state["last_public"], "catalogue": _catalogue_of(state),
     }
     auction = state["auction"]
     if auction is not None:

@@ -71,22 +71,31 @@ def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: in
     last_who: str | None = None
     last_kind: str | None = None
     step = False  # the last line tells a plan's step: another player's move does not join it
+    last: Wrapped | None = None  # the last line as wrapped, once it was needed
     for item in told(events):
         kind, text = item.kind, item.text
         who = next((p for p in players if item.lead.startswith((p + " ", p + ": "))), None)
         if out and who is not None and who == last_who and item.lead == text and not _names_another(out[-1], who,
                                                                                                       players):
             out[-1] = _joined(out[-1], text[len(who):].removeprefix(":").lstrip())
+            last = None
         elif out and kind == last_kind and not step and item.lead == text and not (
-                who and item.lead.startswith(who + ": ")) and _lines(
-                joined := _joined(out[-1], text), width) <= _lines(out[-1], width) + _lines(text, width):
-            out[-1] = joined
+                who and item.lead.startswith(who + ": ")) and (
+                wrapped := _fitting(last or Wrapped.of(out[-1], width), text)) is not None:
+            out[-1], last = wrapped.text, wrapped
             who = None  # a joined line no longer belongs to one player
         else:
             out.append(text)
             step = item.lead != text
+            last = None
         last_who, last_kind = who, kind
     return out
+
+
+def _fitting(line: "Wrapped", text: str) -> "Wrapped | None":
+    """`line` with `text` joined to it, when that takes no more lines than the two apart."""
+    joined = line.joined(text)
+    return joined if len(joined) <= len(line) + _lines(text, line.width) else None
 
 
 def _names_another(line: str, who: str, players: Sequence[str]) -> bool:
@@ -104,7 +113,71 @@ def _joined(line: str, text: str) -> str:
 
 
 def _lines(text: str, width: int) -> int:
-    return len(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or 1
+    return len(_wrap(text, width)) or 1
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+
+
+_SPACES = re.compile(" *")
+_NOT_SPACE = re.compile(r"[\t\n\r\x0b\x0c]")  # the whitespace textwrap turns into spaces
+
+
+@dataclass(frozen=True)
+class Wrapped:
+    """A line of "Since your last mail" as `_wrap` breaks it to `width`, with where each piece
+    begins in it (None where it holds whitespace other than spaces: textwrap changes that,
+    so its pieces are not the line's own). Joining the events of a long run one by one (the
+    orders of a round) wrapped the growing line whole at each join; a join changes only the
+    line's end, so only its last two pieces are wrapped again (`joined`): wrapping puts each
+    word on the first line it fits, going on from the start, so the pieces before them end
+    where they did."""
+
+    text: str
+    width: int
+    lines: list[str]
+    starts: list[int] | None
+
+    @classmethod
+    def of(cls, text: str, width: int) -> "Wrapped":
+        lines = _wrap(text, width)
+        return cls(text, width, lines, _starts(text, lines))
+
+    def __len__(self) -> int:
+        """The lines it takes, as `_lines` counts them."""
+        return len(self.lines) or 1
+
+    def joined(self, text: str) -> "Wrapped":
+        """This line with `text` joined to it (`_joined`), wrapped."""
+        line = _joined(self.text, text)
+        keep = len(self.lines) - 2
+        if self.starts is not None and keep >= 1 and line.startswith(self.text[:self.starts[keep]]):
+            start = self.starts[keep]
+            tail = _wrap(line[start:], self.width)
+            tail_starts = _starts(line[start:], tail)
+            if tail_starts is not None:
+                return Wrapped(line, self.width, self.lines[:keep] + tail,
+                               self.starts[:keep] + [start + at for at in tail_starts])
+        return Wrapped.of(line, self.width)
+
+
+def _starts(text: str, lines: Sequence[str]) -> list[int] | None:
+    """Where each of `lines`, the wrapped pieces of `text`, begins in it; None when they are
+    not its pieces as they stand (whitespace other than spaces, which textwrap changes)."""
+    if _NOT_SPACE.search(text):
+        return None
+    starts: list[int] = []
+    at = 0
+    for n, piece in enumerate(lines):
+        # the first piece may begin after a run of spaces too long for a line; the others
+        # begin at the first word after the spaces their line break took
+        at = text.find(piece) if n == 0 else _SPACES.match(text, at).end()  # type: ignore[union-attr]
+        if at < 0 or not text.startswith(piece, at):
+            return None
+        starts.append(at)
+        at += len(piece)
+    return starts
 
 
 SHORT = 6  # lines of "Since your last mail" the text part shows as they are

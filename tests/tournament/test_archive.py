@@ -13,12 +13,18 @@ from commands.main import cli
 from referee import registry
 from referee.tournament.archive import read_members, verify
 
-from .conftest import finish_round, make_services, roster
+from .conftest import finish_round, make_services, once_per_run, roster
 
 
 @pytest.fixture(scope="module")
 def archived(tmp_path_factory):
-    root = tmp_path_factory.mktemp("archive")
+    """The archive of a finished two-round tournament and its data directory. Made once for
+    the whole run: each test only reads them (a tampered copy goes to the test's own
+    directory), and playing the eight games costs more than all the tests here together."""
+    return once_per_run(tmp_path_factory, "archive", make_archive)
+
+
+def make_archive(root):
     svc = make_services(root / "data")
     svc.tournaments.create("cup", "constantinopolis", roster(8), rounds=2, table_size="4", seed="cup")
     finish_round(svc, "cup")

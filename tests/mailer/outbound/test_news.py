@@ -3,6 +3,10 @@ each thing once, a plan step with what it did, and a long stretch in short."""
 
 from __future__ import annotations
 
+import random
+import textwrap
+
+from mailer.outbound import news
 from mailer.outbound.news import LONG, SHORT, grouped, in_short, summary, told
 
 PLAYERS = ["ann", "bob"]
@@ -65,3 +69,37 @@ def test_a_plan_step_keeps_the_minor_event_it_caused_and_joins_no_other_players_
     lines, short = in_short(events, PLAYERS, minor={"bid", "construct.done"})
     assert short and "Your plan plays 'done': ann ends the construction turn." in lines
     assert not [line for line in lines if "plays 'done': bob" in line]
+
+
+def test_a_join_wraps_only_the_lines_end_again_and_counts_as_a_whole_wrap_does():
+    """`Wrapped.joined` rewraps only the last two pieces; the line it gives, and the lines it
+    counts, are those of wrapping the whole joined line, whatever the words: long ones, runs
+    of spaces, full stops, capitals, a tab or a line break."""
+    rng = random.Random("joins")
+    words = ["a", "ann", "sells", "Emporium.", "gold;", "x" * 30, "y" * 80, "...", "  ", "\t", "B.", "z\nq"]
+    for n in range(400):
+        width = rng.choice([10, 20, 74])
+        line = news.Wrapped.of(" ".join(rng.choice(words) for _ in range(rng.randrange(1, 30))), width)
+        for _ in range(rng.randrange(1, 12)):
+            text = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 8)))
+            whole = textwrap.wrap(news._joined(line.text, text), width, break_long_words=False, break_on_hyphens=False)
+            line = line.joined(text)
+            assert line.lines == whole, (n, line.text)
+            assert len(line) == (len(whole) or 1)
+
+
+def test_a_long_run_of_one_kind_joins_as_wrapping_each_join_whole_did():
+    events = [("order", f"{('ann', 'bob')[n % 2]} adds {n % 7}{'.' if n % 3 else ''}") for n in range(300)]
+    events += [("order", "Bob. " + "w" * 90), ("order", "ann\tadds 1"), ("order", "cid adds 2")]
+
+    def whole(line, text):  # how a join was decided before: the joined line wrapped whole
+        joined = news._joined(line, text)
+        return news._lines(joined, 74) <= news._lines(line, 74) + news._lines(text, 74)
+
+    expected: list[str] = []
+    for kind, text in events:
+        if expected and whole(expected[-1], text):
+            expected[-1] = news._joined(expected[-1], text)
+        else:
+            expected.append(text)
+    assert news.grouped(events, ["cid", "dee"]) == expected
