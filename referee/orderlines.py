@@ -84,8 +84,10 @@ def match_name(word: str, names: Mapping[str, str], what: str) -> str:
                  N_("did you mean {names}?") if canonical_close else None, {"names": canonical_close})
 
 
-def parse_int(word: str, what: str, *, minimum: int | None = None) -> int:
-    """A whole number from an order, with an error that names what it was for."""
+def parse_int(word: str, what: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """A whole number from an order, with an error that names what it was for (`maximum`
+    where a number is used as a count of things to list, so a slip of the keyboard cannot
+    ask for a billion of them)."""
     try:
         value = int(word)
     except ValueError:
@@ -94,6 +96,9 @@ def parse_int(word: str, what: str, *, minimum: int | None = None) -> int:
     if minimum is not None and value < minimum:
         raise _error(InvalidOrder, N_("{what} must be at least {minimum}, not {value}"),
                      {"what": what, "minimum": minimum, "value": value})
+    if maximum is not None and value > maximum:
+        raise _error(InvalidOrder, N_("{what} must be at most {maximum}, not {value}"),
+                     {"what": what, "maximum": maximum, "value": value})
     return value
 
 

@@ -92,6 +92,9 @@ def good(word: str) -> str:
     return match_name(word, GOOD_NAMES, "goods type")
 
 
+MAX_GOODS_COUNT = 99  # no player comes near so many of one good in a game: a slip, not an order
+
+
 def _goods_list(words: list[str]) -> list[str]:
     """'2 green, blue' -> ['green', 'green', 'blue'] (in value order)."""
     out: list[str] = []
@@ -102,7 +105,7 @@ def _goods_list(words: list[str]) -> list[str]:
     while i < len(tokens):
         n = 1
         if tokens[i].isdigit():
-            n = parse_int(tokens[i], "a goods count", minimum=0)
+            n = parse_int(tokens[i], "a goods count", minimum=0, maximum=MAX_GOODS_COUNT)
             i += 1
             if i >= len(tokens):
                 raise InvalidOrder(phrase("a goods count needs a goods type after it"))

@@ -109,3 +109,12 @@ def test_a_count_and_a_good_after_build_is_pointed_to_buy(line):
         GAME.parse(new(), "greg", line)
     assert "no building called" in str(caught.value)
     assert caught.value.suggestion == f"goods are bought with buy {line.split(' ', 1)[1]}"
+
+
+@pytest.mark.parametrize("line", ["keep green green green 999999999999 blue", "keep 100 red"])
+def test_a_goods_count_past_any_game_is_refused_not_listed(line):
+    """A slip like `999999999999 blue` is refused with the bound, not expanded into a
+    list of that many goods (which ran the machine out of memory)."""
+    with pytest.raises(InvalidOrder) as caught:
+        GAME.parse(new(), "greg", line)
+    assert "a goods count must be at most 99" in str(caught.value)
