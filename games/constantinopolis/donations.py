@@ -80,6 +80,8 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         events.append(Event("donate", phrase("{player} donates {goods} for {fame} fame.", player=player,
                                              goods=goods_count(entry["count"], entry["good"]), fame=entry["fame"]),
                             {"player": player, "good": entry["good"], "fame": entry["fame"]}))
+    else:  # said in words, so that a plan's step to pass is a line of its own
+        events.append(Event("donate.pass", phrase("{player} donates nothing.", player=player), {"player": player}))
 
 
 def legal_orders(state: GameState, player: str) -> list[Order]:

@@ -75,7 +75,7 @@ class Constantinopolis:
     # it; an arrival says what a voyage earned)
     minor_events = frozenset({"accept.done", "construct.done", "discard", "store", "auction.bid", "auction.raise",
                               "auction.pass", "auction.end", "round", "market.reshuffle", "plan.lapsed", "queue.wait",
-                              "build.ask", "preempt.ask", "load", "unload"})
+                              "build.ask", "preempt.ask", "load", "unload", "donate.pass"})
     table_events = frozenset({"produce", "draw", "ship.sail"})
     # whom the game waits for and why, in the moderator's words (a prompt's text is the asked player's)
     decision_titles = {
