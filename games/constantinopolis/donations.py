@@ -65,7 +65,9 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     have = sheet_of(state, player)["goods"][entry["good"]]
     if have < entry["count"]:
         raise illegal(phrase("a donation of {good} needs {count} goods; you have {have}", good=term(entry["good"]),
-                             count=entry["count"], have=have))
+                             count=entry["count"], have=have) if have else
+                      phrase("a donation of {good} needs {count} goods; you have none", good=term(entry["good"]),
+                             count=entry["count"]))
 
 
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:

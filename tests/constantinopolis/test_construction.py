@@ -178,7 +178,7 @@ def test_a_purchase_that_costs_nothing_is_told_as_free():
     asked = [str(e.text) for e in ev if e.kind == "build.ask"]
     assert asked == ["kay wants to buy Taberna free of charge unless the Consul jen pre-empts it."]
     assert str(GAME.prompts(st)[0].text) == ("kay wants to buy Taberna free of charge; you cannot pre-empt it (that "
-                                             "costs 5 gold; you have 0): allow")
+                                             "costs 5 gold; you have none): allow")
 
 
 def test_consul_standing_list_answers_for_him():
@@ -209,12 +209,12 @@ def test_consul_is_asked_whatever_his_gold_and_told_alone_that_he_cannot_pay():
         asked = str(GAME.prompts(st)[0].text)
         if gold == 0:
             assert asked == ("kay wants to buy Metallum for 20 gold; you cannot pre-empt it (that costs 20 gold; you "
-                             "have 0): allow") and "pre-empt it for" not in asked
+                             "have none): allow") and "pre-empt it for" not in asked
         else:
             assert asked.startswith("kay wants to buy Metallum for 20 gold: pre-empt it for 20 gold yourself")
         if gold == 0:
             err = illegal(st, "jen", "preempt")
-            assert "costs 20 gold; you have 0" in err.message and err.suggestion == "allow"
+            assert "costs 20 gold; you have none" in err.message and err.suggestion == "allow"
             st, _ = do(st, "jen", "allow")
             assert "Metallum" in st["p"]["kay"]["buildings"]
 
