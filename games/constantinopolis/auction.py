@@ -136,9 +136,10 @@ def prompts(state: GameState) -> list[Prompt]:
     return []
 
 
-def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
-    """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
-    sentence (HELP)."""
+def question(state: GameState, player: str, sentence: bool = False, own: bool = False) -> Phrase:
+    """What the phase asks `player` (a prompt's text, which every player may read); with
+    `sentence`, as the start of a sentence (HELP); with `own`, as `player` alone reads it:
+    one who cannot afford the least raise is offered only to pass (their gold is secret)."""
     if state["phase"] == "pretorio":
         return _FREE_GOOD[sentence]
     duel = state["auction"]["duel"]
@@ -146,8 +147,9 @@ def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
         return _CHOOSE[sentence]
     holder = duel["turn"] == "holder"
     need, have = min_raise(state), state["p"][duel[duel["turn"]]]["gold"]
+    short = (need, have) if own and need > have else None
     return _duel_question(holder, duel["challenger" if holder else "holder"], duel["bid"],
-                          office_name(state, duel["office"]), sentence, None if need <= have else (need, have))
+                          office_name(state, duel["office"]), sentence, short)
 
 
 @functools.lru_cache(maxsize=1024)  # asked again and again while the duel waits for its answer

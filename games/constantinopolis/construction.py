@@ -56,22 +56,23 @@ def prompts(state: GameState) -> list[Prompt]:
     return [shared_prompt(who, "construct.turn", False, kinds, _TURN[False])]
 
 
-def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
-    """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
-    sentence (HELP)."""
+def question(state: GameState, player: str, sentence: bool = False, own: bool = False) -> Phrase:
+    """What the phase asks `player` (a prompt's text, which every player may read); with
+    `sentence`, as the start of a sentence (HELP); with `own`, as `player` alone reads it."""
     pending = state["construct"]["pending"]
     if pending is not None:
-        return _preempt_question(state, pending["buyer"], pending["args"], sentence)
+        return _preempt_question(state, pending["buyer"], pending["args"], sentence, own)
     return _TURN[sentence]
 
 
-def _preempt_question(state: GameState, buyer: str, args: dict[str, Any], sentence: bool) -> Phrase:
+def _preempt_question(state: GameState, buyer: str, args: dict[str, Any], sentence: bool, own: bool) -> Phrase:
     """The Consul's question names the building, what the buyer pays and what pre-empting
-    costs him (the full price: no discount is his); one who cannot pre-empt is told why and
-    offered only to allow."""
+    costs him (the full price: no discount is his). Read by him alone (`own`), it tells one
+    who cannot pre-empt why and offers only to allow: his gold is secret from the others."""
     player, building, gold = sentence_start(buyer, sentence), purchase_named(state, args), buyer_price(state, args)
     try:
-        check_order(state, state["offices"]["consul"], Order("preempt"))
+        if own:
+            check_order(state, state["offices"]["consul"], Order("preempt"))
     except OrderError as e:
         if gold:
             return phrase("{player} wants to buy {building} for {gold} gold; you cannot pre-empt it ({reason}): "

@@ -177,7 +177,7 @@ def test_a_purchase_that_costs_nothing_is_told_as_free():
     st, ev = do(st, "kay", "build taberna with redemptor")
     asked = [str(e.text) for e in ev if e.kind == "build.ask"]
     assert asked == ["kay wants to buy Taberna free of charge unless the Consul jen pre-empts it."]
-    assert str(GAME.prompts(st)[0].text) == ("kay wants to buy Taberna free of charge; you cannot pre-empt it (that "
+    assert str(GAME.asked(st, "jen")) == ("kay wants to buy Taberna free of charge; you cannot pre-empt it (that "
                                              "costs 5 gold; you have none): allow")
 
 
@@ -206,7 +206,8 @@ def test_consul_is_asked_whatever_his_gold_and_told_alone_that_he_cannot_pay():
         menu = [GAME.format(o) for o in GAME.legal_orders(st, "jen")]
         assert menu == (["allow"] if gold == 0 else ["allow", "preempt"])
         # the question offers only what the form does: no pre-emption he cannot pay
-        asked = str(GAME.prompts(st)[0].text)
+        asked = str(GAME.asked(st, "jen"))  # his own reading: his gold is secret from the table
+        assert str(GAME.prompts(st)[0].text).startswith("kay wants to buy Metallum for 20 gold: pre-empt it for 20")
         if gold == 0:
             assert asked == ("kay wants to buy Metallum for 20 gold; you cannot pre-empt it (that costs 20 gold; you "
                              "have none): allow") and "pre-empt it for" not in asked
