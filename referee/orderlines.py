@@ -132,7 +132,7 @@ def alternatives(words: Sequence[str], last: str = "or") -> str:
 
 _SECTION = re.compile(r"^([^\W\d][\w'\- ]{0,30}?)\s*:\s*(.*)$")
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
-_OPTIONAL = re.compile(r"\s+if\s+(?:available|possible)\s*$", re.IGNORECASE)
+_OPTIONAL = re.compile(r"\s*,?\s+if\s+(?:available|possible)\s*$", re.IGNORECASE)  # `A or B, if available`
 OPTIONAL = "if available"
 
 

@@ -136,23 +136,38 @@ def prompts(state: GameState) -> list[Prompt]:
     return []
 
 
-def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
-    """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
-    sentence (HELP)."""
+def question(state: GameState, player: str, sentence: bool = False, own: bool = False) -> Phrase:
+    """What the phase asks `player` (a prompt's text, which every player may read); with
+    `sentence`, as the start of a sentence (HELP); with `own`, as `player` alone reads it:
+    one who cannot afford the least raise is offered only to pass (their gold is secret)."""
     if state["phase"] == "pretorio":
         return _FREE_GOOD[sentence]
     duel = state["auction"]["duel"]
     if duel is None:
         return _CHOOSE[sentence]
     holder = duel["turn"] == "holder"
+    need, have = min_raise(state), state["p"][duel[duel["turn"]]]["gold"]
+    short = (need, have) if own and need > have else None
     return _duel_question(holder, duel["challenger" if holder else "holder"], duel["bid"],
-                          office_name(state, duel["office"]), sentence)
+                          office_name(state, duel["office"]), sentence, short)
 
 
 @functools.lru_cache(maxsize=1024)  # asked again and again while the duel waits for its answer
-def _duel_question(to_holder: bool, bidder: str, gold: int, office: str, sentence: bool) -> Phrase:
-    """The duel's question to the holder (`to_holder`) or to the challenger."""
-    player, answers = sentence_start(bidder, sentence), order_text("raise or pass")
+def _duel_question(to_holder: bool, bidder: str, gold: int, office: str, sentence: bool,
+                   short: tuple[int, int] | None) -> Phrase:
+    """The duel's question to the holder (`to_holder`) or to the challenger; one who cannot
+    afford the least raise (`short`: what it needs, what they have) is offered only to pass."""
+    player = sentence_start(bidder, sentence)
+    if short is not None:
+        need, have = short
+        if to_holder:
+            return phrase("{player} bids {gold} on your office {office}; you cannot raise ({need} gold needed, you "
+                          "have {have}): {orders}", player=player, gold=gold, office=office, need=need, have=have,
+                          orders=order_text("pass"))
+        return phrase("{player} raised to {gold} for {office}; you cannot raise again ({need} gold needed, you have "
+                      "{have}): {orders}", player=player, gold=gold, office=office, need=need, have=have,
+                      orders=order_text("pass"))
+    answers = order_text("raise or pass")
     if to_holder:
         return phrase("{player} bids {gold} on your office {office}: {orders}", player=player, gold=gold, office=office,
                       orders=answers)

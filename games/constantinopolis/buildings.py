@@ -151,7 +151,8 @@ def check_purchase(state: GameState, player: str, args: dict[str, Any], *, preem
     if public and not state["options"]["public_gold"]:
         return
     if cost > sheet["gold"]:
-        raise illegal(phrase("that costs {cost} gold; you have {gold}", cost=cost, gold=sheet["gold"]),
+        raise illegal(phrase("that costs {cost} gold; you have {gold}", cost=cost, gold=sheet["gold"]) if sheet["gold"]
+                      else phrase("that costs {cost} gold; you have none", cost=cost),
                       reason=phrase("that costs more than the {gold} gold you have", gold=sheet["gold"]))
 
 

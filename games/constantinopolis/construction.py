@@ -56,22 +56,37 @@ def prompts(state: GameState) -> list[Prompt]:
     return [shared_prompt(who, "construct.turn", False, kinds, _TURN[False])]
 
 
-def question(state: GameState, player: str, sentence: bool = False) -> Phrase:
-    """What the phase asks `player` (a prompt's text); with `sentence`, as the start of a
-    sentence (HELP)."""
+def question(state: GameState, player: str, sentence: bool = False, own: bool = False) -> Phrase:
+    """What the phase asks `player` (a prompt's text, which every player may read); with
+    `sentence`, as the start of a sentence (HELP); with `own`, as `player` alone reads it."""
     pending = state["construct"]["pending"]
     if pending is not None:
-        return _preempt_question(state, pending["buyer"], pending["args"], sentence)
+        return _preempt_question(state, pending["buyer"], pending["args"], sentence, own)
     return _TURN[sentence]
 
 
-def _preempt_question(state: GameState, buyer: str, args: dict[str, Any], sentence: bool) -> Phrase:
+def _preempt_question(state: GameState, buyer: str, args: dict[str, Any], sentence: bool, own: bool) -> Phrase:
     """The Consul's question names the building, what the buyer pays and what pre-empting
-    costs him (the full price: no discount is his)."""
-    return phrase("{player} wants to buy {building} for {gold} gold: pre-empt it for {price} gold yourself or "
-                  "allow the purchase ({orders})", player=sentence_start(buyer, sentence),
-                  building=purchase_named(state, args), gold=buyer_price(state, args),
-                  price=purchase_cost(state, without_redemptor(args)), orders=order_text("preempt or allow"))
+    costs him (the full price: no discount is his). Read by him alone (`own`), it tells one
+    who cannot pre-empt why and offers only to allow: his gold is secret from the others."""
+    player, building, gold = sentence_start(buyer, sentence), purchase_named(state, args), buyer_price(state, args)
+    try:
+        if own:
+            check_order(state, state["offices"]["consul"], Order("preempt"))
+    except OrderError as e:
+        if gold:
+            return phrase("{player} wants to buy {building} for {gold} gold; you cannot pre-empt it ({reason}): "
+                          "{orders}", player=player, building=building, gold=gold, reason=e.message,
+                          orders=order_text("allow"))
+        return phrase("{player} wants to buy {building} free of charge; you cannot pre-empt it ({reason}): {orders}",
+                      player=player, building=building, reason=e.message, orders=order_text("allow"))
+    price, orders = purchase_cost(state, without_redemptor(args)), order_text("preempt or allow")
+    if gold:
+        return phrase("{player} wants to buy {building} for {gold} gold: pre-empt it for {price} gold yourself or "
+                      "allow the purchase ({orders})", player=player, building=building, gold=gold, price=price,
+                      orders=orders)
+    return phrase("{player} wants to buy {building} free of charge: pre-empt it for {price} gold yourself or allow "
+                  "the purchase ({orders})", player=player, building=building, price=price, orders=orders)
 
 
 def settle(state: GameState, events: list[Event]) -> bool:
@@ -192,11 +207,12 @@ def _build(state: GameState, player: str, args: dict[str, Any], events: list[Eve
     if consul is not None:
         if state["preempt"] is None:
             writable(state, "construct")["pending"] = {"buyer": player, "args": dict(args)}
-            events.append(Event("build.ask", phrase("{player} wants to buy {building} for {gold} gold unless the "
-                                                    "Consul {consul} pre-empts it.", player=player,
-                                                    building=purchase_named(state, args),
-                                                    gold=buyer_price(state, args), consul=consul),
-                                {"player": player, "building": purchase_name(args)}))
+            gold, building = buyer_price(state, args), purchase_named(state, args)
+            asked = phrase("{player} wants to buy {building} for {gold} gold unless the Consul {consul} pre-empts "
+                           "it.", player=player, building=building, gold=gold, consul=consul) if gold else \
+                phrase("{player} wants to buy {building} free of charge unless the Consul {consul} pre-empts it.",
+                       player=player, building=building, consul=consul)
+            events.append(Event("build.ask", asked, {"player": player, "building": purchase_name(args)}))
             new_phase_key(state)
             return
         if standing_list_preempts(state, consul, args, events):

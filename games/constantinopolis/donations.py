@@ -65,7 +65,9 @@ def check_order(state: GameState, player: str, order: Order) -> None:
     have = sheet_of(state, player)["goods"][entry["good"]]
     if have < entry["count"]:
         raise illegal(phrase("a donation of {good} needs {count} goods; you have {have}", good=term(entry["good"]),
-                             count=entry["count"], have=have))
+                             count=entry["count"], have=have) if have else
+                      phrase("a donation of {good} needs {count} goods; you have none", good=term(entry["good"]),
+                             count=entry["count"]))
 
 
 def apply_order(state: GameState, player: str, order: Order, events: list[Event]) -> None:
@@ -80,6 +82,8 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         events.append(Event("donate", phrase("{player} donates {goods} for {fame} fame.", player=player,
                                              goods=goods_count(entry["count"], entry["good"]), fame=entry["fame"]),
                             {"player": player, "good": entry["good"], "fame": entry["fame"]}))
+    else:  # said in words, so that a plan's step to pass is a line of its own
+        events.append(Event("donate.pass", phrase("{player} donates nothing.", player=player), {"player": player}))
 
 
 def legal_orders(state: GameState, player: str) -> list[Order]:

@@ -119,9 +119,10 @@ def apply_order(state: GameState, player: str, order: Order, events: list[Event]
         lost += drop
         lose_goods(state, sheet, good, drop)
     writable(state, "store").remove(player)
-    events.append(Event("store", plural_phrase(len(keep), "{player} keeps {n} good and discards {lost}.",
-                                               "{player} keeps {n} goods and discards {lost}.", player=player,
-                                               lost=lost), {"player": player, "kept": list(keep)}))
+    told = plural_phrase(len(keep), "{player} keeps {n} good and discards {lost}.",
+                         "{player} keeps {n} goods and discards {lost}.", player=player, lost=lost) if keep else \
+        phrase("{player} keeps no goods and discards {lost}.", player=player, lost=lost)
+    events.append(Event("store", told, {"player": player, "kept": list(keep)}))
 
 
 def best_keep(state: GameState, player: str) -> list[str]:

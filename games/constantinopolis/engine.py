@@ -20,7 +20,7 @@ from . import auction, checks, flow, free_trade, menus, plans, scoring
 from .components import load as load_component_set
 from .draft import draft, finished, writable, writable_sheet
 from .grammar import KEYWORDS, format_order, order_shapes, parse_alternatives
-from .phases import question
+from .phases import own_question, question
 from .production import producible
 from .sampling import sample_world
 from .setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, new_game
@@ -67,6 +67,11 @@ class Constantinopolis:
     def prompts(self, state: State) -> list[Prompt]:
         return flow.prompts(state)
 
+    def asked(self, state: State, player: str) -> Phrase | None:
+        """The prompt as `player` alone reads it in their mail, where it may name their
+        secrets (gold too little to raise or pre-empt); None: the prompt's own text."""
+        return own_question(state, player)
+
     phase_kinds = ("auction", "construct", "accept", "donate", "store")
     # what a mail that tells a long stretch of events in short leaves out: how an outcome came
     # about (bids, the contracts not taken), turns ended, a player's own loads (their receipt
@@ -75,7 +80,7 @@ class Constantinopolis:
     # it; an arrival says what a voyage earned)
     minor_events = frozenset({"accept.done", "construct.done", "discard", "store", "auction.bid", "auction.raise",
                               "auction.pass", "auction.end", "round", "market.reshuffle", "plan.lapsed", "queue.wait",
-                              "build.ask", "preempt.ask", "load", "unload"})
+                              "build.ask", "preempt.ask", "load", "unload", "donate.pass"})
     table_events = frozenset({"produce", "draw", "ship.sail"})
     # whom the game waits for and why, in the moderator's words (a prompt's text is the asked player's)
     decision_titles = {

@@ -397,7 +397,7 @@ def parse_alternatives(text: str, components: dict[str, Any], players: list[str]
 
 def format_alternatives(orders: list[Order], optional: bool) -> str:
     text = join_alternatives([format_order(o) for o in orders], is_keyword)
-    return text + (f" {OPTIONAL}" if optional else "")
+    return text + (f", {OPTIONAL}" if optional else "")
 
 
 def parse_line(line: str, components: dict[str, Any], players: list[str]) -> Order:

@@ -165,7 +165,8 @@ def _auction(state: GameState, player: str) -> list[MenuLine]:
     free = Order("take", {"office": FREE_OFFICE})
     if judge(free):
         out.append(MenuLine(phrase("{order}: the {office}, without paying (you lost yours to a challenger)",
-                                   order=order_text(format_order(free)), office=state["auction"]["free"])
+                                   order=order_text(format_order(free)),
+                                   office=auction.office_name(state, state["auction"]["free"]))
                             if state["auction"]["free"] else order_phrase(format_order(free)), (free,)))
     parts, bids = [], []
     for office in OFFICES:

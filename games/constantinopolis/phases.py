@@ -32,8 +32,23 @@ def prompts(state: GameState) -> list[Prompt]:
 
 
 def question(state: GameState, player: str) -> Phrase:
-    """What the open phase asks `player`, as the start of a sentence (HELP)."""
-    return PHASES[state["phase"]].question(state, player, sentence=True)
+    """What the open phase asks `player`, as the start of a sentence (HELP, theirs alone)."""
+    phase = PHASES[state["phase"]]
+    if phase in OWN_QUESTIONS:
+        return phase.question(state, player, sentence=True, own=True)
+    return phase.question(state, player, sentence=True)
+
+
+OWN_QUESTIONS = (auction, construction)  # phases whose question to a player may name their secrets
+
+
+def own_question(state: GameState, player: str) -> Phrase | None:
+    """The prompt to `player` as they alone read it (their own mail), where it differs from
+    the public prompt: it may say what only they know (that their gold is too little)."""
+    phase = PHASES.get(state["phase"])
+    if phase not in OWN_QUESTIONS or not any(p.player == player for p in prompts(state)):
+        return None
+    return phase.question(state, player, own=True)
 
 
 def allowed_kinds(state: GameState, player: str) -> set[str]:

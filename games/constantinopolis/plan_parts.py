@@ -25,7 +25,8 @@ CANCELLABLE = {**PART_NAMES, "plan": "plan", "all": "plan", "defend": "defend"}
 # why the plan for a part lapses, and what each part is for, in the notes a player reads about
 # their plan ("Your plan for the donation lapses: ...")
 LAPSES: dict[str, Phrase] = {
-    "auction": phrase("the auction is over"), "pretorio": phrase("nobody asked you for the Praefectus Pretorio's good"),
+    "auction": phrase("the auction is over"),
+    "pretorio": phrase("the Praefectus Pretorio's good was not yours to choose this round"),
     "consul": phrase("you are not the Consul with an unused ability this round"),
     "donate": phrase("you have nothing to donate this round"),
     "store": phrase("you have nothing to choose to keep this round")}

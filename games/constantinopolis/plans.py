@@ -253,7 +253,7 @@ _AUCTION = _part_line("auction", "bid <office> up to <gold> or take free or stay
 _PRETORIO = _part_line("pretorio", "good <type> or <type>")
 _CONSUL = phrase("{part}: {orders} (or: {other})", part=order_text("consul"), orders=order_text("preempt never"),
                  other=menu_order("preempt list <buildings>"))
-_CONSTRUCTION = [_part_line("construction", "build <building> or <building> if available"),
+_CONSTRUCTION = [_part_line("construction", "build <building> or <building>, if available"),
                  _part_line("construction", "done")]
 
 

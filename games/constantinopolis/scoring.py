@@ -19,7 +19,7 @@ from .state import GameState, components_of, goods_total, new_phase_key
 SCORE_LABELS = {
     "fame": phrase("fame"), "gold": phrase("gold"), "goods": phrase("goods"),
     "ships_fame": phrase("fame from ships"), "walls_fame": phrase("fame from walls"),
-    "gold_fame": phrase("gold turned into fame"), "ships_gold": phrase("gold from ships"),
+    "gold_fame": phrase("fame for gold"), "ships_gold": phrase("gold from ships"),
     "dropped": phrase("left the game"),
 }
 # Winning the Game: the most fame, then the most gold, then the most goods.

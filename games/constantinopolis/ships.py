@@ -50,10 +50,14 @@ def _arrive(state: GameState, name: str, sheet: PlayerSheet, ship: Ship, compone
     sheet["fame"] += fame
     sheet["score"]["ships_gold"] += gold if final else 0
     sheet["score"]["ships_fame"] += fame if final else 0
-    events.append(Event("ship.arrive", plural_phrase(
+    said = {"player": name, "size": term(ship["size"]), "ship": ship["id"], "gold": gold}
+    told = plural_phrase(
         len(ship["cargo"]), "{player}'s {size} ship {ship} arrives with {n} contract: {gold} gold and {fame} fame.",
-        "{player}'s {size} ship {ship} arrives with {n} contracts: {gold} gold and {fame} fame.", player=name,
-        size=term(ship["size"]), ship=ship["id"], gold=gold, fame=fame),
+        "{player}'s {size} ship {ship} arrives with {n} contracts: {gold} gold and {fame} fame.", fame=fame,
+        **said) if fame else plural_phrase(  # no `0 fame`: what it earned, named
+        len(ship["cargo"]), "{player}'s {size} ship {ship} arrives with {n} contract: {gold} gold (no fame).",
+        "{player}'s {size} ship {ship} arrives with {n} contracts: {gold} gold (no fame).", **said)
+    events.append(Event("ship.arrive", told,
                         {"player": name, "ship": ship["id"], "gold": gold, "fame": fame,
                          "contracts": list(ship["cargo"])}))
     ship["cargo"] = []

@@ -175,13 +175,19 @@ def carry_out(state: State, decision: Decision, order: Order, events: list[Event
     elif name == "action.main":
         actions.execute_main(state, seat, order, events)
     elif name == "action.after":
-        if order.kind == "done":
+        if order.kind == "done":  # in words, like every other order: no order is echoed as sent
             state["act"]["end"] = True
+            player = state["players"][seat]
+            events.append(Event("done", phrase("{player} ends the action turn.", player=player), {"player": player}))
         else:
             actions.execute_side(state, seat, order.kind, events)
     elif name == "end.final_seat":
         if order.kind == "palace":
             buy_final_seat(state, seat, events)
+        else:
+            player = state["players"][seat]
+            events.append(Event("palace", phrase("{player} buys no final palace seat.", player=player),
+                                {"player": player}))
         state["sq"] += 1
     advance(state, events)
 
@@ -289,10 +295,8 @@ def run_queues(state: State, events: list[Event]) -> None:
                                     {"player": player}, to=(player,)))
                 return
             # told to the others exactly like a live answer; that it was queued, to its owner alone
-            done = order_text(grammar.format_order(order))
             events.append(Event("queue.used", phrase("Your queued order is carried out."),
                                 {"player": player, "order": grammar.format_order(order)}, to=(player,)))
-            events.append(Event("order", phrase("{player}: {order}", player=player, order=done), {"player": player}))
             carry_out(state, decision, order, events)
             continue
         part = plans.DECISIONS.get(decision.name)
@@ -317,11 +321,9 @@ def _standing(state: State, decision: Decision, part: str, events: list[Event]) 
             continue
         if part == "lighthouse":
             plans.set_part(state, player, part, answers_json[:k] + answers_json[k + 1:])
-        done = order_text(grammar.format_order(order))
-        # the order itself follows for everyone (`{player}: {order}`): the step says only whence
+        # what the order does is told to everyone in words: the step says only whence
         events.append(Event("plan.used", phrase("Carried out from your plan."), {"order": grammar.format_order(order)},
                             to=(player,)))
-        events.append(Event("order", phrase("{player}: {order}", player=player, order=done), {"player": player}))
         carry_out(state, decision, order, events)
         return True
     _, failures = choose(state, decision, Order("either", {"alts": answers_json}))

@@ -95,6 +95,12 @@ def describe(state: State, decision: Decision, sentence: bool = False) -> Phrase
     name = decision.name
     if name == "intrigue.reward":
         values = {"reason": reward_reason(item["why"]), "order": order_text("INTRIGUE 0")}
+        if item["n"] == 1:  # asked only when the point may go onto the path: both answers are open
+            one = {"reason": values["reason"], "yes": order_text("INTRIGUE 1"), "no": values["order"]}
+            return phrase("You gain 1 trade point ({reason}): put it on the intrigue path instead with {yes}, or "
+                          "keep it with {no}", **one) if sentence else \
+                phrase("you gain 1 trade point ({reason}): put it on the intrigue path instead with {yes}, or keep it "
+                       "with {no}", **one)
         if sentence:
             return plural_phrase(item["n"], "You gain {n} trade point ({reason}): how many go onto the intrigue path "
                                  "instead? ({order} keeps them all)", "You gain {n} trade points ({reason}): how many "

@@ -97,7 +97,7 @@ class PortoCarthago:
     phase_kinds = tuple(sorted({name.split(".")[0] for name in DECISION_TITLES}))
     # what a summary of a long stretch of events leaves out: the orders as sent (their effects
     # say what they did) and what the table shows anyway (the cards laid out, the market)
-    minor_events = frozenset({"order", "cards", "market"})
+    minor_events = frozenset({"done", "cards", "market"})
     decision_titles = DECISION_TITLES  # the moderator's words for whom the game waits
     score_labels = scoring.SCORE_LABELS
     tie_breaks = scoring.TIE_BREAKS
@@ -183,8 +183,6 @@ class PortoCarthago:
                     validate(new, decision, first)
                 except OrderError as exc:
                     raise exc.at(first_line, grammar.format_order(first)) from None
-            events.append(Event("order", phrase("{player}: {order}", player=player,
-                                                order=order_text(grammar.format_order(chosen))), {"player": player}))
             carry_out(new, decision, chosen, events)
         if rest:  # a mail with turns to come replaces the queue; a single answer or a plan leaves it
             new["queue"][player] = [o.to_json() for o in rest]

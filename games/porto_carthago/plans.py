@@ -106,8 +106,8 @@ def template(state: State, player: str) -> list[str]:
     report stays short; the orders guide lists them all); the lighthouse list names the
     ships that enter next."""
     mine = plans_of(state, player)
-    out: list[str] = [phrase("{orders}   (a line a turn, after your answer)",
-                             orders=menu_order("<next turn> or TALENTS"))]
+    out: list[str] = [phrase("{orders}   (after your answer: one line per turn to come)",
+                             orders=menu_order("<action> or TALENTS"))]
     ships = state["row2"] if state["stage"] in ("actions", "refresh") else state["row1"]
     if "lighthouse" not in mine and ships:
         out.append("LIGHTHOUSE: " + " or ".join(f"DOCK {s}" for s in ships[:3]))

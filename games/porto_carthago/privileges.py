@@ -226,7 +226,7 @@ def _arrange(state: State, item: PendingDecision, cards: list[str], events: list
     state["deck"].append(item["card"])
     events.append(Event("peek", phrase("{player} puts the looked-at ship cards back in a chosen order.", player=name),
                         {"player": name}))
-    events.append(Event("peek", phrase("You put them back as {cards} (top first).", cards=listed(cards)),
+    events.append(Event("peek", phrase("Your order, top first: {cards}.", cards=listed(cards)),
                         {"cards": cards}, to=(name,)))
 
 

@@ -98,6 +98,8 @@ class LineShapes:
         for tail in _OPTIONAL:
             if len(words) >= 2 and tuple(fold(w) for w in words[-2:]) == tail:
                 words = words[:-2]
+                if words:  # `A or B, if available`
+                    words[-1] = words[-1].rstrip(",")
                 break
         groups: list[list[str]] = [[]]
         for word in words:

@@ -3,6 +3,7 @@
 import pytest
 
 from games.constantinopolis import GAME, end_of_round, scoring, ships
+from mailer.outbound.news import grouped
 from referee.contract import IllegalOrder
 
 from .util import at_accept, at_donate, card, do, give_cards, give_goods, new, own, seat
@@ -199,6 +200,23 @@ def test_donation_example_jen():
     st, _ = do(st, "jen", "donate black")
     assert st["p"]["jen"]["fame"] == 3 and st["p"]["jen"]["goods"]["black"] == 0
     assert st["phase"] != "donate"  # one donation a round: her part is over
+
+
+def test_a_donation_pass_is_told_in_words_and_a_plans_pass_ends_its_line():
+    """Passing in the donation phase is a sentence of its own, so the step of a plan that
+    passes reads with it and what the round does next (the market changes) is a line of its own."""
+    st = new(("greg", "jen", "kay"))
+    st = seat(st, {"magister": "greg", "pretorio": "jen", "comes": "kay"})
+    st["market"]["current"] = [0]
+    own(st, "jen", "Venatoris Domus", "Armorum Faber", "Sculptoris Domus")
+    give_goods(st, "jen", black=3)
+    st = at_donate(st)
+    st, events = do(st, "jen", "pass")
+    said = [(e.kind, str(e.text)) for e in events]
+    assert said[0] == ("donate.pass", "jen donates nothing.")
+    lines = grouped([("plan.used", "Your plan plays 'pass'."), *said], ["greg", "jen", "kay"])
+    assert lines[0] == "Your plan plays 'pass': jen donates nothing."
+    assert len(lines) == 1 + len(grouped(said[1:], ["greg", "jen", "kay"]))
 
 
 def test_donation_needs_a_type_you_produce():

@@ -197,3 +197,29 @@ def test_defend_limit_can_be_sent_with_the_previous_rounds_phase_six_mail():
     assert st["auction"]["duel"]["bid"] == 2  # b answered from the standing limit
     st, _ = do(st, "a", "raise 4")
     assert st["offices"]["pretorio"] == "a"  # 4 is above b's limit of 3
+
+
+def test_a_player_who_cannot_raise_is_asked_only_to_pass():
+    """The duel's question offers a raise only when the gold allows the least one."""
+    st = new(("a", "b"))
+    st = at_auction(seat(st, {"magister": "a", "pretorio": "b"}))
+    st, _ = do(st, "a", "bid pretorio 3")
+    assert str(GAME.prompts(st)[0].text).endswith(": raise or pass")
+    st["p"]["b"]["gold"] = 3
+    # the prompt every player may read (STATUS) says nothing of b's secret gold; b's own does
+    assert str(GAME.prompts(st)[0].text).endswith(": raise or pass")
+    asked = str(GAME.asked(st, "b"))
+    assert asked == "a bids 3 on your office Praefectus Pretorio; you cannot raise (4 gold needed, you have 3): pass"
+    assert [GAME.format(o) for o in GAME.legal_orders(st, "b")] == ["pass"]
+
+
+def test_only_the_asked_players_own_mail_says_they_cannot_raise():
+    """The mail's YOUR MOVE line is the player's own reading; the others' mail says nothing of it."""
+    from tests.reports.util import mail
+
+    st = new(("a", "b"))
+    st = at_auction(seat(st, {"magister": "a", "pretorio": "b"}))
+    st, _ = do(st, "a", "bid pretorio 3")
+    st["p"]["b"]["gold"] = 3
+    assert "YOUR MOVE: a bids 3 on your office Praefectus Pretorio; you cannot raise" in mail(GAME, st, "b")[0]
+    assert "cannot raise" not in " ".join(mail(GAME, st, "a"))

@@ -167,6 +167,20 @@ def test_consul_never_preempts_walls_and_pays_full_price():
     assert st["p"]["jen"]["gold"] == 2 and st["p"]["kay"]["goods"]["red"] == 1
 
 
+def test_a_purchase_that_costs_nothing_is_told_as_free():
+    """With the Redemptor a 5-gold building costs the buyer nothing: `free of charge`, never `for 0 gold`."""
+    st = construct({"urbi": "kay", "comes": "greg", "consul": "jen"})
+    st, _ = do(st, "greg", "done")
+    own(st, "kay", "Redemptor", "Metallum")
+    give_goods(st, "kay", red=1)
+    st["p"]["jen"]["gold"] = 0
+    st, ev = do(st, "kay", "build taberna with redemptor")
+    asked = [str(e.text) for e in ev if e.kind == "build.ask"]
+    assert asked == ["kay wants to buy Taberna free of charge unless the Consul jen pre-empts it."]
+    assert str(GAME.asked(st, "jen")) == ("kay wants to buy Taberna free of charge; you cannot pre-empt it (that "
+                                             "costs 5 gold; you have none): allow")
+
+
 def test_consul_standing_list_answers_for_him():
     st = construct({"magister": "kay", "comes": "greg", "consul": "jen"})
     st, _ = do(st, "jen", "preempt list Cura, public 4")
@@ -191,9 +205,17 @@ def test_consul_is_asked_whatever_his_gold_and_told_alone_that_he_cannot_pay():
         assert [e.kind for e in ev if e.to is None] == ["build.ask"]
         menu = [GAME.format(o) for o in GAME.legal_orders(st, "jen")]
         assert menu == (["allow"] if gold == 0 else ["allow", "preempt"])
+        # the question offers only what the form does: no pre-emption he cannot pay
+        asked = str(GAME.asked(st, "jen"))  # his own reading: his gold is secret from the table
+        assert str(GAME.prompts(st)[0].text).startswith("kay wants to buy Metallum for 20 gold: pre-empt it for 20")
+        if gold == 0:
+            assert asked == ("kay wants to buy Metallum for 20 gold; you cannot pre-empt it (that costs 20 gold; you "
+                             "have none): allow") and "pre-empt it for" not in asked
+        else:
+            assert asked.startswith("kay wants to buy Metallum for 20 gold: pre-empt it for 20 gold yourself")
         if gold == 0:
             err = illegal(st, "jen", "preempt")
-            assert "costs 20 gold; you have 0" in err.message and err.suggestion == "allow"
+            assert "costs 20 gold; you have none" in err.message and err.suggestion == "allow"
             st, _ = do(st, "jen", "allow")
             assert "Metallum" in st["p"]["kay"]["buildings"]
 

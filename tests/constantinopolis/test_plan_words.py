@@ -17,6 +17,8 @@ PLANS = [
     ("auction:\nstay", "Auktion:\nbleibe", "asta:\nresta"),
     ("construction: build Cura or Figulina if available", "Bauphase: baue Cura oder Figulina falls verfügbar",
      "Costruzione: costruisci Cura o Figulina se disponibile"),
+    ("construction: build Cura or Figulina, if available", "Bauphase: baue Cura oder Figulina, falls verfügbar",
+     "Costruzione: costruisci Cura o Figulina, se disponibile"),
     ("construction: done", "BAUPHASE: FERTIG", "COSTRUZIONE: FATTO"),
     ("donate: donate black or pass", "Spende: spende schwarz oder passe", "Donazione: dona nero o passa"),
     ("store: keep yellow or keep nothing", "Lager: lagere gelb oder lagere nichts",
@@ -40,7 +42,7 @@ def test_a_plan_line_in_german_or_italian_is_the_english_plan(english, german, i
 
 def test_a_plan_is_shown_with_the_part_names_of_the_language():
     assert localise(GAME, "de", "auction: stay or take consul") == "Versteigerung: bleiben oder nehmen consul"
-    assert localise(GAME, "de", "construction: build Cura if available") == "Bauphase: bauen Cura falls verfügbar"
+    assert localise(GAME, "de", "construction: build Cura, if available") == "Bauphase: bauen Cura, falls verfügbar"
     assert localise(GAME, "de", "store: keep nothing") == "Lager: lagern nichts"
     assert localise(GAME, "it", "construction: done") == "costruzione: fatto"
     assert localise(GAME, "it", "auction: stay") == "asta: resta"
@@ -54,7 +56,7 @@ def test_the_plan_template_is_offered_with_the_part_names_of_the_language():
     german = [say(line, "de", GAME) for line in GAME.plan_template(state, player)]
     assert "auction: bid <office> up to <gold> or take free or stay" in english
     assert any(line.startswith("Versteigerung: bieten <Amt> bis <Gold> oder ") for line in german)
-    assert "Bauphase: bauen <Gebäude> oder <Gebäude> falls verfügbar" in german
+    assert "Bauphase: bauen <Gebäude> oder <Gebäude>, falls verfügbar" in german
     # the office taken without paying, not the word for freeing a saved contract
     assert "Versteigerung: bieten <Amt> bis <Gold> oder kostenlos nehmen oder bleiben" in german
     italian = [say(line, "it", GAME) for line in GAME.plan_template(state, player)]

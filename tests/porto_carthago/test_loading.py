@@ -1,5 +1,6 @@
 import pytest
 
+from games.porto_carthago import GAME
 from referee.contract import IllegalOrder
 
 from .helpers import (at_actions, charter, decision, di, do, free_all_docks, give, own_dock, put_on_top, sound,
@@ -19,6 +20,9 @@ def test_loading_pays_yield_and_a_trade_point_gives_the_card_and_frees_the_dock(
     assert s["supply"][0] == supply - 2 + 2
     assert "G1" in s["bag"] and "S01" in s["held"][0]
     assert decision(s) == "intrigue.reward"
+    # one point is asked about as one: it goes onto the path or stays
+    assert str(GAME.prompts(s)[0].text) == ("you gain 1 trade point (loading S01): put it on the intrigue path "
+                                            "instead with INTRIGUE 1, or keep it with INTRIGUE 0")
     s, _ = do(s, "INTRIGUE 0")
     assert s["tp"][0] == 1
     assert decision(s) == "privilege.immediate"

@@ -1,3 +1,5 @@
+import re
+
 from .helpers import at_actions, decision, di, do, free_all_docks, give, set_row1, settle, store, who
 
 
@@ -8,10 +10,12 @@ def test_queued_actions_run_when_the_turn_comes():
     money = s["money"][1]
     s, events = do(s, "TALENTS")
     assert s["money"][1] == money - 4 and who(s) == "Cid"
-    # told to Bob alone that it was queued; the others see the order as if sent live
-    assert any(e.kind == "queue.used" and "queued order is carried out" in e.text and e.to == ("Bob",)
-               and e.data["order"].startswith("MERCHANT") for e in events)
-    assert any(e.kind == "order" and e.text.startswith("Bob: MERCHANT") and e.to is None for e in events)
+    # told to Bob alone that it was queued; everyone reads what it did in words, never the order as sent
+    step = next(i for i, e in enumerate(events) if e.kind == "queue.used")
+    assert "queued order is carried out" in events[step].text and events[step].to == ("Bob",) \
+        and events[step].data["order"].startswith("MERCHANT")
+    assert events[step + 1].to is None and events[step + 1].text.startswith("Bob ")
+    assert not any(e.text.startswith("Bob: ") or "MERCHANT" in e.text for e in events)
     assert not any("queue" in e.text.lower() for e in events if e.visible_to("Ann"))
     s, _ = do(s, "TALENTS")
     s, _ = do(s, "TALENTS")
@@ -74,3 +78,15 @@ def test_a_main_action_sent_while_the_turn_is_open_ends_it_and_waits():
     assert decision(s) == "action.after"
     s, _ = do(s, "TALENTS", "Ann")
     assert who(s) == "Bob" and [q["kind"] for q in s["queue"]["Ann"]] == ["talents"]
+
+
+def test_every_order_is_told_in_words_and_done_ends_the_turn_in_words():
+    """No history line echoes an order as sent (`Bob: TALENTS`); DONE, which changes nothing
+    on the board, says so in a sentence, so a queued DONE is a line of its own."""
+    s = at_actions()
+    s, _ = do(s, "ARISTOCRAT 2 LIGHTHOUSE +1\nDONE\nTALENTS", "Bob")
+    s, events = do(s, "TALENTS")
+    assert not any(e.kind == "order" or re.match(r"\w+: [A-Z]{2,}", str(e.text)) for e in events)
+    assert any(e.kind == "done" and e.text == "Bob ends the action turn." and e.to is None for e in events)
+    steps = [i for i, e in enumerate(events) if e.kind == "queue.used"]
+    assert steps and all(events[i + 1].text.startswith("Bob ") for i in steps)

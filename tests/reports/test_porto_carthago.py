@@ -129,3 +129,13 @@ def test_tie_lines_name_each_column_with_its_value_in_brackets():
         "chiara vor alice und bruno – gleichauf: Palastplätze (1); entscheidend: Handelspunkte (3 zu 2)."]
     assert decided(GAME, result, "en")[0] == ("alice and bruno share a place: equal in palace seats (1), trade "
                                                "points (2) and talents (141).")
+
+
+def test_the_html_heading_counts_decades_like_the_subject_and_the_text():
+    """Porto Carthago's rounds are decades: the HTML heading says so, as the text part's
+    first line does (it once said `Round 1: ...`)."""
+    state = GAME.setup(["ann", "bob", "cid"], "heading", {o.name: o.default for o in GAME.options},
+                       GAME.load_components(None))
+    text, html = mail(GAME, state, "ann")
+    assert "decade 1, " in text.splitlines()[0]
+    assert re.search(r"For <b>ann</b>: decade 1, ", html) and "Round 1" not in html

@@ -194,5 +194,5 @@ def test_check_of_a_plan_says_which_step_the_position_as_it_stands_takes(world):
     text = last(world, f"{asked}@p.test").get_content()
     assert "Your plan plays 'bid comes 1 up to 3'" in text
     assert "passed over: 'bid comes 99': you have only" in " ".join(text.split())  # why the first was not taken
-    assert "build Textrinum or Figulina if available" in text
+    assert "build Textrinum or Figulina, if available" in text
     assert world.svc.store.path("c1").read_bytes() == before
