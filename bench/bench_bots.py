@@ -20,7 +20,10 @@ the engines directly, each computer decision from an observation of its seat's v
 with; `--jobs` plays games in several processes at once (the times are processor time of the
 process that thinks, so they hold on a busy machine).
 
-    python bench/bench_bots.py [--games N] [--jobs N] [--quick] [GAME ...]
+    python bench/bench_bots.py [--games N] [--jobs N] [--quick] [--match LEAD-REST] [GAME ...]
+
+`--match strong-fast` (repeatable) plays only the match-ups named, to measure again the one a
+change is about; the verdict then covers only those.
 """
 
 from __future__ import annotations
@@ -68,10 +71,12 @@ def one_game(args: tuple[str, str, str, int]) -> dict:
     return out
 
 
-def measure(name: str, games: int, jobs: int) -> tuple[bool, list[float]]:
+def measure(name: str, games: int, jobs: int, only: list[str]) -> tuple[bool, list[float]]:
     ok = True
     times: list[float] = []
     for lead, rest, target in MATCHES:
+        if only and f"{lead}-{rest}" not in only:
+            continue
         work = [(name, lead, rest, n) for n in range(games)]
         if jobs > 1:
             with ProcessPoolExecutor(jobs) as pool:
@@ -98,6 +103,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per match-up (default 200)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, in processes of their own")
     parser.add_argument("--quick", action="store_true", help="20 games per match-up, for a fast look")
+    parser.add_argument("--match", action="append", default=[], metavar="LEAD-REST",
+                        choices=[f"{lead}-{rest}" for lead, rest, _ in MATCHES],
+                        help="only this match-up (repeatable): " + ", ".join(f"{a}-{b}" for a, b, _ in MATCHES))
     parser.add_argument("names", nargs="*", metavar="GAME")
     args = parser.parse_args()
     games = 20 if quick() and args.games == 200 else args.games
@@ -106,7 +114,7 @@ def main() -> None:
     times: list[float] = []
     for name in args.names or sorted(SCORE):
         print(f"{registry.get(name).title}, 4 players, {games} games per match-up:", flush=True)
-        passed, found = measure(name, games, args.jobs)
+        passed, found = measure(name, games, args.jobs, args.match)
         ok = ok and passed
         times += found
         if found:
