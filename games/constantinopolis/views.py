@@ -1,8 +1,8 @@
 """What each player may see (the FAQ on hidden information, and the rulebook's Accept
-Contracts phase, page 18). Hidden: others' gold (unless the public-gold option is on),
-contracts loaded on others' ships at sea (unless the ships_public option is on, which the FAQ
-allows a table to agree on), the deck order, others' advance limits, the future market
-pile once it lies face down (Italian option), and, while the accept phase runs, which
+Contracts phase, page 18). Hidden: others' gold (unless the public-gold option is on or the
+game is over), contracts loaded on others' ships at sea (unless the ships_public option is
+on, which the FAQ allows a table to agree on), the deck order, others' advance limits, the
+future market pile once it lies face down (Italian option), and, while the accept phase runs, which
 contracts the others are accepting: players decide in secret and reveal together when the
 ships sail, so until then another player's hand, goods and ships show as if they had loaded
 nothing (public acts in that phase, such as market deals or a ship bought, do show)."""
@@ -153,6 +153,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                          "offers": [x for x in acceptance["offers"] if player in (x["from"], x["to"])],
                          "others_before_loading": True}
     players = {}
+    over = state["phase"] == "over"  # the final scoring counts everyone's gold in the open
     # a leaver whose pieces are gone has no production level marker left (nor an Ager)
     for name in state["players"]:
         sheet = state["p"][name]
@@ -160,7 +161,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         if not mine and state["accept"] is not None:
             sheet = before_loading(components, sheet)
         players[name] = {
-            "fame": sheet["fame"], "gold": sheet["gold"] if (mine or public_gold) else "hidden",
+            "fame": sheet["fame"], "gold": sheet["gold"] if (mine or public_gold or over) else "hidden",
             "goods": dict(sheet["goods"]), "buildings": list(sheet["buildings"]), "public": list(sheet["public"]),
             "walls": list(sheet["walls"]), "level": 0 if sheet["removed"] else production_level(sheet, components),
             "office": office_of(state, name),

@@ -1,4 +1,4 @@
-"""What each player may see: money is secret (A33), the deck order is hidden, peeks are
+"""What each player may see: money is secret (A33) until the game is over, the deck order is hidden, peeks are
 private (reference §5.11); the moderator (None) sees everything.
 """
 
@@ -119,11 +119,13 @@ def view(state: State, player: str | None) -> dict[str, Any]:
 
 
 def _players(state: State, seat: int | None, moderator: bool) -> dict[str, Any]:
-    """Each player's pieces; money only to its owner and the moderator."""
+    """Each player's pieces; money only to its owner and the moderator, and to everyone once
+    the game is over (the final ranking breaks ties by it in the open)."""
     out = {}
+    over = state["stage"] == "over"
     for other, player in enumerate(state["players"]):
         out[player] = {
-            "money": state["money"][other] if moderator or other == seat else None,
+            "money": state["money"][other] if moderator or other == seat or over else None,
             "trade_points": state["tp"][other],
             "supply": state["supply"][other],
             "storage": list(state["store"][other]),

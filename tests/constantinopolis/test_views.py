@@ -123,3 +123,14 @@ def test_market_names_are_shown_with_a_dash_and_kept_as_transcribed():
     for lang in ("en", "de", "it"):
         text = say(moved.text, lang, GAME)
         assert " – " in text and " - " not in text, text
+
+
+def test_at_the_games_end_everyone_sees_everyones_gold():
+    """The final scoring counts gold in the open (fame for gold, then gold breaks ties), so the
+    final table shows it instead of hiding it as during the game."""
+    from referee.computer.arena import play_match
+
+    end = play_match(GAME, {"a": "random", "b": "random", "c": "random"}, "gold at the end").state
+    assert end is not None and end["phase"] == "over"
+    seen = GAME.view(end, "a")["players"]
+    assert [seen[p]["gold"] for p in "abc"] == [end["p"][p]["gold"] for p in "abc"]

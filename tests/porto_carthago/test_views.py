@@ -61,3 +61,13 @@ def test_whom_the_game_waits_for_is_named_in_the_third_person():
     setup = GAME.setup(["Ann", "Bob", "Cid"], "third-person", {}, GAME.load_components(None))
     text = str(GAME.view(setup, None)["waiting_for"]["text"])
     assert not {"you", "your"} & set(text.split()), text
+
+
+def test_at_the_games_end_everyone_sees_everyones_money():
+    """Money breaks ties in the final ranking, told in the open, so the final table shows it."""
+    from referee.computer.arena import play_match
+
+    end = play_match(GAME, {"Ann": "random", "Bob": "random", "Cid": "random"}, "money at the end").state
+    assert end is not None and end["stage"] == "over"
+    seen = GAME.view(end, "Ann")["players"]
+    assert [seen[p]["money"] for p in ("Ann", "Bob", "Cid")] == end["money"]
