@@ -48,7 +48,7 @@ def check_facts(state, player, text):
     for name in state["players"]:
         row = next(line.split() for line in players.splitlines() if line.startswith(f"  {name} "))
         gold = row[3] if row[1] == "*" else row[2]
-        if name == player or state["options"]["public_gold"]:
+        if name == player or state["options"]["public_gold"] or state["phase"] == "over":
             assert gold == str(state["p"][name]["gold"])
         else:
             assert gold == "?"
