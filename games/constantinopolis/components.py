@@ -7,12 +7,15 @@ so `flatten` strips the tags once, at load time.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from importlib import resources
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple, TypeVar
 
 from referee.contract import ComponentError, canonical_json
+
+T = TypeVar("T")
 
 TAGS = ("certain", "derived", "inferred")
 GOODS = ("green", "blue", "red", "black", "yellow")
@@ -345,15 +348,18 @@ class Tables(NamedTuple):
     inputs: dict[str, tuple[tuple[str, int], ...]]  # commercial building -> the goods it takes
 
 
-_TABLES: dict[str, Tables] = {}
+def per_set(derive: Callable[[Any], T]) -> Callable[[Any], T]:
+    """`derive` of a flattened component set, made once per set (keyed by its hash: a pure
+    function of it) and shared by every caller, so what it gives is read only."""
+    made: dict[str, T] = {}
 
-
-def tables(data: Mapping[str, Any]) -> Tables:
-    """Derived lookups of a flattened component set, cached by its hash (a pure function of it)."""
-    lookups = _TABLES.get(data["sha256"])
-    if lookups is None:
-        lookups = _TABLES[data["sha256"]] = _derive_tables(data)
-    return lookups
+    @functools.wraps(derive)
+    def once(data: Mapping[str, Any]) -> T:
+        found = made.get(data["sha256"])
+        if found is None:
+            found = made[data["sha256"]] = derive(data)
+        return found
+    return once
 
 
 def _derive_tables(data: Mapping[str, Any]) -> Tables:
@@ -379,6 +385,9 @@ def _derive_tables(data: Mapping[str, Any]) -> Tables:
                            if card["goods"][good]["limit"] > 0) for card in data["markets"]),
         inputs={b: tuple(info["input"].items()) for b, info in buildings.items() if info["kind"] == "commercial"},
     )
+
+
+tables = per_set(_derive_tables)  # the derived lookups of a component set
 
 
 def for_state(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -70,16 +70,14 @@ def _preempt_question(state: GameState, buyer: str, args: dict[str, Any], senten
     costs him (the full price: no discount is his). Read by him alone (`own`), it tells one
     who cannot pre-empt why and offers only to allow: his gold is secret from the others."""
     player, building, gold = sentence_start(buyer, sentence), purchase_named(state, args), buyer_price(state, args)
-    try:
-        if own:
-            check_order(state, state["offices"]["consul"], Order("preempt"))
-    except OrderError as e:
+    reason = _why_no_preempt(state) if own else None
+    if reason is not None:
         if gold:
             return phrase("{player} wants to buy {building} for {gold} gold; you cannot pre-empt it ({reason}): "
-                          "{orders}", player=player, building=building, gold=gold, reason=e.message,
+                          "{orders}", player=player, building=building, gold=gold, reason=reason,
                           orders=order_text("allow"))
         return phrase("{player} wants to buy {building} free of charge; you cannot pre-empt it ({reason}): {orders}",
-                      player=player, building=building, reason=e.message, orders=order_text("allow"))
+                      player=player, building=building, reason=reason, orders=order_text("allow"))
     price, orders = purchase_cost(state, without_redemptor(args)), order_text("preempt or allow")
     if gold:
         return phrase("{player} wants to buy {building} for {gold} gold: pre-empt it for {price} gold yourself or "
@@ -87,6 +85,15 @@ def _preempt_question(state: GameState, buyer: str, args: dict[str, Any], senten
                       orders=orders)
     return phrase("{player} wants to buy {building} free of charge: pre-empt it for {price} gold yourself or allow "
                   "the purchase ({orders})", player=player, building=building, price=price, orders=orders)
+
+
+def _why_no_preempt(state: GameState) -> str | None:
+    """Why the Consul cannot pre-empt the purchase asked about (the check's own message), or None."""
+    try:
+        check_order(state, state["offices"]["consul"], Order("preempt"))
+    except OrderError as e:
+        return e.message
+    return None
 
 
 def settle(state: GameState, events: list[Event]) -> bool:

@@ -2,15 +2,16 @@
 Contracts phase, page 18). Hidden: others' gold (unless the public-gold option is on or the
 game is over), contracts loaded on others' ships at sea (unless the ships_public option is
 on, which the FAQ allows a table to agree on), the deck order, others' advance limits, the
-future market pile once it lies face down (Italian option), and, while the accept phase runs, which
-contracts the others are accepting: players decide in secret and reveal together when the
-ships sail, so until then another player's hand, goods and ships show as if they had loaded
+future market pile once it lies face down (Italian option), and, while the accept phase runs,
+which contracts the others are accepting: players decide in secret and reveal together when
+the ships sail, so until then another player's hand, goods and ships show as if they had loaded
 nothing (public acts in that phase, such as market deals or a ship bought, do show)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .components import per_set
 from .draft import clone
 from . import plan_book
 from .production import production_level
@@ -66,18 +67,9 @@ def catalogue(components: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_CATALOGUES: dict[str, dict[str, Any]] = {}  # by the components' sha256, as components.py keeps the sets
-
-
-def _catalogue_of(state: GameState) -> dict[str, Any]:
-    """`catalogue` of the state's components, made once per component set (it is a third of
-    the cost of a view, and positions are viewed by every player after every order); every
-    view shares it, so it is read only, like the components themselves."""
-    sha = state["components"]["sha256"]
-    found = _CATALOGUES.get(sha)
-    if found is None:
-        found = _CATALOGUES[sha] = catalogue(components_of(state))
-    return found
+# made once per component set and shared by every view (it is a third of the cost of a view,
+# and positions are viewed by every player after every order)
+shared_catalogue = per_set(catalogue)
 
 
 # The parts of the view (its top-level keys, or items of them) each decision reads, shown whole in the mail
@@ -121,7 +113,8 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                    "empties": market["empties"]},
         "supply": dict(state["supply"]), "public_buildings": list(state["publics"]), "walls": list(state["walls"]),
         "ships": dict(state["ships"]), "deck": len(state["deck"]), "discard": len(state["discard"]),
-        "ability": dict(state["ability"]), "last_public": state["last_public"], "catalogue": _catalogue_of(state),
+        "ability": dict(state["ability"]), "last_public": state["last_public"],
+        "catalogue": shared_catalogue(components),
     }
     auction = state["auction"]
     if auction is not None:
