@@ -6,9 +6,6 @@ from pathlib import Path
 
 import click
 
-from referee import registry
-from referee.cases import run_case
-
 from .common import EXIT_REFUSED
 
 
@@ -21,6 +18,9 @@ def case_group() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def run_command(files: tuple[Path, ...]) -> None:
     """Run case files; print PASS or FAIL for each with what differed. Exit 1 if any fails."""
+    from referee import registry  # every game and the case runner: for this command only
+    from referee.cases import run_case
+
     failed = 0
     for path in files:
         result = run_case(path.read_text(encoding="utf-8"), registry.get, str(path))

@@ -4,20 +4,24 @@ and turning failures into one-line messages with the documented exit statuses.""
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import os
 import sys
 from dataclasses import replace
-from typing import Any, Callable, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
 
 import click
 
-from mailer.daemon.wiring import Services, build
 from referee.config import Settings
-from referee.service import BadRequest, Referee, ServiceError, system_clock
-from referee.store import GameFileBroken, GameNotFound, StoreBusy, StoreError
+from referee.errors import BadRequest, ServiceError
+from referee.store.interface import GameFileBroken, GameNotFound, StoreBusy, StoreError
 
 from .owner import NotTheOwner, act_as_owner
+
+if TYPE_CHECKING:
+    from mailer.daemon.wiring import Services
+    from referee.service import Referee
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -31,7 +35,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def services(ctx: click.Context) -> Services:
     """Store, service and mail parts for the chosen settings, with the real clock (tests may
-    put another clock in the context); as the data directory's owner (commands/owner.py)."""
+    put another clock in the context); as the data directory's owner (commands/owner.py).
+    The mail parts and the service are imported here, not with the module: `referee --help`
+    and the commands that need neither start without them."""
+    from mailer.daemon.wiring import build
+    from referee.service import system_clock
+
     obj = ctx.find_root().obj or {}
     settings = obj.get("settings") or Settings(data_dir=obj["data_dir"])
     try:
@@ -115,7 +124,28 @@ def disk_trouble(exc: OSError) -> str:
 
 class Group(click.Group):
     """The command group: a reader that closes our output early ends the command quietly,
-    whichever command it is."""
+    whichever command it is.
+
+    Its commands may be named lazily, as "module:attribute" under their name (click's
+    lazy-loading pattern): a command's module is imported when the command is looked up, so a
+    process that runs one command imports that command's module only, and `referee --help`
+    imports the modules but not what they import inside their functions."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attribute)
+            if not isinstance(command, click.Command) or command.name != cmd_name:
+                raise RuntimeError(f"{self.lazy[cmd_name]} is not the command {cmd_name!r}")
+            self.add_command(command)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

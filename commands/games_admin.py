@@ -9,13 +9,7 @@ from typing import Any, Callable
 
 import click
 
-from mailer.outbound.reports import view_text
-from referee.rendering import render, wrap
-
-from .at_a_glance import flag_lines, list_rows, status_lines, who_and_what
-from .table_text import LEGEND, table_text
 from .common import echo_json, fail, handles_errors, referee, EXIT_USAGE
-from .desk_status import desk_status
 
 
 def _split_player(value: str) -> tuple[str, str]:
@@ -148,6 +142,8 @@ def new_command(ctx: click.Context, game_type: str, players: tuple[str, ...], bo
 def list_command(ctx: click.Context, only_open: bool, as_json: bool) -> None:
     """List the games, a line each: where each stands, whom it waits for, its deadline and
     the seats to know about; a game that needs the moderator is marked with `!`."""
+    from .at_a_glance import list_rows  # the clock's wording: for the commands that show, not for every one
+
     svc = referee(ctx)
     if only_open:
         _rows(svc.open_games(), as_json,
@@ -189,11 +185,16 @@ def status_command(ctx: click.Context, game_id: str | None, desk: bool, as_json:
     """Show a game's round and phase, whom it waits for and for what, since when and until
     when, and the seats to know about (on vacation, missing deadlines, offered, mail bouncing);
     or, with --desk, the counts of the referee's own address."""
+    from .at_a_glance import flag_lines, status_lines  # for the commands that show, not for every one
+    from .desk_status import desk_status
+
     if desk or game_id is None:
         if game_id is not None or not desk:
             raise click.UsageError("give a GAME_ID, or --desk alone")
         desk_status(ctx, as_json)
         return
+    from referee.rendering import render
+
     svc = referee(ctx)
     info = svc.status(game_id)
     if as_json:
@@ -236,6 +237,12 @@ def status_command(ctx: click.Context, game_id: str | None, desk: bool, as_json:
 def show_command(ctx: click.Context, game_id: str, as_player: str | None, as_json: bool) -> None:
     """Show the whole table as the moderator sees it, in plain text, with what the players
     cannot see marked; with --as, only what that player sees, laid out as in their report."""
+    from mailer.outbound.reports import view_text  # the templates: for the commands that show, not for every one
+    from referee.rendering import render, wrap
+
+    from .at_a_glance import who_and_what
+    from .table_text import LEGEND, table_text
+
     service = referee(ctx)
     view = service.show(game_id, as_player)
     if as_json:

@@ -12,10 +12,7 @@ from pathlib import Path
 
 import click
 
-from mailer.daemon.one_daemon import AlreadyServed
-from mailer.daemon.serve import serve
-from mailer.inbound.ingest import IngestError
-from referee.store import StoreBusy
+from referee.store.interface import StoreBusy
 
 from .common import EXIT_IOERR, EXIT_TEMPFAIL, echo_json, handles_errors, services
 
@@ -33,6 +30,10 @@ def serve_command(ctx: click.Context, port: int | None) -> None:
     worker reads the spool, checks and submits orders and queues receipts and reports; the
     sender delivers queued mail to the relay with retries.
     """
+    from mailer.daemon.one_daemon import AlreadyServed  # the daemon's parts: for this command only
+    from mailer.daemon.serve import serve
+    from mailer.inbound.ingest import IngestError
+
     svc = services(ctx)
     log_file = svc.settings.log_file
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s",

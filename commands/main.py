@@ -9,12 +9,33 @@ import click
 
 from referee import config
 
-from . import cases, deadlines, games_admin, listing, mail, moderation, play, press, records, signups, spool, tournament
-from .demo import command as demo
 from .common import Group
 
+# Each command by name, imported when it is run or listed (commands/common.py, Group).
+COMMANDS = {
+    "games": "commands.listing:games_command",
+    "demo": "commands.demo.command:demo_command",
+    **{name: f"commands.games_admin:{name}_command" for name in ("new", "list", "status", "show")},
+    **{name: f"commands.play:{name}_command" for name in ("orders", "adjudicate")},
+    **{name: f"commands.moderation:{name}_command" for name in ("history", "undo", "replace", "drop")},
+    **{name: f"commands.press:{name}_command" for name in ("press", "notice")},
+    **{name: f"commands.records:{name}_command" for name in ("log", "replay")},
+    "case": "commands.cases:case_group",
+    "serve": "commands.mail:serve_command",
+    "ingest": "commands.mail:ingest_command",
+    "recipient-check": "commands.mail:recipient_check_command",
+    "outbox": "commands.mail:outbox_group",
+    "config": "commands.mail:config_group",
+    "spool": "commands.spool:spool_group",
+    "signups": "commands.signups:signups_group",
+    "tournament": "commands.tournament:tournament_group",
+    "policy": "commands.deadlines:policy_group",
+    **{name: f"commands.deadlines:{name}_command"
+       for name in ("tick", "extend", "pause", "resume", "vacation", "timezone", "notify", "language")},
+}
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(cls=Group, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="referee")
 @click.option(
     "--config",
@@ -50,18 +71,6 @@ def cli(ctx: click.Context, config_path: Path | None, data_dir: Path | None) -> 
         settings = replace(settings, data_dir=data_dir)
     # a caller (a test) may hand in a clock through obj; everything else comes from here
     ctx.obj = {**(ctx.obj or {}), "settings": settings, "data_dir": settings.data_dir}
-
-
-cli.add_command(listing.games_command)
-cli.add_command(demo.demo_command)
-for _command in (games_admin.new_command, games_admin.list_command, games_admin.status_command,
-                 games_admin.show_command, play.orders_command, play.adjudicate_command,
-                 moderation.history_command, moderation.undo_command, moderation.replace_command,
-                 moderation.drop_command, press.press_command, press.notice_command,
-                 records.log_command, records.replay_command, cases.case_group,
-                 mail.serve_command, mail.ingest_command, mail.recipient_check_command, mail.outbox_group, mail.config_group,
-                 spool.spool_group, signups.signups_group, tournament.tournament_group, *deadlines.COMMANDS):
-    cli.add_command(_command)
 
 
 def main() -> None:

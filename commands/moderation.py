@@ -6,8 +6,6 @@ from typing import Any
 
 import click
 
-from referee.press import with_talk
-
 from .common import echo_json, handles_errors, referee
 
 
@@ -136,6 +134,8 @@ def history_command(ctx: click.Context, game_id: str, as_json: bool) -> None:
     """List every event of a game; events an undo discarded are marked with 'x'. Table talk
     (`p1`, `p2` ...) comes where it was sent: who wrote to whom and when (`referee press` has
     the texts)."""
+    from referee.press import with_talk
+
     svc = referee(ctx)
     events = with_talk(svc.history(game_id), svc.press_records(game_id))
     if as_json:

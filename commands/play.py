@@ -6,8 +6,6 @@ import sys
 
 import click
 
-from referee.receipts import ACCEPTED, DUPLICATE
-
 from .common import EXIT_REFUSED, echo_json, handles_errors, referee
 
 
@@ -35,6 +33,8 @@ def orders_command(ctx: click.Context, game_id: str, player: str, source: str | 
     Exit status 1 when the orders are rejected or refused (with --check: would be); the game
     is then unchanged.
     """
+    from referee.receipts import ACCEPTED, DUPLICATE  # with the service, not with `referee --help`
+
     if source not in (None, "-"):
         raise click.BadParameter("give '-' to read standard input, or use --file", param_hint="[-]")
     text = path.read() if path is not None else sys.stdin.read()

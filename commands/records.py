@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import click
 
-from referee import registry
-from referee.gamelog import replay_log
-
 from .common import EXIT_REFUSED, echo_out, fail, handles_errors, referee
 
 
@@ -32,6 +29,9 @@ def log_command(ctx: click.Context, game_id: str, reveal_seed: bool, press: str 
 @click.option("--seed", default=None, help="The seed, for a log of a game that is not over yet.")
 def replay_command(log_file, seed: str | None) -> None:
     """Recompute a game from its record; exit 0 only if every hash link and the final state match."""
+    from referee import registry  # every game and the log's reader: for this command only
+    from referee.gamelog import replay_log
+
     result = replay_log(log_file.read(), registry.get, seed=seed)
     if result.ok:
         click.echo(f"OK: {result.message}")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import click
 
-from mailer.inbound.message import parse_message
-
 from .common import EXIT_REFUSED, echo_json, handles_errors, services
 
 
@@ -24,6 +22,8 @@ def spool_group(ctx: click.Context, as_json: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
+    from mailer.inbound.message import parse_message  # the reading of mail: for this listing only
+
     spool = services(ctx).spool
     waiting = spool.pending()
     rows = []

@@ -9,20 +9,19 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
 from referee import registry
 from referee.errors import BadRequest
-from referee.tournament.archive import ArchiveError, count_games, read_members, verify
-from referee.tournament.organiser import DEFAULT_POLICY, Made, Organiser
-from referee.tournament.roster import RosterError, read_roster
+from referee.tournament.model import DEFAULT_POLICY
 from referee.tournament.scoring import DEFAULT_SCHEME
-from referee.tournament.store import TournamentNotFound
-from referee.tournament.texts import results_page, standings_csv, standings_text
 
 from .common import EXIT_REFUSED, EXIT_USAGE, echo_json, fail, handles_errors, services
+
+if TYPE_CHECKING:
+    from referee.tournament.organiser import Made, Organiser
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,6 +31,9 @@ def tournament_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from referee.tournament.roster import RosterError  # with the command, not with `referee --help`
+        from referee.tournament.store import TournamentNotFound
+
         try:
             return func(*args, **kwargs)
         except RosterError as exc:
@@ -123,6 +125,8 @@ def new_command(ctx: click.Context, name: str, game_type: str, roster: Path, rou
     Everything is checked first (roster, game, table size, rounds, policy, options,
     scoring); with any problem, each is listed and nothing is made.
     """
+    from referee.tournament.roster import read_roster
+
     entries = read_roster(roster)
     made = organiser(ctx).create(name, game_type, entries, rounds=rounds, table_size=table_size, policy=policy,
                                  policy_set=list(policy_set), options=_pairs(options, "--option"), seed=seed,
@@ -229,6 +233,8 @@ def status_command(ctx: click.Context, name: str | None, as_json: bool) -> None:
 @tournament_errors
 def standings_command(ctx: click.Context, name: str | None, as_json: bool, as_csv: bool, html: Path | None) -> None:
     """Tournament points, tie-breaks, games played and ratings, from every game over so far."""
+    from referee.tournament.texts import results_page, standings_csv, standings_text  # the templates: here only
+
     if as_json and as_csv:
         raise click.UsageError("choose --json or --csv, not both")
     org = organiser(ctx)
@@ -276,6 +282,8 @@ def verify_command(archive: Path, as_json: bool) -> None:
     """Check an archive: every hash, every game replayed, the seeds, the tables and the
     standings recomputed. Exit status 0 only if everything matches; 1 with every problem
     listed, each with the file and the place in it."""
+    from referee.tournament.archive import ArchiveError, count_games, read_members, verify  # zip and tar: here only
+
     try:
         members = read_members(archive)
     except ArchiveError as exc:

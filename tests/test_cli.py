@@ -2,7 +2,11 @@
 itself is in tests/demo)."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -23,11 +27,39 @@ def run():
 def test_help_lists_every_command(run):
     result = run("--help")
     assert result.exit_code == 0
-    for name, command in cli.commands.items():
+    ctx = click.Context(cli, info_name="referee")
+    names = cli.list_commands(ctx)
+    assert len(names) == 34
+    for name in names:
+        command = cli.get_command(ctx, name)
         assert name in result.output
         sub = run(name, "--help")
         assert sub.exit_code == 0, name
         assert command.help.split("\n")[0].strip() in " ".join(sub.output.split())
+
+
+# what a process that runs `referee ARGS` has imported when it ends, one name a line on stderr
+IMPORTED = ("import atexit, sys; atexit.register(lambda: sys.stderr.write('\\n'.join(sorted(sys.modules)))); "
+            "from commands.main import main; main()")
+
+
+def imported(*args: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", IMPORTED, *args], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    return set(done.stderr.split())
+
+
+def test_a_command_imports_only_what_it_needs(tmp_path):
+    """Every process the tests, an MTA's pipe or cron start pays for what it imports: `--help`
+    reads the commands' options without the daemon, the templates or TinyDB, and a command
+    that works on the games (`list`) without the mail worker and the SMTP server."""
+    daemon = {"mailer.daemon.serve", "mailer.daemon.worker", "mailer.daemon.handler", "mailer.inbound.message",
+              "aiosmtpd", "commands.demo.run", "tarfile"}
+    assert not imported("--help") & (daemon | {"mailer.daemon.wiring", "referee.service", "jinja2", "tinydb"})
+    listing = imported("--data-dir", str(tmp_path), "list")
+    assert {"mailer.daemon.wiring", "referee.service", "commands.games_admin"} <= listing
+    assert not listing & (daemon | {"commands.tournament", "commands.mail"})
 
 
 def test_unknown_command_and_bad_arguments_fail_clearly(run):

@@ -10,28 +10,31 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
 
 from referee import registry
-from referee.computer import available as computer_available
-from referee.contract import Game, Result
-from referee.gamelog import replay_log, write_log
 from referee.i18n import NAMES, LanguageError, language_code
-from referee.rendering import render
 from referee.rng import new_seed, verify_commitment
-from referee.standings import standings_context
 
 from ..common import EXIT_REFUSED, fail
-from .languages import mailbox_problems
-from .run import PLAYER_NAMES, STALL_SECONDS, DemoFailed, DemoRun, Tick
+from .defaults import PLAYER_NAMES, STALL_SECONDS
+
+if TYPE_CHECKING:
+    from referee.contract import Game, Result
+
+    from .run import DemoRun, Tick
 
 DEFAULT_GAME = "constantinopolis"
 
 
 def standings(game: Game, result: Result) -> str:
     """The final standings in the rulebook's words, with the tie-breaks that decided places."""
+    from referee.rendering import render
+    from referee.standings import standings_context
+
     return render("standings.txt", title=game.title, standings=standings_context(game, result))
 
 
@@ -122,6 +125,12 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
     unless the game did not finish; with --data-dir (an empty directory) it is kept. Exit
     status 1 when the game stalls or the log does not replay.
     """
+    # the run (the daemon, the capture relay, the bots) is imported when a demo runs, not
+    # when `referee --help` lists this command
+    from referee.computer import available as computer_available
+
+    from .run import DemoFailed, DemoRun
+
     game = _choose_game(game_name)
     count = players or min(max(4, game.min_players), game.max_players)
     if not game.min_players <= count <= game.max_players:
@@ -162,6 +171,8 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
 
 def _report(game: Game, run: DemoRun) -> bool:
     """Standings, mailboxes, the exported log and its replay; True when everything checks."""
+    from referee.gamelog import replay_log, write_log
+
     assert run.services is not None
     stored = run.services.store.load(run.game_id)
     meta = stored.meta
@@ -195,6 +206,8 @@ def _report(game: Game, run: DemoRun) -> bool:
 
 def _languages_kept(run: DemoRun) -> bool:
     """With --languages: every mail each player received is in their language."""
+    from .languages import mailbox_problems
+
     if not run.languages:
         return True
     ok = True

@@ -39,11 +39,10 @@ from . import mailstats
 from .bot import MailBot
 from .mailstats import MailStats
 from .capture import CaptureHandler, capture_server
+from .defaults import PLAYER_NAMES, STALL_SECONDS
 
 GAME_HOST = "games.localhost"
 PLAYER_HOST = "players.localhost"
-PLAYER_NAMES = ("alice", "bruno", "chiara", "dmitri", "emma")
-STALL_SECONDS = 30.0
 READY_SECONDS = 60.0  # a busy machine starts the daemon's processes slowly (mailer/children.py waits as long)
 
 

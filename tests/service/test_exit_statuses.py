@@ -44,7 +44,9 @@ def commands(group: click.Group = cli, prefix: str = "") -> set[str]:
     """Every command a user can run, by its full name; a group that does something when run
     alone (`outbox`, `spool`) counts as one too."""
     names = set()
-    for name, command in group.commands.items():
+    ctx = click.Context(group, info_name=prefix.strip() or "referee")
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
         full = f"{prefix}{name}"
         if isinstance(command, click.Group):
             names |= commands(command, f"{full} ")
