@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from mailer.inbound.addresses import is_game_address
 from mailer.inbound.spool import Spool
@@ -37,7 +37,8 @@ from referee.store import TinyDBStore
 from referee.tournament.organiser import Organiser
 from referee.tournament.store import TournamentStore
 
-from .worker import MailWorker
+if TYPE_CHECKING:
+    from .worker import MailWorker
 
 
 # the system outbox holds the answers of every game's rejected orders and of the desk: it keeps
@@ -62,6 +63,10 @@ class Services:
         return relay_from_url(s.relay_url, user=s.relay_user, password=s.relay_password, local_hostname=s.hostname)
 
     def worker(self) -> MailWorker:
+        """The mail worker, whose module (the reading of mail, the handler) is imported here:
+        the command line and the sender's process build the services without reading mail."""
+        from .worker import MailWorker
+
         return MailWorker(self.referee, self.notifier, self.settings)
 
     def send(self, relay: Relay | None = None, *, full_scan: bool = False,

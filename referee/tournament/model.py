@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,23}$")
 HEAT, FINAL = "heat", "final"
+DEFAULT_POLICY = "tournament"  # every game's deadline preset unless the organiser names another
 
 
 def check_name(name: str) -> str | None:

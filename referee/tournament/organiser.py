@@ -35,8 +35,7 @@ from ..rng import commitment, new_seed
 from ..service import Referee
 from ..store import GameNotFound, StoreError
 from ..tokens import name_problem
-from .archive import write_archive
-from .model import FINAL, Player, Round, Tournament, check_name, game_id, game_seed
+from .model import DEFAULT_POLICY, FINAL, Player, Round, Tournament, check_name, game_id, game_seed
 from .pairing import PairingError, parse_sizes, table_sizes
 from .ratings import START_MU, START_SIGMA
 from .roster import Entry, duplicates
@@ -49,7 +48,6 @@ from .texts import standings_mail
 log = logging.getLogger("referee.tournament")
 
 MAX_ROUNDS = 50
-DEFAULT_POLICY = "tournament"
 
 Mailer = Callable[[str, str, str, str], None]  # to, subject, text, serial
 
@@ -301,7 +299,11 @@ class Organiser:
 
     def archive(self, name: str, path: str, progress: Callable[[int], None] | None = None) -> tuple[Tournament, str]:
         """Write the tournament's archive (archive.py); the manifest's SHA-256. Every game must
-        be over: a running game has no seed to reveal and no result to check."""
+        be over: a running game has no seed to reveal and no result to check. The archive's
+        module (zip, tar) is imported here: every process that builds the services has an
+        organiser, and only this command writes an archive."""
+        from .archive import write_archive
+
         t = self.tournament(name)
         running = [self._running(x.game) for r in t.rounds for x in r.tables if x.result is None]
         if running:
