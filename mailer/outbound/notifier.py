@@ -312,7 +312,7 @@ class MailNotifier(PressMail):
         choice = self._choice(seat)
         text = render("history.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player,
                       phase=shown_phase(game, lang, phase),
-                      events=grouped([(e.kind, say(e.text, lang, game)) for e in events], meta.get("players", ())),
+                      events=grouped([(e.kind, say(e.text, lang, game)) for e in events], meta.get("players", ()), lang=lang),
                       setting=choice.command(lang), footer=choice.short(seat.get("timezone"), lang), language=NAMES[lang],
                       talk=self.press_history(tx, meta, player))
         self._to_seat(tx, seat, "history", t.gettext("[{game}] History: everything since your last report").format(
