@@ -437,7 +437,7 @@ class MailNotifier(PressMail):
             msg("Welcome, {player}. To send orders, reply to any mail from the referee for this game: its reply "
                 "address, {address}, carries your secret token. Or write to {game_address} with this line in "
                 "your mail:", player=seat["name"], address=reply_address(game_id, seat, host),
-                game_address=f"{game_id}@{host}"), "", f"    PLAYER {seat['name']} {seat['token']}", "",
+                game_address=game_id + "@" + host), "", f"    PLAYER {seat['name']} {seat['token']}", "",
             msg("Keep the token to yourself. A mail that begins with CHECK shows the receipt your orders would get "
                 "without sending them.")] for seat in seats}
 
