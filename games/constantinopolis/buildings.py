@@ -169,6 +169,18 @@ def _check_wall(state: GameState, player: str, wall: str, preempt: bool) -> None
                       phrase("choose another segment"))
 
 
+def redemptor_ready(sheet: PlayerSheet) -> bool:
+    """The Redemptor owned and unused this round: the first two tests of `_check_redemptor`,
+    which the menu asks before trying each purchase with it."""
+    return "Redemptor" in sheet["buildings"] and not sheet["r"]["redemptor"]
+
+
+def wall_builder(state: GameState, player: str) -> bool:
+    """The player is the Praefectus Urbi with his ability unused: what `_check_wall` asks
+    first of a purchase that is not a pre-emption (the menu asks it before each segment)."""
+    return state["offices"]["urbi"] == player and state["ability"]["urbi"] is None
+
+
 def _check_redemptor(state: GameState, sheet: PlayerSheet, preempt: bool) -> None:
     """The Redemptor: once a round, one red good for 5 gold off, if its owner produces red."""
     if preempt:
