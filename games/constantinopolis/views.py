@@ -18,13 +18,15 @@ from .production import production_level
 from .state import GameState, PlayerSheet, Ship, components_of, contract_card, new_round_flags
 
 
-def _ship(components: dict[str, Any], ship: Ship, shown: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": ship["id"], "size": ship["size"], "at": ship["at"]}
-    if shown:
-        out["cargo"] = [dict(contract_card(components, c)) for c in ship["cargo"]]
-    else:
-        out["cargo"] = "hidden" if ship["cargo"] else []
-    return out
+def _shown_ship(cards: list[dict[str, Any]], ship: Ship) -> dict[str, Any]:
+    """A ship with its cargo shown: the contract cards on it (card n is cards[n - 1])."""
+    return {"id": ship["id"], "size": ship["size"], "at": ship["at"],
+            "cargo": [cards[c - 1].copy() for c in ship["cargo"]]}
+
+
+def _hidden_ship(ship: Ship) -> dict[str, Any]:
+    """A ship whose cargo another player does not see: only whether it carries any."""
+    return {"id": ship["id"], "size": ship["size"], "at": ship["at"], "cargo": "hidden" if ship["cargo"] else []}
 
 
 def before_loading(components: dict[str, Any], sheet: PlayerSheet) -> PlayerSheet:
@@ -195,7 +197,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             "office": offices.get(name),
             # another's ships in harbour show empty in the accept phase (`before_loading`) and
             # carry nothing at other times: what `ships_public` shows is the cargo at sea
-            "ships": [_ship(components, s, mine or public_ships) for s in sheet["ships"]],
+            "ships": [_shown_ship(cards, s) if mine or public_ships else _hidden_ship(s) for s in sheet["ships"]],
             "hand": [cards[c - 1].copy() for c in sheet["hand"]],
             "saved": [cards[c - 1].copy() for c in sheet["saved"]],
             "posts": sheet["posts"], "dropped": sheet["dropped"], "ledger": flags["ledger"].copy(),
