@@ -118,7 +118,7 @@ def purchase_cost(state: GameState, args: dict[str, Any]) -> int:
 
 def price(state: GameState, args: dict[str, Any]) -> int:
     """What a purchase costs its buyer: the printed price, less the Redemptor's discount
-    when the order uses it (never below nothing), as `check_purchase` weighs it against the
+    when the order uses it (never below zero), as `check_purchase` weighs it against the
     buyer's gold."""
     cost = purchase_cost(state, args)
     return max(0, cost - REDEMPTOR_DISCOUNT) if args.get("redemptor") else cost
