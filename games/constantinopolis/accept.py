@@ -84,6 +84,15 @@ def check_order(state: GameState, player: str, order: Order) -> None:
         _check_promises(state, player, order)
 
 
+def redraw_ready(state: GameState, player: str, sheet: PlayerSheet) -> bool:
+    """The player holds the Consul or the Praefectus Urbi (the Consul first), its ability
+    unused, and has loaded nothing yet: the first tests of `_check_redraw`, which the menus
+    ask before trying each redraw."""
+    office = "consul" if state["offices"]["consul"] == player else "urbi" if state["offices"]["urbi"] == player \
+        else None
+    return office is not None and state["ability"][office] is None and not sheet["r"]["loaded"]
+
+
 def _check_redraw(state: GameState, player: str, sheet: PlayerSheet, args: dict[str, Any]) -> None:
     """The Consul or the Praefectus Urbi, their ability unused, swaps one or two contracts of
     the hand for new ones, before loading any."""
@@ -412,11 +421,8 @@ def _contract_orders(state: GameState, player: str, sheet: PlayerSheet) -> list[
     components = components_of(state)
     out: list[Order] = []
     this_round = sheet["r"]
-    if not this_round["loaded"] and sheet["hand"]:
-        office = "consul" if state["offices"]["consul"] == player else "urbi" if state["offices"]["urbi"] == player \
-            else None
-        if office is not None and state["ability"][office] is None:
-            out.append(Order("redraw", {"contracts": sheet["hand"][:2]}))
+    if sheet["hand"] and redraw_ready(state, player, sheet):
+        out.append(Order("redraw", {"contracts": sheet["hand"][:2]}))
     harbour = []
     for ship in sheet["ships"]:
         if ship["at"] == 0:

@@ -116,6 +116,14 @@ def purchase_cost(state: GameState, args: dict[str, Any]) -> int:
     return components["buildings"][args["building"]]["cost"]
 
 
+def price(state: GameState, args: dict[str, Any]) -> int:
+    """What a purchase costs its buyer: the printed price, less the Redemptor's discount
+    when the order uses it (never below zero), as `check_purchase` weighs it against the
+    buyer's gold."""
+    cost = purchase_cost(state, args)
+    return max(0, cost - REDEMPTOR_DISCOUNT) if args.get("redemptor") else cost
+
+
 def check_purchase(state: GameState, player: str, args: dict[str, Any], *, preempt: bool = False,
                    public: bool = False) -> None:
     """IllegalOrder unless `player` may buy this now (`preempt`: as the Consul, in another
@@ -144,10 +152,9 @@ def check_purchase(state: GameState, player: str, args: dict[str, Any], *, preem
             raise illegal(phrase("{building} needs a building of licence {licence} first", building=name,
                                  licence=needed),
                           reason=phrase("that needs a building of licence {licence} first", licence=needed))
-    cost = purchase_cost(state, args)
     if args.get("redemptor"):
         _check_redemptor(state, sheet, preempt)
-        cost = max(0, cost - REDEMPTOR_DISCOUNT)
+    cost = price(state, args)
     if public and not state["options"]["public_gold"]:
         return
     if cost > sheet["gold"]:
@@ -167,6 +174,18 @@ def _check_wall(state: GameState, player: str, wall: str, preempt: bool) -> None
     if wall not in state["walls"]:
         raise illegal(phrase("the {wall} segment is already built", wall=term(f"{wall} wall")),
                       phrase("choose another segment"))
+
+
+def redemptor_ready(sheet: PlayerSheet) -> bool:
+    """The Redemptor owned and unused this round: the first two tests of `_check_redemptor`,
+    which the menu asks before trying each purchase with it."""
+    return "Redemptor" in sheet["buildings"] and not sheet["r"]["redemptor"]
+
+
+def wall_builder(state: GameState, player: str) -> bool:
+    """The player is the Praefectus Urbi with his ability unused: what `_check_wall` asks
+    first of a purchase that is not a pre-emption (the menu asks it before each segment)."""
+    return state["offices"]["urbi"] == player and state["ability"]["urbi"] is None
 
 
 def _check_redemptor(state: GameState, sheet: PlayerSheet, preempt: bool) -> None:

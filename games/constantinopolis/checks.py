@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .components import GOODS, SIZES
+from .components import GOODS, SIZES, per_set
 from .plan_parts import PARTS, SHIP
+from .setup import MAX_PLAYERS, MIN_PLAYERS
 from .state import GameState, PlayerSheet, components_of, contract_card
 
 
@@ -73,54 +74,90 @@ def _sheet_problems(name: str, sheet: PlayerSheet, components: dict[str, Any]) -
 
 def _goods_conserved(state: GameState, components: dict[str, Any]) -> list[str]:
     """What is in play (in storage and on ships) equals what was created minus what was destroyed."""
-    in_play: Counter[str] = Counter()
+    in_play = dict.fromkeys(GOODS, 0)
+    cards = components["contracts"]  # card n is cards[n - 1] (`contract_card`)
     for name in state["players"]:
         sheet = state["p"][name]
+        goods = sheet["goods"]
         for good in GOODS:
-            in_play[good] += sheet["goods"][good]
+            in_play[good] += goods[good]
         for ship in sheet["ships"]:
             for number in ship["cargo"]:
-                card = contract_card(components, number)
+                card = cards[number - 1]
                 if card["cargo"] != "passenger":
                     in_play[card["cargo"]] += card["amount"]
-    return [f"{g} goods not conserved: {in_play[g]} in play, {state['flow'][g]} accounted"
-            for g in GOODS if in_play[g] != state["flow"][g]]
+    flow = state["flow"]
+    return [f"{g} goods not conserved: {in_play[g]} in play, {flow[g]} accounted"
+            for g in GOODS if in_play[g] != flow[g]]
+
+
+@per_set
+def _all_cards(components: dict[str, Any]) -> list[int]:
+    """Every contract card's number, in order: what the deck, discards and sheets hold together."""
+    return list(range(1, len(components["contracts"]) + 1))
 
 
 def _contracts_conserved(state: GameState, components: dict[str, Any]) -> list[str]:
     """Each contract card exactly once: deck, discards, hands, trading posts, ships."""
-    cards = list(state["deck"]) + list(state["discard"])
+    cards = state["deck"] + state["discard"]
     for name in state["players"]:
         sheet = state["p"][name]
-        cards += sheet["hand"] + sheet["saved"]
+        cards += sheet["hand"]
+        cards += sheet["saved"]
         for ship in sheet["ships"]:
             cards += ship["cargo"]
-    if sorted(cards) != list(range(1, len(components["contracts"]) + 1)):
+    if sorted(cards) != _all_cards(components):
         duplicates = [c for c, k in Counter(cards).items() if k > 1]
         return [f"contract cards not conserved: {len(cards)} found, duplicates {duplicates[:5]}"]
     return []
+
+
+def _in_play(tiles: int, count: int) -> int:
+    """A building's tiles put in play for this many players (the rulebook's setup)."""
+    return tiles if count == 5 else min(tiles, 1 if count == 2 else 2)
+
+
+@per_set
+def _tiles_by_count(components: dict[str, Any]) -> dict[int, tuple[tuple[str, int], ...]]:
+    """Each building's tiles in play, for every player count the game takes."""
+    return {count: tuple((b, _in_play(info["tiles"], count)) for b, info in components["buildings"].items())
+            for count in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 
 def _pieces_conserved(state: GameState, components: dict[str, Any]) -> list[str]:
     """Buildings owned never exceed the tiles put in play; public tiles, wall segments and
     ships are all somewhere."""
     out = []
-    owned = Counter(b for n in state["players"] for b in state["p"][n]["buildings"])
-    count = len(state["players"])
-    for building, info in components["buildings"].items():
-        tiles = info["tiles"] if count == 5 else min(info["tiles"], 1 if count == 2 else 2)
-        if state["supply"][building] < 0:
+    players = state["players"]
+    sheets = [state["p"][n] for n in players]
+    owned: dict[str, int] = {}
+    for sheet in sheets:
+        for b in sheet["buildings"]:
+            owned[b] = owned.get(b, 0) + 1
+    supply, gone = state["supply"], state["gone"]
+    count = len(players)
+    tiles_by_count = _tiles_by_count(components)
+    in_play = tiles_by_count[count] if count in tiles_by_count else tuple(
+        (b, _in_play(info["tiles"], count)) for b, info in components["buildings"].items())
+    for building, tiles in in_play:
+        if supply[building] < 0:
             out.append(f"negative supply of {building}")
-        if owned[building] + state["supply"][building] + state["gone"].get(building, 0) != tiles:
-            out.append(f"{building}: {owned[building]} owned + {state['supply'][building]} in supply != {tiles} tiles")
-    publics = sum(len(state["p"][n]["public"]) for n in state["players"])
+        mine = owned.get(building, 0)
+        if mine + supply[building] + gone.get(building, 0) != tiles:
+            out.append(f"{building}: {mine} owned + {supply[building]} in supply != {tiles} tiles")
+    publics = sum(len(sheet["public"]) for sheet in sheets)
     if publics + len(state["publics"]) + state["gone_public"] != len(components["public"]):
         out.append("public building tiles not conserved")
-    walls = sum(len(state["p"][n]["walls"]) for n in state["players"])
+    walls = sum(len(sheet["walls"]) for sheet in sheets)
     if walls + len(state["walls"]) + state["gone_walls"] != len(components["walls"]):
         out.append("wall segments not conserved")
+    ships = dict.fromkeys(SIZES, 0)
+    for sheet in sheets:
+        for ship in sheet["ships"]:
+            if ship["size"] in ships:
+                ships[ship["size"]] += 1
     for size in SIZES:
-        mine = sum(1 for n in state["players"] for s in state["p"][n]["ships"] if s["size"] == size)
+        mine = ships[size]
         if state["ships"][size] < 0 or mine + state["ships"][size] > components["ships"][size]["count"]:
             out.append(f"{size} ships: {mine} owned + {state['ships'][size]} in supply exceed the box")
     return out

@@ -100,6 +100,12 @@ def _check_commercial(state: GameState, sheet: PlayerSheet, building: str) -> No
                                  goods=goods_count(n, good), have=sheet["goods"][good]))
 
 
+def wall_ready(sheet: PlayerSheet, wall: str) -> bool:
+    """The segment is owned and its once-a-round ability unused: the first two tests of the
+    exchange and the trade wall's checks, which the menus ask before trying each deal."""
+    return wall in sheet["walls"] and wall not in sheet["r"]["walls_used"]
+
+
 def _check_exchange_wall(state: GameState, sheet: PlayerSheet, give: str, get: str) -> None:
     """Once a round, one good for one of another type its owner is able to produce."""
     if "exchange" not in sheet["walls"]:
@@ -211,7 +217,6 @@ def legal_orders(state: GameState, player: str) -> list[Order]:
             out.append(menu_order("sell", ("good", good), ("count", min(goods[good], limit + done))))
     # able to produce: the same set as `own_old` unless a production building is new this round
     able = own_old if not sheet["new"] or state["options"].get("produce_since_round_start") else None
-    walls = sheet["walls"]
     inputs = lookups.inputs
     used = this_round["used"]
     for building in buildings:
@@ -221,7 +226,7 @@ def legal_orders(state: GameState, player: str) -> list[Order]:
                 able = able_to_produce(state, sheet)
             if all(g in able and goods[g] >= n for g, n in need):
                 out.append(menu_order("use", ("building", building)))
-    if "exchange" in walls and "exchange" not in this_round["walls_used"]:
+    if wall_ready(sheet, "exchange"):
         give = next((x for x in GOODS if goods[x] > 0), None)
         if give is not None:
             if able is None:
@@ -229,7 +234,7 @@ def legal_orders(state: GameState, player: str) -> list[Order]:
             get = next((x for x in GOODS if x in able and x != give), None)
             if get is not None:
                 out.append(menu_order("exchange", ("give", give), ("get", get)))
-    if "trade" in walls and "trade" not in this_round["walls_used"]:
+    if wall_ready(sheet, "trade"):
         bag = [x for x in GOODS for _ in range(goods[x])]
         if len(bag) >= 3:
             out.append(Order("trade", {"goods": bag[:3]}))

@@ -8,6 +8,7 @@ hands them to the open phase, and reports.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Mapping, Sequence
 
@@ -30,6 +31,26 @@ from .views import DECISION_READS, view as _view
 PLAN_KINDS = ("plan", "cancel")  # orders that set plans, not answers to the decision open now
 # Orders that may be given at any time, meant for decisions to come: a receipt names them, the plan shows them.
 STANDING_KINDS = frozenset((*PLAN_KINDS, "defend"))
+
+
+_WAIT = phrase("wait for your turn, or send a plan for it, e.g. '{first}' or '{second}'",
+               first=order_text("auction: stay"), second=order_text("construction: build Cura or Figulina"))
+
+
+@functools.lru_cache(maxsize=256)
+def _nothing_to_decide(allowed: frozenset[str]) -> Phrase:
+    """What an order refused from a player asked nothing says: the standing orders left to
+    them. One phrase per set of order keywords (a handful a game), shared: phrases are values."""
+    standing = sorted(k.split("-")[0] for k in allowed - {"plan", "cancel"})
+    return phrase("you have nothing to decide now (you may still give: {orders}, or a plan for a decision to come)",
+                  orders=listed(order_text(k) for k in standing))
+
+
+@functools.lru_cache(maxsize=256)
+def _allowed_now(allowed: frozenset[str]) -> Phrase:
+    """The suggestion of an order the open decision does not take: the orders it does."""
+    now = sorted(set(k.split("-")[0] for k in allowed - STANDING_KINDS))
+    return phrase("allowed now: {orders}", orders=listed(order_text(k) for k in now))
 
 
 class Constantinopolis:
@@ -111,8 +132,9 @@ class Constantinopolis:
         if player not in state["p"]:
             raise IllegalOrder(phrase("{player!r} is not playing in this game", player=player))
         components = components_of(state)
-        allowed = flow.allowed_kinds(state, player)
-        prompted = any(p.player == player for p in flow.prompts(state))
+        asked = flow.prompts(state)
+        allowed = flow.allowed_kinds(state, player, asked)
+        prompted = any(p.player == player for p in asked)
         orders: list[Order] = []
         errors: list[OrderError] = []
         ended: set[str] = set()
@@ -151,16 +173,10 @@ class Constantinopolis:
             if order.kind in allowed:
                 continue
             if not prompted:
-                standing = sorted(k.split("-")[0] for k in allowed - {"plan", "cancel"})
-                raise IllegalOrder(phrase("you have nothing to decide now (you may still give: {orders}, or a plan for "
-                                          "a decision to come)", orders=listed(order_text(k) for k in standing)),
-                                   suggestion=phrase("wait for your turn, or send a plan for it, e.g. '{first}' or "
-                                                     "'{second}'", first=order_text("auction: stay"),
-                                                     second=order_text("construction: build Cura or Figulina")))
-            now = sorted(set(k.split("-")[0] for k in allowed - STANDING_KINDS))
+                raise IllegalOrder(_nothing_to_decide(frozenset(allowed)), suggestion=_WAIT)
             raise IllegalOrder(phrase("'{order}' is not an order you can give now",
                                       order=order_text(format_order(order))),
-                               suggestion=phrase("allowed now: {orders}", orders=listed(order_text(k) for k in now)))
+                               suggestion=_allowed_now(frozenset(allowed)))
         if len(alts) == 1 and not optional:
             return alts[0]
         if any(o.kind in ("cancel", "defend", "preempt-list", "preempt-ask") for o in alts):

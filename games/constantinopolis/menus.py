@@ -18,8 +18,9 @@ from referee.contract import MenuLine, Order, OrderError, menu_family, passes
 from referee.orderlines import spans
 from referee.wording import Listing, either, in_a_row, listed, menu_order, order_phrase, order_text, phrase, term
 
-from . import accept, auction, construction, donations, end_of_round, flow
-from .buildings import REDEMPTOR_DISCOUNT, public_tile, purchase_cost, purchase_named
+from . import accept, auction, construction, dealings, donations, end_of_round, flow
+from .buildings import (REDEMPTOR_DISCOUNT, price, public_tile, purchase_cost, purchase_named, redemptor_ready,
+                        wall_builder)
 from .preemption import without_redemptor
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .grammar import FREE_OFFICE, format_order
@@ -202,16 +203,28 @@ def _auction(state: GameState, player: str) -> list[MenuLine]:
 def _builds(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
     components = components_of(state)
     out = []
+    # a purchase with the Redemptor needs it ready, a wall segment the Praefectus Urbi's
+    # ability, a building gold enough for its price: orders without them fail their check,
+    # so they are not tried
+    walls = wall_builder(state, player)
+    gold = sheet_of(state, player)["gold"]
+
+    def affordable(order: Order) -> bool:
+        return price(state, order.args) <= gold and judge(order)
     for red, tail in ((False, ""), (True, " with redemptor")):
+        if red and not redemptor_ready(sheet_of(state, player)):
+            break
         extra = {"redemptor": True} if red else {}
         family = _redemptor_family if red else _family
         out += family(f"build <building>{tail}", [(b, Order("build", {"building": b, **extra}))
-                                                  for b in components["buildings"]], judge)
+                                                  for b in components["buildings"]], affordable)
         fames = sorted({t["fame"] for t in components["public"]})
         out += family(f"build public <fame>{tail}",
-                      [(_public_label(state, f, red), Order("build", {"public": f, **extra})) for f in fames], judge)
-        out += family(f"build wall <segment>{tail}", [(term(w), Order("build", {"wall": w, **extra}))
-                                                      for w in WALL_ABILITIES], judge)
+                      [(_public_label(state, f, red), Order("build", {"public": f, **extra})) for f in fames],
+                      affordable)
+        if walls:
+            out += family(f"build wall <segment>{tail}", [(term(w), Order("build", {"wall": w, **extra}))
+                                                          for w in WALL_ABILITIES], judge)
     return out
 
 
@@ -239,12 +252,17 @@ def _dealings(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
     limits = {g: range(1, row["limit"] + 1) for g, row in market_card(state)["goods"].items() if row["limit"] > 0}
     out = _counted("buy <count> <good>", "buy", limits, judge)
     out += _counted("sell <count> <good>", "sell", limits, judge)
+    # only what the check could pass is tried: a commercial building the player owns, the deals
+    # of a wall segment owned and unused this round (`dealings.wall_ready`)
+    owned = sheet["buildings"]
     out += _family("use <building>", [(b, Order("use", {"building": b})) for b, info in components["buildings"].items()
-                                      if info["kind"] == "commercial"], judge)
-    pairs = [(a, b) for a in GOODS for b in GOODS if judge(Order("exchange", {"give": a, "get": b}))]
+                                      if info["kind"] == "commercial" and b in owned], judge)
+    pairs = [(a, b) for a in GOODS for b in GOODS if judge(Order("exchange", {"give": a, "get": b}))] \
+        if dealings.wall_ready(sheet, "exchange") else []
     if pairs:
         out.append(_exchange_line(pairs))
-    threes = [o for o in (Order("trade", {"goods": c}) for c in submultisets(sheet["goods"], 3, 3)) if judge(o)]
+    threes = [o for o in (Order("trade", {"goods": c}) for c in submultisets(sheet["goods"], 3, 3)) if judge(o)] \
+        if dealings.wall_ready(sheet, "trade") else []
     if threes:
         out.append(MenuLine(phrase("{order} (trade wall): sell any three of your goods for 10 gold; you have {goods}",
                                    order=menu_order("trade <three goods>"), goods=_stock(sheet)), tuple(threes)))
@@ -325,7 +343,8 @@ def _accept(state: GameState, player: str, kinds: set[str]) -> list[MenuLine]:
     sheet = sheet_of(state, player)
     out = _singles(judge, [Order("done")])
     hand = list(sheet["hand"])
-    redraws = [Order("redraw", {"contracts": list(pick)}) for k in (1, 2) for pick in combinations(hand, k)]
+    redraws = [Order("redraw", {"contracts": list(pick)}) for k in (1, 2) for pick in combinations(hand, k)] \
+        if accept.redraw_ready(state, player, sheet) else []
     redraws = [o for o in redraws if judge(o)]
     if redraws:
         allowed = {c for o in redraws for c in o.args["contracts"]}

@@ -51,11 +51,12 @@ def own_question(state: GameState, player: str) -> Phrase | None:
     return phase.question(state, player, own=True)
 
 
-def allowed_kinds(state: GameState, player: str) -> set[str]:
+def allowed_kinds(state: GameState, player: str, asked: list[Prompt] | None = None) -> set[str]:
     """The order keywords `player` may give now: those of their prompt, plus the standing
-    orders that come ahead of time (a defend limit, the Consul's pre-emption list)."""
+    orders that come ahead of time (a defend limit, the Consul's pre-emption list). `asked`:
+    the position's prompts, when the caller has them already."""
     kinds: set[str] = set()
-    for prompt in prompts(state):
+    for prompt in (prompts(state) if asked is None else asked):
         if prompt.player == player:
             kinds.update(prompt.orders)
     kinds.update(("defend", "plan", "cancel"))  # standing orders and plans, for the next auction and on

@@ -59,8 +59,9 @@ def standing_lines(state: GameState, player: str) -> list[str]:
             and state["ability"]["consul"] is None:
         out.append(format_order(Order("preempt-list", {"buildings": state["preempt"]})))
     mine = plans_of(state, player)
-    for part in PARTS:
-        out += [f"{part}: {line_text(line)}" for line in mine.get(part, [])]
+    if mine:
+        for part in PARTS:
+            out += [f"{part}: {line_text(line)}" for line in mine.get(part, [])]
     return out
 
 

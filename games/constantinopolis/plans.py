@@ -136,7 +136,10 @@ def apply_either(state: GameState, player: str, order: Order, events: list[Event
 
 def run(state: GameState, events: list[Event]) -> bool:
     """Answer from the plans of the players asked now; True when an order was played (the
-    phase driver then settles and asks again), False when no plan answers anything."""
+    phase driver then settles and asks again), False when no plan answers anything (nor can
+    one when nobody has a plan: the prompts are not worked out then)."""
+    if not state.get("plans"):
+        return False
     for prompt in phases.prompts(state):
         player = prompt.player
         part = DECISIONS.get(prompt.decision)

@@ -19,8 +19,14 @@ from .state import GOOD_VALUE, GameState, PlayerSheet, components_of, draw_contr
 
 
 def production_level(sheet: PlayerSheet, components: dict[str, Any]) -> int:
-    """The production level: the Ager plus every production building owned."""
-    return 1 + sum(1 for b in sheet["buildings"] if components["buildings"][b]["kind"] == "production")
+    """The production level: the Ager plus every production building owned (those with an
+    output in `tables`)."""
+    outputs = tables(components).outputs
+    level = 1
+    for building in sheet["buildings"]:
+        if building in outputs:
+            level += 1
+    return level
 
 
 def producible(sheet: PlayerSheet, components: dict[str, Any], *, old_only: bool = False) -> set[str]:

@@ -15,16 +15,18 @@ from .components import per_set
 from .draft import clone
 from . import plan_book
 from .production import production_level
-from .state import GameState, PlayerSheet, Ship, components_of, contract_card, office_of
+from .state import GameState, PlayerSheet, Ship, components_of, contract_card, new_round_flags
 
 
-def _ship(components: dict[str, Any], ship: Ship, shown: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": ship["id"], "size": ship["size"], "at": ship["at"]}
-    if shown:
-        out["cargo"] = [dict(contract_card(components, c)) for c in ship["cargo"]]
-    else:
-        out["cargo"] = "hidden" if ship["cargo"] else []
-    return out
+def _shown_ship(cards: list[dict[str, Any]], ship: Ship) -> dict[str, Any]:
+    """A ship with its cargo shown: the contract cards on it (card n is cards[n - 1])."""
+    return {"id": ship["id"], "size": ship["size"], "at": ship["at"],
+            "cargo": [cards[c - 1].copy() for c in ship["cargo"]]}
+
+
+def _hidden_ship(ship: Ship) -> dict[str, Any]:
+    """A ship whose cargo another player does not see: only whether it carries any."""
+    return {"id": ship["id"], "size": ship["size"], "at": ship["at"], "cargo": "hidden" if ship["cargo"] else []}
 
 
 def before_loading(components: dict[str, Any], sheet: PlayerSheet) -> PlayerSheet:
@@ -46,13 +48,35 @@ def before_loading(components: dict[str, Any], sheet: PlayerSheet) -> PlayerShee
 _OPEN_FLAGS = ("built", "redemptor", "walls_used", "ship", "ship_paid", "post", "donated", "redrawn")
 
 
+_ROUND_SIZE = len(new_round_flags())
+_UNSHOWN_FLAGS = frozenset(("ledger", "used"))  # shown apart, as the sheet's "ledger" and "used"
+
+
 def _round_flags(sheet: PlayerSheet, mine: bool) -> dict[str, Any]:
     """This round's flags of a sheet (its "r"): all of them for its owner, the open ones
-    (buildings bought, a ship or post bought, a donation...) for the others."""
+    (buildings bought, a ship or post bought, a donation...) for the others. Lists and dicts
+    are copies, so the view shares nothing that changes with the state."""
     flags = sheet["r"]
-    keys = flags.keys() if mine else _OPEN_FLAGS
-    return {k: (list(flags[k]) if isinstance(flags[k], list) else dict(flags[k]) if isinstance(flags[k], dict)
-                else flags[k]) for k in keys if k not in ("ledger", "used")}
+    if not mine and len(flags) == _ROUND_SIZE:  # the layout `new_round_flags` makes: copied key by key
+        ship = flags["ship"]
+        return {"built": flags["built"].copy(), "redemptor": flags["redemptor"],
+                "walls_used": flags["walls_used"].copy(), "ship": None if ship is None else ship.copy(),
+                "ship_paid": flags["ship_paid"], "post": flags["post"], "donated": flags["donated"],
+                "redrawn": flags["redrawn"]}
+    out = {}
+    for k in (flags if mine else _OPEN_FLAGS):
+        if k in _UNSHOWN_FLAGS:
+            continue
+        value = flags[k]
+        kind = type(value)
+        if kind is list or kind is dict:
+            value = value.copy()
+        elif isinstance(value, list):
+            value = list(value)
+        elif isinstance(value, dict):
+            value = dict(value)
+        out[k] = value
+    return out
 
 
 def catalogue(components: dict[str, Any]) -> dict[str, Any]:
@@ -88,6 +112,16 @@ DECISION_READS: dict[str, tuple[str, ...]] = {
     "donate": _CARD,
     "store": (),
 }
+
+
+def _offices_held(state: GameState) -> dict[str, str]:
+    """Each office holder's office (`office_of` for every player at once: the first office
+    held, as it finds it)."""
+    held: dict[str, str] = {}
+    for office, holder in state["offices"].items():
+        if holder is not None and holder not in held:
+            held[holder] = office
+    return held
 
 
 def view(state: GameState, player: str | None) -> dict[str, Any]:
@@ -148,23 +182,26 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     players = {}
     over = state["phase"] == "over"  # the final scoring counts everyone's gold in the open
     # a leaver whose pieces are gone has no production level marker left (nor an Ager)
+    cards = components["contracts"]  # card n is cards[n - 1] (`contract_card`)
+    offices = _offices_held(state)
     for name in state["players"]:
         sheet = state["p"][name]
         mine = name == player
         if not mine and state["accept"] is not None:
             sheet = before_loading(components, sheet)
+        flags = sheet["r"]
         players[name] = {
             "fame": sheet["fame"], "gold": sheet["gold"] if (mine or public_gold or over) else "hidden",
-            "goods": dict(sheet["goods"]), "buildings": list(sheet["buildings"]), "public": list(sheet["public"]),
-            "walls": list(sheet["walls"]), "level": 0 if sheet["removed"] else production_level(sheet, components),
-            "office": office_of(state, name),
+            "goods": sheet["goods"].copy(), "buildings": sheet["buildings"].copy(), "public": sheet["public"].copy(),
+            "walls": sheet["walls"].copy(), "level": 0 if sheet["removed"] else production_level(sheet, components),
+            "office": offices.get(name),
             # another's ships in harbour show empty in the accept phase (`before_loading`) and
             # carry nothing at other times: what `ships_public` shows is the cargo at sea
-            "ships": [_ship(components, s, mine or public_ships) for s in sheet["ships"]],
-            "hand": [dict(contract_card(components, c)) for c in sheet["hand"]],
-            "saved": [dict(contract_card(components, c)) for c in sheet["saved"]],
-            "posts": sheet["posts"], "dropped": sheet["dropped"], "ledger": dict(sheet["r"]["ledger"]),
-            "used": list(sheet["r"]["used"]), "new": list(sheet["new"]), "removed": sheet["removed"],
+            "ships": [_shown_ship(cards, s) if mine or public_ships else _hidden_ship(s) for s in sheet["ships"]],
+            "hand": [cards[c - 1].copy() for c in sheet["hand"]],
+            "saved": [cards[c - 1].copy() for c in sheet["saved"]],
+            "posts": sheet["posts"], "dropped": sheet["dropped"], "ledger": flags["ledger"].copy(),
+            "used": flags["used"].copy(), "new": sheet["new"].copy(), "removed": sheet["removed"],
             "round": _round_flags(sheet, mine),
         }
     out["players"] = players

@@ -17,9 +17,9 @@ young and a public one when gold piles up, donate, keep the best good.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
-from games.constantinopolis.components import GOODS
+from games.constantinopolis.components import GOODS, per_set
 from games.constantinopolis.state import components_of
 
 from ..contract import Game, Order, State
@@ -46,13 +46,15 @@ class ConstantinopolisPolicy:
     # ------------------------------------------------------------------ value
 
     def value(self, state: State, player: str) -> float:
-        return self.values(state)[state["players"].index(player)]
+        """`values` for one player: each player's value reads the position alone, never the
+        others' values, so the one asked for is all that is worked out (a greedy turn asks
+        for it after every order it tries)."""
+        left, over, offices, owed = _round_facts(state)
+        return _value(state, components_of(state), player, left, over, offices, owed.get(player, 0))
 
     def values(self, state: State) -> list[float]:
         components = components_of(state)
-        over = state["phase"] == "over"
-        left = 0 if over or state["last_public"] else max(0, ROUNDS - state["round"])
-        offices, owed = _as_if_settled(state)
+        left, over, offices, owed = _round_facts(state)
         return [_value(state, components, name, left, over, offices, owed.get(name, 0)) for name in state["players"]]
 
     # ------------------------------------------------------------------ quick choice
@@ -84,6 +86,14 @@ POLICY = ConstantinopolisPolicy()
 
 
 # --------------------------------------------------------------------------- the value
+
+
+def _round_facts(state: State) -> tuple[int, bool, dict[str, str | None], dict[str, int]]:
+    """What every player's value reads alike: the rounds left, whether the game is over, and
+    the offices and gold owed as if the auction's duel ended now."""
+    over = state["phase"] == "over"
+    left = 0 if over or state["last_public"] else max(0, ROUNDS - state["round"])
+    return (left, over, *_as_if_settled(state))
 
 
 def _as_if_settled(state: State) -> tuple[dict[str, str | None], dict[str, int]]:
@@ -120,30 +130,18 @@ def _value(state: State, components: dict[str, Any], name: str, left: int, over:
     keep = components["horreum_limit"] if "Horreum" in owned else components["store_limit"]
     rest = _LEFT_THIS_ROUND.get(phase, 0.0)
     value += _units(goods, keep, 1.0 if left > 0 else rest, rest)
-    output = dict(info["ager"])
-    level = 1
-    commercial = []
-    for building in owned:
-        kind = info["kind"][building]
-        if kind == "production":
-            level += 1
-            for good, k in info["output"][building]:
-                output[good] = output.get(good, 0) + k
-        elif kind == "utility":
-            value += UTILITY_WORTH.get(building, 0.1) * left
-        elif kind == "commercial":
-            commercial.append(building)
+    town = _town(components, info, owned)
+    for worth in town.utilities:
+        value += worth * left
     productions = left + (1 if early else 0)  # production phases to come
-    value += _units(output, 5, 1.0, 0.4) * productions * 0.85  # past five a round, goods are hard to use
+    value += town.output_worth * productions * 0.85  # past five a round, goods are hard to use
     draws = left + (1 if early or phase == "construct" else 0)  # draw phases to come
-    per_draw = info["draw"][min(level, len(info["draw"])) - 1]
+    per_draw = town.per_draw
     per_draw += sheet["posts"] - len(sheet["saved"]) + (1 if "draw" in sheet["walls"] else 0)
     value += DRAW_WORTH * min(per_draw, 6) * draws
     uses = left + (0 if phase in ("donate", "store") else 1)  # commercial buildings are used once a round
-    for building in commercial:
-        need, gain = info["commercial"][building]
-        fed = all(output.get(g, 0) >= k for g, k in need)
-        value += gain * uses * (1.0 if fed else 0.35)
+    for gain, fed in town.commercial:
+        value += gain * uses * fed
     value += _ships(sheet, info, gold_worth, left, phase)
     walls = len(sheet["walls"])
     value += (components["wall_fame"][walls - 1] if walls else 0.0) + WALL_ABILITY * walls * left
@@ -158,25 +156,67 @@ def _value(state: State, components: dict[str, Any], name: str, left: int, over:
 # goods the store phase would throw away are worth what this round can still make of them
 _LEFT_THIS_ROUND = {"auction": 0.6, "pretorio": 0.6, "construct": 0.6, "accept": 0.45, "donate": 0.25}
 _BY_WORTH = tuple(sorted(GOODS, key=lambda g: -GOOD_WORTH[g]))
-_TABLES: dict[str, dict[str, Any]] = {}
-
-
+@per_set
 def _tables(components: dict[str, Any]) -> dict[str, Any]:
-    """What the value reads again and again from a component set, worked out once (by its
-    hash): each building's kind, output and commercial gain, each contract's gold and fame."""
-    found = _TABLES.get(components["sha256"])
-    if found is None:
-        buildings = components["buildings"]
-        found = _TABLES[components["sha256"]] = {
-            "ager": dict(components["ager"]), "draw": list(components["draw_by_level"]),
-            "kind": {n: b["kind"] for n, b in buildings.items()},
-            "output": {n: tuple(b["output"].items()) for n, b in buildings.items() if b["kind"] == "production"},
-            "commercial": {n: (tuple(b["input"].items()), max(0.0, b["gold"] * GOLD_EARLY + b["fame"] - 0.7 * sum(
-                GOOD_WORTH[g] * k for g, k in b["input"].items())))
-                for n, b in buildings.items() if b["kind"] == "commercial"},
-            "contract": {c["id"]: (c["gold"], c["fame"], c["voyage"]) for c in components["contracts"]},
-            "capacity": {size: min(s["capacity"], 4) for size, s in components["ships"].items()},
-        }
+    """What the value reads again and again from a component set, worked out once per set:
+    each building's kind, output and commercial gain, each contract's gold and fame."""
+    buildings = components["buildings"]
+    return {
+        "ager": dict(components["ager"]), "draw": list(components["draw_by_level"]),
+        "kind": {n: b["kind"] for n, b in buildings.items()},
+        "output": {n: tuple(b["output"].items()) for n, b in buildings.items() if b["kind"] == "production"},
+        "commercial": {n: (tuple(b["input"].items()), max(0.0, b["gold"] * GOLD_EARLY + b["fame"] - 0.7 * sum(
+            GOOD_WORTH[g] * k for g, k in b["input"].items())))
+            for n, b in buildings.items() if b["kind"] == "commercial"},
+        "contract": {c["id"]: (c["gold"], c["fame"], c["voyage"]) for c in components["contracts"]},
+        "capacity": {size: min(s["capacity"], 4) for size, s in components["ships"].items()},
+    }
+
+
+class Town(NamedTuple):
+    """What a player's buildings are worth apart from the position around them."""
+
+    utilities: tuple[float, ...]  # each utility building's worth a round, in the order owned
+    output_worth: float  # a round's production (the Ager's and the production buildings'), by `_units`
+    per_draw: int  # contracts drawn a round at the production level the buildings give
+    commercial: tuple[tuple[float, float], ...]  # each commercial building's gain a use, and the share
+    # of it its owner's own production feeds (1.0, or 0.35 when it does not)
+
+
+_TOWNS: dict[tuple[str, tuple[str, ...]], Town] = {}
+_TOWNS_KEPT = 50_000  # far more than the building lists one game's searches meet
+
+
+def _town(components: dict[str, Any], info: dict[str, Any], owned: list[str]) -> Town:
+    """`Town` of a list of buildings, worked out once: a value is asked for after every order
+    a search tries, and the buildings change only when one is bought. A pure function of the
+    component set and the list (its order too, which the sums follow), so it is shared."""
+    key = (components["sha256"], tuple(owned))
+    found = _TOWNS.get(key)
+    if found is not None:
+        return found
+    output = dict(info["ager"])
+    level = 1
+    commercial = []
+    utilities = []
+    for building in owned:
+        kind = info["kind"][building]
+        if kind == "production":
+            level += 1
+            for good, k in info["output"][building]:
+                output[good] = output.get(good, 0) + k
+        elif kind == "utility":
+            utilities.append(UTILITY_WORTH.get(building, 0.1))
+        elif kind == "commercial":
+            commercial.append(building)
+    fed = []
+    for building in commercial:
+        need, gain = info["commercial"][building]
+        fed.append((gain, 1.0 if all(output.get(g, 0) >= k for g, k in need) else 0.35))
+    if len(_TOWNS) >= _TOWNS_KEPT:
+        _TOWNS.clear()
+    found = _TOWNS[key] = Town(tuple(utilities), _units(output, 5, 1.0, 0.4),
+                               info["draw"][min(level, len(info["draw"])) - 1], tuple(fed))
     return found
 
 
