@@ -9,7 +9,7 @@ from typing import Any
 from referee.contract import Order
 from referee.wording import order_text, term
 
-from .board import DOCKS, PALACE_SEAT, PRIVILEGE_TEXT, goods_price, ship_card
+from .board import DOCKS, PALACE_SEAT, PRIVILEGE_TEXT, goods_price, ship_card, storage_spaces
 from .flow import DECISION_TITLES, current_decision, task
 from .grammar import format_order
 from .palace import purchase_problem
@@ -126,7 +126,6 @@ def _players(state: State, seat: int | None, moderator: bool) -> dict[str, Any]:
     out = {}
     over = state["stage"] == "over"
     seats = seats_bought(state)
-    spaces = state["comp"]["storage"]["spaces"]
     charter, path = state["charter"], state["path"]
     for other, player in enumerate(state["players"]):
         out[player] = {
@@ -134,7 +133,7 @@ def _players(state: State, seat: int | None, moderator: bool) -> dict[str, Any]:
             "trade_points": state["tp"][other],
             "supply": state["supply"][other],
             "storage": list(state["store"][other]),
-            "storage_spaces": spaces - state["blocked"][other],  # `board.storage_spaces`
+            "storage_spaces": storage_spaces(state, other),
             "lighthouse": state["light"][other],
             "temple": state["temple"][other],
             "charter_ships": charter.count(other),
