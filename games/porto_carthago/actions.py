@@ -48,8 +48,9 @@ DOCK_TAKEN = phrase("that dock is taken")  # reasons shared by the orders naming
 NOT_YOURS = phrase("that dock is not yours")
 
 
-def _cost_left(state: State, seat: int, kind: str, slot: Any) -> int:
-    """The servants left in supply after paying for `slot`; raises when the slot cannot be used."""
+def cost_left(state: State, seat: int, kind: str, slot: Any) -> int:
+    """The servants left in supply after paying for `slot`; raises when the slot cannot be used
+    (the first check of every main action on a slot, `validate_main`)."""
     if not isinstance(slot, int) or not 1 <= slot <= 6:
         raise IllegalOrder(phrase("slot must be 1..6, not {slot!r}", slot=slot))
     lying = state["slots"][slot - 1]
@@ -72,7 +73,7 @@ def validate_main(state: State, seat: int, order: Order) -> None:
     kind, args = order.kind, order.args
     if kind in ("talents", "refill"):
         return
-    left = _cost_left(state, seat, kind, args.get("slot"))
+    left = cost_left(state, seat, kind, args.get("slot"))
     check = _CHECKS.get(kind)
     if check is None:
         raise IllegalOrder(phrase("{kind} is not an action", kind=kind))
@@ -363,24 +364,32 @@ def refill_buy_problem(state: State, seat: int) -> Phrase | None:
 # --------------------------------------------------------------------------- side actions
 
 
+# the problems of a side action that name nothing, made once: every turn's end asks for them
+# (`flow.after_open`), and a phrase with no values is the same whoever reads it
+_SIDE_FIRST = phrase("a side action comes after the main action")
+_NO_SLOT = phrase("the 3-talent and refill alternatives give no side action")
+_SIDE_TAKEN = phrase("the side action was already taken this turn")
+_ALL_SPACES = phrase("your storage already has all its spaces")
+
+
 def side_problem(state: State, seat: int, kind: str, public: bool = False) -> Phrase | None:
     """Why the side action `kind` (expand or palace) is not possible now (A11, A12). With
     `public`, money is left out: it decides whether the side action goes through, never
     whether the player is asked (A33)."""
     turn = state["act"]
     if not turn["main"]:
-        return phrase("a side action comes after the main action")
+        return _SIDE_FIRST
     if turn["slot"] is None:
-        return phrase("the 3-talent and refill alternatives give no side action")
+        return _NO_SLOT
     if turn["side"]:
-        return phrase("the side action was already taken this turn")
+        return _SIDE_TAKEN
     side = slot_info(state, turn["slot"])["side"]
     want = "expand_storage" if kind == "expand" else "palace"
     if side != want:
         return phrase("slot {slot} does not offer that side action", slot=turn["slot"])
     if kind == "expand":
         if state["blocked"][seat] < 1:
-            return phrase("your storage already has all its spaces")
+            return _ALL_SPACES
         cost = state["comp"]["storage"]["expand_cost"]
         if not public and state["money"][seat] < cost:
             return phrase("expanding the storage costs {cost} talents and you have {money}", cost=cost,

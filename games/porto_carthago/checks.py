@@ -15,18 +15,18 @@ def check(state: State) -> list[str]:
     """Every problem found, or nothing for a sound position."""
     components = state["comp"]
     problems = _servants_and_storage(state)
-    goods = Counter(state["bag"]) + Counter(state["market"]) + Counter(g for goods in state["store"] for g in goods) \
-        + Counter(g for g in state["dock_g"] if g is not None)
+    goods = Counter([*state["bag"], *state["market"], *(g for goods in state["store"] for g in goods),
+                     *(g for g in state["dock_g"] if g is not None)])
     if sum(goods.values()) != len(components["goods"]) * components["goods_per_colour"]:
         problems.append(f"{sum(goods.values())} goods in play")
     if any(goods[g] != components["goods_per_colour"] for g in components["goods"]) \
             or set(goods) - set(components["goods"]):
         problems.append(f"goods by colour are off: {dict(goods)}")
-    for dock in range(DOCKS):
-        if state["dock_g"][dock] is not None and state["dock_o"][dock] is None:
+    for dock, (owner, good, ship) in enumerate(zip(state["dock_o"][:DOCKS], state["dock_g"], state["dock_s"])):
+        if good is not None and owner is None:
             problems.append(f"dock {dock} holds a good but has no owner")
-        for key in ("dock_g", "dock_s"):
-            if state[key][dock] is not None and not isinstance(state[key][dock], str):
+        for key, item in (("dock_g", good), ("dock_s", ship)):
+            if item is not None and not isinstance(item, str):
                 problems.append(f"dock {dock} holds more than one item in {key}")
     ships = state["row1"] + state["row2"] + state["deck"] + [c for c in state["dock_s"] if c is not None] \
         + [c for held in state["held"] for c in held] + [i["card"] for i in state["pending"] if i["t"] == "arrange"]

@@ -60,13 +60,24 @@ def _free_docks(state: State) -> list[str]:
 _PASS = order_phrase("PASS")  # the suggestion when a purchase cannot be made
 
 
+_ALLOWED: dict[tuple[str, ...], Phrase] = {}
+
+
+def _allowed(kinds: tuple[str, ...]) -> Phrase:
+    """`allowed now: TALENTS, REFILL, ...`, made once for each decision's keywords: orders of
+    another decision are refused often (a menu, a fuzz test), and the words never change."""
+    found = _ALLOWED.get(kinds)
+    if found is None:
+        found = _ALLOWED[kinds] = phrase("allowed now: {orders}", orders=listed(order_text(k.upper()) for k in kinds))
+    return found
+
+
 def validate(state: State, decision: Decision, order: Order) -> None:
     """Raise IllegalOrder unless `order` answers the decision legally."""
     if order.kind not in decision.kinds:
         raise IllegalOrder(phrase("{order} does not answer the current decision: {task}",
                                   order=order_text(order.kind.upper()), task=describe(state, decision)),
-                           suggestion=phrase("allowed now: {orders}",
-                                             orders=listed(order_text(k.upper()) for k in decision.kinds)))
+                           suggestion=_allowed(decision.kinds))
     name, seat = decision.name, decision.seat
     if name == "arrival.lighthouse":
         arrival.validate_choice(state, seat, order.kind, order.args.get("ship"), order.args.get("at"))
@@ -273,6 +284,8 @@ def run_queues(state: State, events: list[Event]) -> None:
     """Play what players planned for whoever is asked next, while it fits and is legal: the
     next queued order (a turn, with its alternatives), else the standing answer of the
     decision's part; a queued main action closes a turn left open for extras."""
+    if not state.get("plans") and not any(state["queue"].values()):
+        return  # nothing planned by anybody: the loop below would stop at once
     while True:
         decision = current_decision(state)
         if decision is None:

@@ -17,7 +17,7 @@ from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural
 from . import checks, components, grammar, menus, plans, scoring, views
 from .board import seat_of
 from .decisions import alternatives_of, carry_out, choose, menu_orders, reasons, run_queues, validate
-from .flow import DECISION_TITLES, MAIN_KINDS, advance, current_decision, describe
+from .flow import DECISION_TITLES, MAIN_KINDS, Decision, advance, current_decision, describe
 from .sampling import sample_world
 from .setup import new_state
 from .state import State, copy_state
@@ -158,31 +158,25 @@ class PortoCarthago:
         decision = current_decision(state)
         if decision is None:
             raise IllegalOrder(phrase("the game is over"), line=1)
-        new = copy_state(state)
         events: list[Event] = []
         rest = [o for o in orders if o.kind not in PLAN_KINDS]
         first_line = next((n for n, o in enumerate(orders, start=1) if o.kind not in PLAN_KINDS), 1)
-        if decision.item is not None:
-            decision = decision._replace(item=new["pending"][0])  # the copy's item, not the given state's
         if rest and decision.seat == seat and decision.name == "action.after" and any(
                 a.kind in MAIN_KINDS and a.kind != "use" for a in alternatives_of(rest[0])):
             # a main action sent while the turn is still open for extras: the turn ends, and
             # the action is meant for the next turn
+            new = copy_state(state)
             carry_out(new, decision, Order("done"), events)
             decision = current_decision(new) or decision._replace(seat=-1)
-        if rest and decision.seat == seat:
-            first = chosen = rest.pop(0)
-            if first.kind == "either":
-                chosen, failures = choose(new, decision, first)
-                if chosen is None:
-                    raise IllegalOrder(phrase("none of the alternatives is possible now: {reasons}",
-                                              reasons=reasons(failures)),
-                                       line=first_line, text=grammar.format_order(first))
-            else:
-                try:
-                    validate(new, decision, first)
-                except OrderError as exc:
-                    raise exc.at(first_line, grammar.format_order(first)) from None
+            chosen = _answer(new, decision, rest, seat, first_line)
+        else:
+            # checked on the given state, which validation only reads, so that an order
+            # refused costs no copy (menus and the fuzz tests try many such orders)
+            chosen = _answer(state, decision, rest, seat, first_line)
+            new = copy_state(state)
+            if decision.item is not None:
+                decision = decision._replace(item=new["pending"][0])  # the copy's item, not the given state's
+        if chosen is not None:
             carry_out(new, decision, chosen, events)
         if rest:  # a mail with turns to come replaces the queue; a single answer or a plan leaves it
             new["queue"][player] = [o.to_json() for o in rest]
@@ -253,6 +247,27 @@ class PortoCarthago:
 
     def check(self, state: State) -> list[str]:
         return checks.check(state)
+
+
+def _answer(state: State, decision: Decision, rest: list[Order], seat: int, line: int) -> Order | None:
+    """The order of `rest` (taken off it) that answers `seat`'s open decision, checked as
+    `validate` checks it (the first legal alternative of an EITHER), or the error saying
+    why it is refused; None when the decision is somebody else's or no order is left for it."""
+    if not rest or decision.seat != seat:
+        return None
+    first = chosen = rest.pop(0)
+    if first.kind == "either":
+        chosen, failures = choose(state, decision, first)
+        if chosen is None:
+            raise IllegalOrder(phrase("none of the alternatives is possible now: {reasons}",
+                                      reasons=reasons(failures)),
+                               line=line, text=grammar.format_order(first))
+    else:
+        try:
+            validate(state, decision, first)
+        except OrderError as exc:
+            raise exc.at(line, grammar.format_order(first)) from None
+    return chosen
 
 
 GAME = PortoCarthago()

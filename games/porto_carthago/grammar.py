@@ -297,13 +297,45 @@ _ARGUMENTS: dict[str, Callable[[State, str, list[str], dict[str, Any]], None]] =
     "dock": _ship_choice, "reject": _ship_choice, "occupy": _occupy, "buy": _buy}
 
 
+_PARSED: dict[tuple, tuple[Order, ...]] = {}
+
+
 def parse(state: State, text: str, answering: bool = False) -> list[Order]:
     """A whole mail's orders, one a line; every wrong line is reported with its number.
     Lines under a part name (`INTRIGUE: INTRIGUE 1 or 0`) are a plan for that part; the
     others are the answer to the decision open now (the first, when `answering`) and the
-    turns to come. A line may give alternatives with OR."""
+    turns to come. A line may give alternatives with OR.
+
+    Reading depends on nothing of the position but its component set (named by its hash)
+    and the players, unless an answer leaves out its slot number (then the slots say
+    where its card lies), so a text read before is answered from memory: menus and tests
+    read the same order texts at position after position. Only orders of plain values
+    are kept (no lists another holder might change); errors are made afresh, as callers
+    place them on their lines."""
+    comp_hash = (state.get("components") or {}).get("sha256")
+    key = None
+    if comp_hash is not None:
+        key = (comp_hash, tuple(state["players"]), text, answering)
+        known = _PARSED.get(key)
+        if known is not None:
+            return list(known)
+    orders, read_slots = _parse(state, text, answering)
+    if key is not None and not read_slots and all(_plain(o) for o in orders):
+        if len(_PARSED) > 50_000:
+            _PARSED.clear()
+        _PARSED[key] = tuple(orders)
+    return orders
+
+
+def _plain(order: Order) -> bool:
+    return not any(isinstance(v, (list, dict)) for v in order.args.values())
+
+
+def _parse(state: State, text: str, answering: bool) -> tuple[list[Order], bool]:
+    """`parse`'s work, and whether it read the slots (an answer without its slot number)."""
     orders: list[Order] = []
     errors: list[OrderError] = []
+    read_slots = False
     for number, line, part in sections(order_lines(text), PART_NAMES):
         try:
             if isinstance(part, OrderError):
@@ -315,6 +347,7 @@ def parse(state: State, text: str, answering: bool = False) -> list[Order]:
             if len(alts) > 1:
                 orders.append(Order("either", {"alts": [o.to_json() for o in alts]}))
             elif answering and alts[0].kind in SLOTTED and alts[0].args.get("slot") is None:
+                read_slots = True
                 orders.append(parse_line(state, line))
             else:
                 orders.append(alts[0])
@@ -327,7 +360,7 @@ def parse(state: State, text: str, answering: bool = False) -> list[Order]:
     if not orders:
         raise InvalidOrder(phrase("no orders found"), line=1,
                            suggestion=phrase("write one order per line, e.g. {example}", example=order_text("TALENTS")))
-    return orders
+    return orders, read_slots
 
 
 def format_order(order: Order) -> str:

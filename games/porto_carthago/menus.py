@@ -16,11 +16,11 @@ from referee.contract import MenuLine, Order, OrderError, passes
 from referee.orderlines import alternatives, spans
 from referee.wording import Phrase, either, listed, menu_order, order_phrase, order_text, phrase
 
-from .actions import ARISTOCRAT_MOVES, aristocrat_moves
+from .actions import ARISTOCRAT_MOVES, aristocrat_moves, cost_left
 from .board import (ANY_GOOD, MOVE_SERVANTS, PALACE_SEAT, PEEK, PRIVILEGE_TEXT, SHIP_ENTERS, dock_name, goods_price,
                     own_docks, ship_card)
 from .flow import MAIN_KINDS, Decision
-from .grammar import format_order, parse_line
+from .grammar import SLOTTED, format_order, parse_line
 from .state import State
 
 Judge = Callable[[Order], bool]
@@ -206,7 +206,25 @@ def _slots(state: State, kind: str) -> list[int]:
     return [i + 1 for i, c in enumerate(state["slots"]) if c == kind]
 
 
+def _paid_for(state: State, seat: int, judge: Judge) -> Judge:
+    """`judge` for the main actions, each slot's card and cost checked once: validation
+    checks them first for every action on a slot (`actions.cost_left`), so an order on a
+    slot that fails them is refused whatever else it says, and is not tried on its own."""
+    refused: dict[tuple[str, Any], bool] = {}
+
+    def judged(order: Order) -> bool:
+        if order.kind in SLOTTED:
+            key = (order.kind, order.args.get("slot"))
+            if key not in refused:
+                refused[key] = not passes(lambda _: cost_left(state, seat, *key))(order)
+            if refused[key]:
+                return False
+        return judge(order)
+    return judged
+
+
 def _main(state: State, seat: int, judge: Judge) -> list[MenuLine]:
+    judge = _paid_for(state, seat, judge)
     out = _singles(judge, [Order("talents")], phrase("take {gain} talents instead of an action card",
                                                       gain=state["comp"]["take_money"]))
     out += _singles(judge, [Order("refill")])

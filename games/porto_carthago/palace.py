@@ -25,13 +25,16 @@ def cheapest_field(state: State) -> tuple[int | None, int, int]:
     return best
 
 
+_NO_SERVANT = phrase("a palace seat needs a servant in your supply")  # made once: asked at every turn's end
+
+
 def purchase_problem(state: State, seat: int, ignore_tp: bool = False, public: bool = False) -> Phrase | None:
     """Why a palace purchase is impossible now, or None (A13, A14, A44). With `public`, only
     what every player can see is tested: money is secret (A33), so it never decides whether
     a player is asked, only whether the purchase itself goes through."""
     field, price, minimum = cheapest_field(state)
     if state["supply"][seat] < 1:
-        return phrase("a palace seat needs a servant in your supply")
+        return _NO_SERVANT
     if not ignore_tp and state["tp"][seat] < minimum:
         return phrase("the cheapest free palace field needs {minimum} trade points, you have {points}",
                       minimum=minimum, points=state["tp"][seat])
@@ -63,7 +66,7 @@ def final_problem(state: State, seat: int, public: bool = False) -> Phrase | Non
     money, so that whoever might buy is asked (and one who cannot pay answers PASS)."""
     final_seat = state["comp"]["final_seat"]
     if state["supply"][seat] < 1:
-        return phrase("a palace seat needs a servant in your supply")
+        return _NO_SERVANT
     if state["tp"][seat] < final_seat["min_tp"]:
         return phrase("the final seat needs {minimum} trade points", minimum=final_seat["min_tp"])
     if not public and state["money"][seat] < final_seat["price"]:

@@ -9,7 +9,7 @@ from typing import Any
 from referee.contract import Order
 from referee.wording import order_text, term
 
-from .board import PALACE_SEAT, PRIVILEGE_TEXT, docks, goods_price, ship_card, storage_spaces
+from .board import DOCKS, PALACE_SEAT, PRIVILEGE_TEXT, goods_price, ship_card, storage_spaces
 from .flow import DECISION_TITLES, current_decision, task
 from .grammar import format_order
 from .palace import purchase_problem
@@ -64,8 +64,9 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "stage": state["stage"],
         "start_player": players[state["start"]],
         "players": _players(state, seat, moderator),
-        "docks": {d.name: {"owner": None if d.owner is None else players[d.owner], "good": d.good, "ship": d.ship}
-                  for d in docks(state)},
+        "docks": {name: {"owner": None if owner is None else players[owner], "good": good, "ship": ship}
+                  for name, owner, good, ship in zip(components["dock_names"][:DOCKS], state["dock_o"],
+                                                     state["dock_g"], state["dock_s"])},
         "market": list(state["market"]),
         "next_goods_price": goods_price(state),
         "bag_count": len(state["bag"]),
@@ -107,11 +108,12 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         plan = standing_lines(state, player)
         if plan:
             out["my_plan"] = plan
-    out["ship_cards"] = _face_up(state, out)
+    printed = _printed(state)
+    out["ship_cards"] = _face_up(printed, out)
     out["privileges"] = dict(PRIVILEGE_TEXT)
-    ships = sorted(components["ship_cards"])
+    ships = printed.first_last
     out["codes"] = {"goods": list(components["goods"]), "civilizations": list(components["civilizations"]),
-                    "ships": [ships[0], ships[-1]] if ships else []}  # what the codes of the mail stand for
+                    "ships": list(ships)}  # what the codes of the mail stand for
     out["prices"] = {"palace_fields": [list(f) for f in components["palace_fields"]],
                      "palace_big_field": dict(components["palace_big_field"]),
                      "expand_storage": components["storage"]["expand_cost"]}
@@ -123,6 +125,8 @@ def _players(state: State, seat: int | None, moderator: bool) -> dict[str, Any]:
     the game is over (the final ranking breaks ties by it in the open)."""
     out = {}
     over = state["stage"] == "over"
+    seats = seats_bought(state)
+    charter, path = state["charter"], state["path"]
     for other, player in enumerate(state["players"]):
         out[player] = {
             "money": state["money"][other] if moderator or other == seat or over else None,
@@ -132,21 +136,49 @@ def _players(state: State, seat: int | None, moderator: bool) -> dict[str, Any]:
             "storage_spaces": storage_spaces(state, other),
             "lighthouse": state["light"][other],
             "temple": state["temple"][other],
-            "charter_ships": state["charter"].count(other),
+            "charter_ships": charter.count(other),
             "held_cards": list(state["held"][other]),
-            "palace_seats": seats_bought(state)[other],
-            "path_servants": state["path"].count(other),
+            "palace_seats": seats[other],
+            "path_servants": path.count(other),
         }
     return out
 
 
-def _face_up(state: State, out: dict[str, Any]) -> dict[str, Any]:
+class _Printed(dict):
+    """What is printed on each ship card, its id left out (the view's `ship_cards` entries),
+    and the first and last card code; made once per component set, as it never changes."""
+
+    first_last: tuple[str, ...] = ()
+
+
+_PRINTED: dict[str, _Printed] = {}
+
+
+def _printed(state: State) -> _Printed:
+    """The printed cards of the state's component set, remembered by the set's hash (the same
+    hash is the same data); a state without one has them worked out each time."""
+    digest = (state.get("components") or {}).get("sha256")
+    found = _PRINTED.get(digest) if digest is not None else None
+    if found is None:
+        cards = state["comp"]["ship_cards"]
+        found = _Printed({c: {k: v for k, v in card.items() if k != "id"} for c, card in cards.items()})
+        ships = sorted(cards)
+        found.first_last = (ships[0], ships[-1]) if ships else ()
+        if digest is not None:
+            if len(_PRINTED) > 16:
+                _PRINTED.clear()
+            _PRINTED[digest] = found
+    return found
+
+
+def _face_up(printed: _Printed, out: dict[str, Any]) -> dict[str, Any]:
     """What is printed on every ship card this view already names (rows, docks, held cards, a
-    peek shown to its owner), so a report can say which good a ship wants; the deck stays shut."""
-    ids = [*out["row1"], *out["row2"], *(d["ship"] for d in out["docks"].values())]
+    peek shown to its owner), so a report can say which good a ship wants; the deck stays shut.
+    Each entry is a fresh copy: a view belongs to its reader."""
+    ids = {*out["row1"], *out["row2"], *(d["ship"] for d in out["docks"].values())}
     for shown in out["players"].values():
-        ids += shown["held_cards"]
+        ids.update(shown["held_cards"])
     for item in out["pending"]:
-        ids += item.get("cards", [])
-    cards = state["comp"]["ship_cards"]
-    return {c: {k: v for k, v in cards[c].items() if k != "id"} for c in sorted(set(ids) - {None})}
+        ids.update(item.get("cards", ()))
+    ids.discard(None)
+    return {c: printed[c].copy() for c in sorted(ids)}
