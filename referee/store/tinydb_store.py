@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from tinydb import TinyDB
 
 from ..locking import LockTimeout, exclusive
-from ..storage import AtomicJSONStorage, CorruptFile, WriteStats, encode, write_atomically
+from ..storage import AtomicJSONStorage, CorruptFile, LazyTables, WriteStats, encode, write_atomically
 from ..wakeups import WakeIndex
 from .from_meta import FROM_META, from_meta, missing_field, with_meta
 from .interface import (GAME_ID, GameExists, GameFileBroken, GameNotFound, GameTransaction, StoreBusy, StoredGame,
@@ -188,7 +188,8 @@ class TinyDBStore:
         self.games_dir.mkdir(parents=True, exist_ok=True)
         self.wake_of = wake_of
         self.wakeups = WakeIndex(self.root / "wake") if wake_of is not None else None
-        self._peeked: dict[str, tuple[bytes, StoredGame]] = {}  # a game file's bytes and their picture
+        # a game file's bytes, their picture, and the bytes of its events table (storage.LazyTables)
+        self._peeked: dict[str, tuple[bytes, StoredGame, bytes | None]] = {}
         self._peek_lock = threading.Lock()
 
     # -- paths and locking
@@ -208,11 +209,14 @@ class TinyDBStore:
             with exclusive(path + ".lock", self.lock_timeout):
                 if must_exist and not os.path.exists(path):
                     raise GameNotFound(f"no game {os.path.basename(path).removesuffix('.json')!r}")
-                db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
+                db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats, by_table=path != self._index)
                 storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
                 try:
                     self._checked(path, storage, must_exist)
-                    yield db, storage
+                    try:
+                        yield db, storage
+                    except CorruptFile as exc:  # a table read only now (storage.LazyTables)
+                        raise self._broken(path, exc.what) from None
                     storage.flush()
                 finally:
                     storage.discard()
@@ -294,7 +298,7 @@ class TinyDBStore:
         file once, without its lock: game files are only ever replaced whole."""
         for game_id in sorted(self._game_files()):
             name = f"{game_id}.json"
-            storage = AtomicJSONStorage(f"{self._games}/{name}")
+            storage = AtomicJSONStorage(f"{self._games}/{name}")  # read whole: every table checked
             try:
                 self._checked(storage.path, storage, True)
                 yield game_id, (storage.read() or {})["meta"]["1"], None
@@ -386,7 +390,10 @@ class TinyDBStore:
         picture made of a version is kept, and given again while the file holds the same
         bytes, instead of decoding the whole file once per watcher. Comparing the bytes
         read costs a small fraction of decoding them, and unlike a file's times and size it
-        cannot mistake one version for another. The picture is shared, so it is read only."""
+        cannot mistake one version for another. The picture is shared, so it is read only.
+        A new version whose events table holds the same bytes as the last one's (the sender
+        recorded mail sent, nothing happened in the game) keeps the last picture's events,
+        the bulk of the file, instead of decoding them again."""
         path = self._file(game_id)
         try:
             with open(path, "rb") as handle:
@@ -397,18 +404,24 @@ class TinyDBStore:
             seen = self._peeked.get(path)
         if seen is not None and seen[0] == raw:
             return seen[1]
-        db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
+        db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats, by_table=True)
         storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
         try:
             storage.hold(raw)
             self._checked(path, storage, True)
+            data = storage.read()
+            events = data.segment("events") if isinstance(data, LazyTables) else None
             tx = _TinyTransaction(game_id, db)
-            picture = StoredGame(game_id, tx.meta, tx.state, tx.events(), tx.snapshots())
+            picture = StoredGame(game_id, tx.meta, tx.state,
+                                 seen[1].events if seen is not None and events and events == seen[2] else tx.events(),
+                                 tx.snapshots())
+        except CorruptFile as exc:  # a table read only now (storage.LazyTables)
+            raise self._broken(path, exc.what) from None
         finally:
             storage.discard()
             db.close()
         with self._peek_lock:
-            self._peeked[path] = (raw, picture)
+            self._peeked[path] = (raw, picture, events)
         return picture
 
     def append(self, game_id: str, events: Sequence[Mapping[str, Any]], *,
