@@ -311,3 +311,16 @@ def test_a_file_written_whole_is_read_whole_and_written_a_table_a_line(store):
     store.append("g", [{"type": "order"}])
     assert store.path("g").read_bytes().count(b"\n") == 3  # meta, current, events
     assert [e["seq"] for e in store.load("g").events] == [1, 2]
+
+
+def test_a_watcher_decodes_only_the_events_appended_since_its_last_look(tmp_path):
+    store = TinyDBStore(tmp_path)
+    store.create("g", META, {"round": 1}, [{"type": "created"}])
+    first = store.peek("g")
+    with store.transaction("g") as tx:  # the game's events unchanged: the sender, say
+        tx.add_record("outbox", {"message_id": "<m1>"})
+    assert store.peek("g").events is first.events
+    store.append("g", [{"type": "order", "text": "BID 3"}, {"type": "order", "text": "DONE"}], state={"round": 2})
+    after = store.peek("g")
+    assert after.events[0] is first.events[0]  # taken over, not decoded again
+    assert after == TinyDBStore(tmp_path).peek("g") and [e["seq"] for e in after.events] == [1, 2, 3]

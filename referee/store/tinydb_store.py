@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+import orjson
 from tinydb import TinyDB
 
 from ..locking import LockTimeout, exclusive
@@ -163,6 +164,26 @@ class _TinyTransaction:
 
     def remove_records(self, table: str, record_ids: Sequence[int]) -> None:
         self._db.table(table).remove(doc_ids=list(record_ids))
+
+
+def _appended(before: list[dict[str, Any]], old: bytes | None, new: bytes, path: str) -> list[dict[str, Any]] | None:
+    """The events of a table whose bytes are `new`, given the events `before` decoded from the
+    bytes `old`, when `new` holds `old`'s documents byte for byte and more after them (what
+    appending writes); None otherwise. Equal bytes decode to equal documents, so only the
+    documents after them are decoded."""
+    if old is None:
+        return None
+    if new == old:
+        return before
+    if len(new) <= len(old) or not new.startswith(old[:-1]) or new[len(old) - 1:len(old)] != b",":
+        return None
+    try:
+        added = orjson.loads(b"{" + new[len(old):])
+    except ValueError:
+        raise CorruptFile(path, "its table 'events' is not valid JSON") from None
+    if not isinstance(added, dict) or not all(isinstance(doc, dict) for doc in added.values()):
+        raise CorruptFile(path, "its table 'events' is not a table of documents")
+    return before + [dict(doc) for doc in added.values()]
 
 
 class TinyDBStore:
@@ -391,9 +412,10 @@ class TinyDBStore:
         bytes, instead of decoding the whole file once per watcher. Comparing the bytes
         read costs a small fraction of decoding them, and unlike a file's times and size it
         cannot mistake one version for another. The picture is shared, so it is read only.
-        A new version whose events table holds the same bytes as the last one's (the sender
-        recorded mail sent, nothing happened in the game) keeps the last picture's events,
-        the bulk of the file, instead of decoding them again."""
+        The events, the bulk of the file, are decoded only where they are new: a version whose
+        events table holds the same bytes as the last one's (the sender recorded mail sent)
+        keeps the last picture's events, and one whose table begins with the last one's bytes
+        (events are only ever appended) decodes only what follows them."""
         path = self._file(game_id)
         try:
             with open(path, "rb") as handle:
@@ -412,9 +434,8 @@ class TinyDBStore:
             data = storage.read()
             events = data.segment("events") if isinstance(data, LazyTables) else None
             tx = _TinyTransaction(game_id, db)
-            picture = StoredGame(game_id, tx.meta, tx.state,
-                                 seen[1].events if seen is not None and events and events == seen[2] else tx.events(),
-                                 tx.snapshots())
+            known = _appended(seen[1].events, seen[2], events, path) if seen is not None and events else None
+            picture = StoredGame(game_id, tx.meta, tx.state, tx.events() if known is None else known, tx.snapshots())
         except CorruptFile as exc:  # a table read only now (storage.LazyTables)
             raise self._broken(path, exc.what) from None
         finally:
