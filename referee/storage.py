@@ -140,7 +140,7 @@ class LazyTables(dict):  # type: ignore[type-arg]
     first, so that whoever does sees what a full decode gives. Damage inside a table that is
     never read goes unnoticed until it is read (CorruptFile then, as at the start before)."""
 
-    def __init__(self, path: str, raw: dict[str, bytes]) -> None:
+    def __init__(self, path: str, raw: dict[str, memoryview]) -> None:
         super().__init__()
         self.path, self._raw = path, raw
 
@@ -182,7 +182,7 @@ class LazyTables(dict):  # type: ignore[type-arg]
         elif not found:
             raise KeyError(name)
 
-    def segment(self, name: str) -> bytes | None:
+    def segment(self, name: str) -> memoryview | None:
         """A table's bytes as read, while the unit of work has not read it (None after)."""
         return None if dict.__contains__(self, name) else self._raw.get(name)
 
@@ -201,17 +201,25 @@ class LazyTables(dict):  # type: ignore[type-arg]
 
     def encoded(self) -> bytes | None:
         """The file as `by_table` writes it: tables never read as they were read."""
-        parts = []
+        values: list[tuple[str, Any]] = []
         for name in self.names():
             if dict.__contains__(self, name):
                 try:
-                    value = orjson.dumps(dict.__getitem__(self, name))
+                    values.append((name, orjson.dumps(dict.__getitem__(self, name))))
                 except TypeError:
                     return None
             else:
-                value = self._raw[name]
-            parts.append(orjson.dumps(name) + b":" + value)
-        return b"{" + b",\n".join(parts) + b"}\n"
+                values.append((name, self._raw[name]))
+        return _joined(values)
+
+
+def _joined(values: list[tuple[str, Any]]) -> bytes:
+    """`{"name":value,\n"name":value}\n` from encoded values, copied once."""
+    parts: list[Any] = [b"{"]
+    for name, value in values:
+        parts += [orjson.dumps(name), b":", value, b",\n"]
+    parts[-1] = b"}\n"
+    return b"".join(parts)
 
 
 def by_table(data: dict[str, Any]) -> bytes:
@@ -220,28 +228,40 @@ def by_table(data: dict[str, Any]) -> bytes:
     if isinstance(data, LazyTables):
         payload = data.encoded()
         return payload if payload is not None else encode(data.whole())
+    if not data:
+        return encode(data)
     try:
-        parts = [orjson.dumps(name) + b":" + orjson.dumps(table) for name, table in data.items()]
+        return _joined([(name, orjson.dumps(table)) for name, table in data.items()])
     except TypeError:
         return encode(data)
-    return b"{" + b",\n".join(parts) + b"}\n"
 
 
 def split_tables(path: str, raw: bytes) -> LazyTables | None:
     """The tables of a file `by_table` wrote, none decoded yet; None for any other file (one
-    written whole, or damaged: a full decode reads it, or says what is wrong with it)."""
-    if not (raw.startswith(b'{"') and raw.endswith(b"}\n")) or raw.count(b"\n") < 2:
+    written whole, or damaged: a full decode reads it, or says what is wrong with it). The
+    newlines are found byte by byte (memchr), and each table is a view of `raw`, not a copy:
+    looking for ",\n" or splitting copied and compared as much as decoding the file did."""
+    end = len(raw) - 2  # before the closing "}\n"
+    if not (raw.startswith(b'{"') and raw.endswith(b"}\n")) or raw.find(b"\n", 0, end) < 0:
         return None
-    tables: dict[str, bytes] = {}
-    for member in raw[1:-2].split(b",\n"):
-        colon = member.find(b'":')
-        name = member[1:colon]
-        value = member[colon + 2:]
-        if colon < 2 or not member.startswith(b'"') or b"\\" in name or b'"' in name or \
-                not (value.startswith(b"{") and value.endswith(b"}")):
+    view = memoryview(raw)
+    tables: dict[str, memoryview] = {}
+    start = 1
+    while True:
+        newline = raw.find(b"\n", start, end)
+        stop = end if newline < 0 else newline - 1
+        if newline >= 0 and raw[stop:newline] != b",":
+            return None
+        colon = raw.find(b'":', start, stop)
+        name = raw[start + 1:colon]
+        value = view[colon + 2:stop]
+        if colon < start + 2 or raw[start:start + 1] != b'"' or b"\\" in name or b'"' in name or \
+                value[:1] != b"{" or value[-1:] != b"}":
             return None
         tables[name.decode("utf-8", "surrogateescape")] = value
-    return LazyTables(path, tables)
+        if newline < 0:
+            return LazyTables(path, tables)
+        start = newline + 1
 
 
 class AtomicJSONStorage(Storage):

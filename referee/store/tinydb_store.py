@@ -166,7 +166,8 @@ class _TinyTransaction:
         self._db.table(table).remove(doc_ids=list(record_ids))
 
 
-def _appended(before: list[dict[str, Any]], old: bytes | None, new: bytes, path: str) -> list[dict[str, Any]] | None:
+def _appended(before: list[dict[str, Any]], old: memoryview | None, new: memoryview,
+              path: str) -> list[dict[str, Any]] | None:
     """The events of a table whose bytes are `new`, given the events `before` decoded from the
     bytes `old`, when `new` holds `old`'s documents byte for byte and more after them (what
     appending writes); None otherwise. Equal bytes decode to equal documents, so only the
@@ -175,10 +176,11 @@ def _appended(before: list[dict[str, Any]], old: bytes | None, new: bytes, path:
         return None
     if new == old:
         return before
-    if len(new) <= len(old) or not new.startswith(old[:-1]) or new[len(old) - 1:len(old)] != b",":
+    size = len(old)
+    if len(new) <= size or new[size - 1:size] != b"," or new[:size - 1] != old[:-1]:
         return None
     try:
-        added = orjson.loads(b"{" + new[len(old):])
+        added = orjson.loads(b"{" + new[size:])
     except ValueError:
         raise CorruptFile(path, "its table 'events' is not valid JSON") from None
     if not isinstance(added, dict) or not all(isinstance(doc, dict) for doc in added.values()):
@@ -210,7 +212,7 @@ class TinyDBStore:
         self.wake_of = wake_of
         self.wakeups = WakeIndex(self.root / "wake") if wake_of is not None else None
         # a game file's bytes, their picture, and the bytes of its events table (storage.LazyTables)
-        self._peeked: dict[str, tuple[bytes, StoredGame, bytes | None]] = {}
+        self._peeked: dict[str, tuple[bytes, StoredGame, memoryview | None]] = {}
         self._peek_lock = threading.Lock()
 
     # -- paths and locking
