@@ -104,7 +104,6 @@ def _singles(judge: Judge, orders: Iterable[Order], does: Phrase | None = None) 
 
 # what a one-word order does, said beside it in the menu
 _DOES = {
-    "talents": phrase("take talents instead of an action card"),
     "refill": phrase("refill the market, then buy one good from it"),
     "palace": phrase("buy a palace place"),
     "expand": phrase("buy one more storage place"),
@@ -208,7 +207,9 @@ def _slots(state: State, kind: str) -> list[int]:
 
 
 def _main(state: State, seat: int, judge: Judge) -> list[MenuLine]:
-    out = _singles(judge, [Order("talents"), Order("refill")])
+    out = _singles(judge, [Order("talents")], phrase("take {gain} talents instead of an action card",
+                                                      gain=state["comp"]["take_money"]))
+    out += _singles(judge, [Order("refill")])
     out += _family("CAPTAIN <slot>", [(str(s), Order("captain", {"slot": s})) for s in _slots(state, "captain")], judge,
                    lambda order, choices: phrase("{order} (one more servant of yours takes a free charter ship): "
                                                  "{choices}", order=order, choices=choices))

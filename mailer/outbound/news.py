@@ -58,38 +58,70 @@ def told(events: Sequence[tuple[str, str]]) -> list[Told]:
     return out
 
 
-def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: int = 74) -> list[str]:
+def grouped(events: Sequence[tuple[str, str]], players: Sequence[str], width: int = 74,
+            lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """Events (kind, text) as the lines of "Since your last mail". Events in a row that begin
     with the same player's name read as one line: `bruno sells 1 blue for 2 gold; sells 3
     green for 3 gold; ends the construction turn.` Events in a row of the same kind (every
     player's production, every draw of contracts) are joined with `;` when that takes no more
     lines of `width` than one line each (a sentence that begins with a capital goes on after a
     full stop, not after `;`), unless an event names its player as `name: ...` (an
-    order as sent: what it did follows on its line). A mail that covers a whole round stays
-    readable, and nothing is left out."""
+    order as sent: what it did follows on its line). When the next players of such a run do
+    word for word what the first did, they are named after it (`chiara takes 3 talents instead
+    of an action card; likewise alice and bruno.`, in `lang`). A mail that covers a whole round
+    stays readable, and nothing is left out."""
     out: list[str] = []
     last_who: str | None = None
     last_kind: str | None = None
     step = False  # the last line tells a plan's step: another player's move does not join it
     last: Wrapped | None = None  # the last line as wrapped, once it was needed
+    alike: Alike | None = None  # the players doing word for word what ends the last line
     for item in told(events):
         kind, text = item.kind, item.text
         who = next((p for p in players if item.lead.startswith((p + " ", p + ": "))), None)
+        deed = text[len(who):] if who is not None and item.lead == text else None
         if out and who is not None and who == last_who and item.lead == text and not _names_another(out[-1], who,
                                                                                                       players):
             out[-1] = _joined(out[-1], text[len(who):].removeprefix(":").lstrip())
-            last = None
+            last, alike = None, None
+        elif out and alike is not None and kind == last_kind and not step and deed == alike.deed \
+                and who not in alike.players and not deed.startswith(":"):
+            alike = alike.adding(who)  # type: ignore[arg-type]
+            out[-1], last = alike.line(lang), None
+            who = None
         elif out and kind == last_kind and not step and item.lead == text and not (
                 who and item.lead.startswith(who + ": ")) and (
                 wrapped := _fitting(last or Wrapped.of(out[-1], width), text)) is not None:
             out[-1], last = wrapped.text, wrapped
+            alike = Alike(out[-1], deed, (who,)) if deed is not None else None
             who = None  # a joined line no longer belongs to one player
         else:
             out.append(text)
             step = item.lead != text
             last = None
+            alike = Alike(text, deed, (who,)) if deed is not None and not step else None
         last_who, last_kind = who, kind
     return out
+
+
+@dataclass(frozen=True)
+class Alike:
+    """The end of a line of "Since your last mail" where players did the same thing: `line`
+    told it for the first of `players`; the others are named after it, not told again."""
+
+    first: str
+    deed: str
+    players: tuple[str, ...]
+
+    def adding(self, player: str) -> "Alike":
+        return Alike(self.first, self.deed, (*self.players, player))
+
+    def line(self, lang: str) -> str:
+        t = translations(lang)
+        others = self.players[1:]
+        names = others[0] if len(others) == 1 else t.gettext("{names} and {last}").format(
+            names=", ".join(others[:-1]), last=others[-1])
+        return _joined(self.first, t.gettext("likewise {names}").format(names=names) + ".")
 
 
 def _fitting(line: "Wrapped", text: str) -> "Wrapped | None":
@@ -255,12 +287,12 @@ def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: C
     with how often); beyond, the same less the `minor` ones; when that still runs past `LONG`
     lines, the summary player by player, less the `table` kinds too (what the table in the
     same mail shows whole), if it is shorter. A stretch that would leave nothing is told whole."""
-    full = grouped(events, players, width)
+    full = grouped(events, players, width, lang)
     length = _length(full, width)
     said = once(events, lang)
     if length <= SHORT:
-        return (full, False) if len(said) == len(events) else (grouped(said, players, width), True)
-    kept = grouped(less(said, minor), players, width)
+        return (full, False) if len(said) == len(events) else (grouped(said, players, width, lang), True)
+    kept = grouped(less(said, minor), players, width, lang)
     if _length(kept, width) <= LONG:
         return (kept, True) if kept and _length(kept, width) < length else (full, False)
     short = summary(events, players, {*minor, *table}, lang) or kept

@@ -312,7 +312,7 @@ class MailNotifier(PressMail):
         choice = self._choice(seat)
         text = render("history.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player,
                       phase=shown_phase(game, lang, phase),
-                      events=grouped([(e.kind, say(e.text, lang, game)) for e in events], meta.get("players", ())),
+                      events=grouped([(e.kind, say(e.text, lang, game)) for e in events], meta.get("players", ()), lang=lang),
                       setting=choice.command(lang), footer=choice.short(seat.get("timezone"), lang), language=NAMES[lang],
                       talk=self.press_history(tx, meta, player))
         self._to_seat(tx, seat, "history", t.gettext("[{game}] History: everything since your last report").format(
@@ -437,7 +437,7 @@ class MailNotifier(PressMail):
             msg("Welcome, {player}. To send orders, reply to any mail from the referee for this game: its reply "
                 "address, {address}, carries your secret token. Or write to {game_address} with this line in "
                 "your mail:", player=seat["name"], address=reply_address(game_id, seat, host),
-                game_address=f"{game_id}@{host}"), "", f"    PLAYER {seat['name']} {seat['token']}", "",
+                game_address=game_id + "@" + host), "", f"    PLAYER {seat['name']} {seat['token']}", "",
             msg("Keep the token to yourself. A mail that begins with CHECK shows the receipt your orders would get "
                 "without sending them.")] for seat in seats}
 

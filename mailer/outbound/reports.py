@@ -168,7 +168,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "title": game.title,
         "player": player,
         "phase": shown_phase(game, lang, phase),
-        "events": grouped(told, players),  # every one: the HTML part
+        "events": grouped(told, players, lang=lang),  # every one: the HTML part
         "events_text": shown_events,  # the text part: in short when they run long
         "events_summarised": summarised,
         "view": view,

@@ -42,6 +42,8 @@ def test_no_line_is_a_bare_order(english):
     assert not bare, sorted(bare)[:5]
     captains = [line for line in english if line.startswith("CAPTAIN")]
     assert captains and all("charter ship" in line for line in captains), captains[:2]
+    talents = {line for line in english if line.startswith("TALENTS")}
+    assert talents == {"TALENTS: take 3 talents instead of an action card"}, talents  # the component value
     for word, says in (("MERCHANT", "into your storage"), ("PORTER", "carry one good"), ("LOADMASTER", "dock")):
         lines = [line for line in english if line.startswith(word)]
         assert lines and all(says in line.split(":", 1)[0] for line in lines), (word, lines[:2])

@@ -21,5 +21,7 @@ def test_a_players_order_starts_its_own_line_and_keeps_what_it_did():
 def test_sentences_of_one_kind_that_begin_with_a_capital_go_on_after_a_full_stop():
     lines = grouped([("load", "You load contract 57 on ship 1."), ("load", "You load contract 4 on ship 1.")], PLAYERS)
     assert lines == ["You load contract 57 on ship 1. You load contract 4 on ship 1."]
+    lines = grouped([("production", "alice produces 2 green."), ("production", "bruno produces 1 blue.")], PLAYERS)
+    assert lines == ["alice produces 2 green; bruno produces 1 blue."]
     lines = grouped([("production", "alice produces 2 green."), ("production", "bruno produces 2 green.")], PLAYERS)
-    assert lines == ["alice produces 2 green; bruno produces 2 green."]
+    assert lines == ["alice produces 2 green; likewise bruno."]

@@ -10,6 +10,7 @@ from games.porto_carthago import GAME
 from games.porto_carthago.board import copy_state
 from mailer.outbound.reports import view_text
 from referee.playthrough import play
+from referee.rendering import render
 
 from .util import NAMES, laid_out, mail, positions, section
 
@@ -139,3 +140,24 @@ def test_the_html_heading_counts_decades_like_the_subject_and_the_text():
     text, html = mail(GAME, state, "ann")
     assert "decade 1, " in text.splitlines()[0]
     assert re.search(r"For <b>ann</b>: decade 1, ", html) and "Round 1" not in html
+
+
+@pytest.mark.parametrize("lang, heading, goods, dock, ships", [
+    ("en", "What the codes mean:", "the kinds of goods", "(C1-I is dock I of C1)", "S01 to S30: the ship cards"),
+    ("de", "Was die Kürzel bedeuten:", "die Warenarten", "(C1-I ist Speicher I von C1)", "S01 bis S30: die Schiffskarten"),
+    ("it", "Che cosa significano le sigle:", "i tipi di merce", "(C1-I è il molo I di C1)",
+     "Da S01 a S30: le carte nave")])
+def test_a_whole_plain_text_view_says_what_its_codes_stand_for(lang, heading, goods, dock, ships):
+    """G1, C1-I, S05 fill the plain text; a whole view (a first mail, or one asked for) explains
+    them as the HTML part does, the privileges under the same heading; a daily mail, which shows
+    only what changed, leaves the explanation out."""
+    state = positions(GAME, 3, "codes-3", 40)[1]
+    player = state["players"][0]
+    view = GAME.view(state, player)
+    text = view_text(GAME, view, player, lang)
+    legend = " ".join(section(text, "  " + heading, "  Market").split())
+    assert f"G1, G2, G3, G4, G5: {goods}." in legend and dock in " ".join(text.split()) and ships in legend
+    assert re.search(r"^    (Privileges|Privilegien|Privilegi): P1: ", text, re.M)
+    daily = render("porto-carthago/view.txt", lang=lang, view=view, player=player, changed=["ship_cards"],
+                   plan_apart=False, sections={})
+    assert heading not in daily and re.search(r"^  (Privileges|Privilegien|Privilegi): P1: ", daily, re.M)

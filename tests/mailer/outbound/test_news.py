@@ -103,3 +103,26 @@ def test_a_long_run_of_one_kind_joins_as_wrapping_each_join_whole_did():
         else:
             expected.append(text)
     assert news.grouped(events, ["cid", "dee"]) == expected
+
+
+def test_players_who_do_the_same_thing_in_a_row_are_named_after_the_first():
+    talents = "takes 3 talents instead of an action card."
+    events = [("talents", f"{p} {talents}") for p in ("bob", "ann", "cid", "dee")]
+    players = ["ann", "bob", "cid", "dee"]
+    assert grouped(events[:2], players) == [f"bob {talents[:-1]}; likewise ann."]
+    assert grouped(events, players) == [f"bob {talents[:-1]}; likewise ann, cid and dee."]
+    assert grouped(events[:3], players, lang="de") == [f"bob {talents[:-1]}; ebenso ann und cid."]
+    assert grouped(events[:3], players, lang="it") == [f"bob {talents[:-1]}; lo stesso per ann e cid."]
+    # only word for word, only in a row of one kind, never the same player twice, and never
+    # an order as sent ("ann: PASS") or a plan's step
+    other = [("talents", "bob takes 3 talents instead of an action card."),
+             ("talents", "ann takes 2 talents instead of an action card.")]
+    assert "likewise" not in " ".join(grouped(other, players))
+    apart = [events[0], ("refill", "cid refills the market."), events[1]]
+    assert "likewise" not in " ".join(grouped(apart, players))
+    twice = [("pass", "ann passes."), ("pass", "bob passes."), ("pass", "ann passes.")]
+    assert grouped(twice, players) == ["ann passes; likewise bob; ann passes."]
+    sent = [("order", "ann: PASS"), ("order", "bob: PASS")]
+    assert "likewise" not in " ".join(grouped(sent, players))
+    step = [("plan.used", "Your plan plays 'pass'."), ("pass", "ann passes."), ("pass", "bob passes.")]
+    assert grouped(step, players) == ["Your plan plays 'pass': ann passes.", "bob passes."]
