@@ -13,11 +13,12 @@ current state and queues mail costs one atomic write, not three.
 from __future__ import annotations
 
 import itertools
+from itertools import repeat
 import json
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 import orjson
 from tinydb.storages import Storage
@@ -109,8 +110,8 @@ def check_tables(path: str, data: Any) -> dict[str, Any] | None:
         return None
     if not isinstance(data, dict):
         raise CorruptFile(path, f"holds a JSON {type(data).__name__}, not tables of documents")
-    for name, table in data.items():
-        if not isinstance(table, dict) or not all(isinstance(doc, dict) for doc in table.values()):
+    for name, table in data.items():  # map and repeat: no Python frame per document of a long table
+        if not isinstance(table, dict) or not all(map(isinstance, table.values(), repeat(dict))):
             raise CorruptFile(path, f"its table {name!r} is not a table of documents")
     return data
 
@@ -126,6 +127,143 @@ def _decode_checked(path: str, raw: bytes) -> dict[str, Any] | None:
         raise CorruptFile(path, "is not valid JSON", where) from None
 
 
+class LazyTables(dict):  # type: ignore[type-arg]
+    """A file's tables, each decoded when first asked for.
+
+    A file written `by_table` holds one table a line, and JSON never holds a raw newline
+    inside a value, so its tables are found by splitting at newlines, and each is decoded
+    only when a unit of work reads it: a sender claiming mail reads the outbox and never the
+    game's events, a look at a game never its outbox. A table never read is written back as
+    the bytes it was read as. The dict holds the tables decoded or written so far; `_raw`
+    the bytes of each table as read, in the file's order. Reading a table the dict lacks
+    goes through `__missing__`; every other way of looking at all tables decodes them all
+    first, so that whoever does sees what a full decode gives. Damage inside a table that is
+    never read goes unnoticed until it is read (CorruptFile then, as at the start before)."""
+
+    def __init__(self, path: str, raw: dict[str, memoryview]) -> None:
+        super().__init__()
+        self.path, self._raw = path, raw
+
+    def __missing__(self, name: str) -> Any:
+        segment = self._raw.get(name)
+        if segment is None:
+            raise KeyError(name)
+        try:
+            table = orjson.loads(segment)  # only orjson writes by table: see `by_table`
+        except ValueError:
+            raise CorruptFile(self.path, f"its table {name!r} is not valid JSON") from None
+        if not isinstance(table, dict) or not all(map(isinstance, table.values(), repeat(dict))):
+            raise CorruptFile(self.path, f"its table {name!r} is not a table of documents")
+        dict.__setitem__(self, name, table)
+        return table
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in self._raw
+
+    def names(self) -> list[str]:
+        return list(self._raw) + [name for name in dict.keys(self) if name not in self._raw]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.names())
+
+    def __delitem__(self, name: str) -> None:
+        found = self._raw.pop(name, None) is not None
+        if dict.__contains__(self, name):
+            dict.__delitem__(self, name)
+        elif not found:
+            raise KeyError(name)
+
+    def segment(self, name: str) -> memoryview | None:
+        """A table's bytes as read, while the unit of work has not read it (None after)."""
+        return None if dict.__contains__(self, name) else self._raw.get(name)
+
+    def whole(self) -> dict[str, Any]:
+        """Every table decoded, as a plain dict in the file's order."""
+        return {name: self[name] for name in self.names()}
+
+    def keys(self):  # type: ignore[override]
+        return self.whole().keys()
+
+    def values(self):  # type: ignore[override]
+        return self.whole().values()
+
+    def items(self):  # type: ignore[override]
+        return self.whole().items()
+
+    def encoded(self) -> bytes | None:
+        """The file as `by_table` writes it: tables never read as they were read."""
+        values: list[tuple[str, Any]] = []
+        for name in self.names():
+            if dict.__contains__(self, name):
+                try:
+                    values.append((name, orjson.dumps(dict.__getitem__(self, name))))
+                except TypeError:
+                    return None
+            else:
+                values.append((name, self._raw[name]))
+        return _joined(values)
+
+
+def _joined(values: list[tuple[str, Any]]) -> bytes:
+    """`{"name":value,\n"name":value}\n` from encoded values, copied once."""
+    parts: list[Any] = [b"{"]
+    for name, value in values:
+        parts += [orjson.dumps(name), b":", value, b",\n"]
+    parts[-1] = b"}\n"
+    return b"".join(parts)
+
+
+def by_table(data: dict[str, Any]) -> bytes:
+    """A file of tables written one table a line (LazyTables reads it a table at a time): the
+    same JSON as `encode`, with a newline after each table's comma."""
+    if isinstance(data, LazyTables):
+        payload = data.encoded()
+        return payload if payload is not None else encode(data.whole())
+    if not data:
+        return encode(data)
+    try:
+        return _joined([(name, orjson.dumps(table)) for name, table in data.items()])
+    except TypeError:
+        return encode(data)
+
+
+def split_tables(path: str, raw: bytes) -> LazyTables | None:
+    """The tables of a file `by_table` wrote, none decoded yet; None for any other file (one
+    written whole, or damaged: a full decode reads it, or says what is wrong with it). The
+    newlines are found byte by byte (memchr), and each table is a view of `raw`, not a copy:
+    looking for ",\n" or splitting copied and compared as much as decoding the file did."""
+    end = len(raw) - 2  # before the closing "}\n"
+    if not (raw.startswith(b'{"') and raw.endswith(b"}\n")) or raw.find(b"\n", 0, end) < 0:
+        return None
+    view = memoryview(raw)
+    tables: dict[str, memoryview] = {}
+    start = 1
+    while True:
+        newline = raw.find(b"\n", start, end)
+        stop = end if newline < 0 else newline - 1
+        if newline >= 0 and raw[stop:newline] != b",":
+            return None
+        colon = raw.find(b'":', start, stop)
+        name = raw[start + 1:colon]
+        value = view[colon + 2:stop]
+        if colon < start + 2 or raw[start:start + 1] != b'"' or b"\\" in name or b'"' in name or \
+                value[:1] != b"{" or value[-1:] != b"}":
+            return None
+        tables[name.decode("utf-8", "surrogateescape")] = value
+        if newline < 0:
+            return LazyTables(path, tables)
+        start = newline + 1
+
+
 class AtomicJSONStorage(Storage):
     """TinyDB storage: read once, buffer writes, `flush` replaces the file atomically.
 
@@ -133,9 +271,12 @@ class AtomicJSONStorage(Storage):
     read-modify-write safe against other processes.
     """
 
-    def __init__(self, path: str | os.PathLike[str], stats: WriteStats | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str], stats: WriteStats | None = None, by_table: bool = False) -> None:
+        """`by_table`: the file is written one table a line and its tables decoded as they are
+        read (LazyTables); a file written whole is read whole, and written by table next time."""
         self.path = os.fspath(path)  # a plain string: this is on every unit of work's path
         self.stats = stats
+        self.by_table = by_table
         self._data: dict[str, Any] | None = None
         self._dirty = False
 
@@ -151,7 +292,8 @@ class AtomicJSONStorage(Storage):
 
     def hold(self, raw: bytes) -> None:
         """Take `raw` as the file's content, read already by the caller."""
-        self._data = _decode_checked(self.path, raw) if raw.strip() else None
+        lazy = split_tables(self.path, raw) if self.by_table else None
+        self._data = lazy if lazy is not None else _decode_checked(self.path, raw) if raw.strip() else None
 
     def write(self, data: dict[str, Any]) -> None:
         self._data = data
@@ -160,7 +302,7 @@ class AtomicJSONStorage(Storage):
     def flush(self) -> None:
         if not self._dirty or self._data is None:
             return
-        payload = encode(self._data)
+        payload = by_table(self._data) if self.by_table else encode(self._data)
         write_atomically(self.path, payload)
         if self.stats is not None:
             self.stats.bytes_written += len(payload)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.store import SNAPSHOTS_KEPT, GameExists, GameNotFound, StoreBusy, StoreError, TinyDBStore
+from referee.store import SNAPSHOTS_KEPT, GameExists, GameFileBroken, GameNotFound, StoreBusy, StoreError, TinyDBStore
 
 WORKER = Path(__file__).with_name("store_worker.py")
 META = {"game": "constantinopolis", "players": ["red", "blue"], "status": "active", "created": "2026-01-01T00:00:00Z"}
@@ -278,3 +278,49 @@ def test_watchers_of_an_unchanged_game_share_one_picture_of_it(tmp_path):
     after = store.peek("g")
     assert after is not first and after.state == {"round": 2} and first.state == {"round": 1}
     assert TinyDBStore(tmp_path).peek("g") == after
+
+
+def test_a_game_file_holds_a_table_a_line_and_a_unit_of_work_decodes_only_what_it_reads(store):
+    """Each table on a line of its own, so a unit of work decodes only the tables it reads and
+    writes the others back as they were: a unit of work that never reads the events writes
+    back even a damaged events table untouched, and the first read of it names the file."""
+    store.create("g", META, {"round": 1}, [{"type": "created"}])
+    with store.transaction("g") as tx:
+        tx.add_record("outbox", {"message_id": "<m1>", "status": "pending"})
+    raw = store.path("g").read_bytes()
+    lines = raw.split(b"\n")
+    assert [line.split(b'":', 1)[0] for line in lines[:-1]] == [b'{"meta', b'"current', b'"events', b'"outbox']
+    assert json.loads(raw) == json.loads(b"".join(lines))  # the same JSON as a file written whole
+    events = next(line for line in lines if line.startswith(b'"events'))
+    damaged = raw.replace(events, b'"events":{"1":{"type":"created",},')
+    store.path("g").write_bytes(damaged)
+    with store.transaction("g") as tx:  # the outbox only
+        tx.update_record("outbox", tx.find_record("outbox", "message_id", "<m1>")["id"], {"status": "sent"})
+    assert b'"events":{"1":{"type":"created",},' in store.path("g").read_bytes()
+    with pytest.raises(GameFileBroken, match=r"games/g\.json its table 'events' is not valid JSON"):
+        store.load("g")
+    with pytest.raises(GameFileBroken, match="its table 'events'"):
+        store.peek("g")
+
+
+def test_a_file_written_whole_is_read_whole_and_written_a_table_a_line(store):
+    store.create("g", META, {"round": 1}, [{"type": "created"}])
+    whole = json.dumps(json.loads(store.path("g").read_bytes()), separators=(",", ":")).encode()
+    store.path("g").write_bytes(whole)  # as an older version wrote it
+    assert store.load("g").events == [{"type": "created", "seq": 1}]
+    store.append("g", [{"type": "order"}])
+    assert store.path("g").read_bytes().count(b"\n") == 3  # meta, current, events
+    assert [e["seq"] for e in store.load("g").events] == [1, 2]
+
+
+def test_a_watcher_decodes_only_the_events_appended_since_its_last_look(tmp_path):
+    store = TinyDBStore(tmp_path)
+    store.create("g", META, {"round": 1}, [{"type": "created"}])
+    first = store.peek("g")
+    with store.transaction("g") as tx:  # the game's events unchanged: the sender, say
+        tx.add_record("outbox", {"message_id": "<m1>"})
+    assert store.peek("g").events is first.events
+    store.append("g", [{"type": "order", "text": "BID 3"}, {"type": "order", "text": "DONE"}], state={"round": 2})
+    after = store.peek("g")
+    assert after.events[0] is first.events[0]  # taken over, not decoded again
+    assert after == TinyDBStore(tmp_path).peek("g") and [e["seq"] for e in after.events] == [1, 2, 3]

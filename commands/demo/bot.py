@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from mailer.inbound.message import InboundMail, parse_message
-from mailer.inbound.orders import find_orders
+from mailer.inbound.orders import clean_text, find_orders
 from referee.bots import Bot
 from referee.contract import Game, OrderError, State, phase_code
 from referee.i18n import DEFAULT_LANGUAGE
@@ -215,8 +215,7 @@ class MailBot:
             words = parsed.orders_tag.split()
             if len(words) >= 2 and words[0] == self.game_id:
                 key = phase_code(self.game, words[1])  # phases are told apart by their codes, as mail names them
-                section, _ = find_orders(parsed.body)
-                block = [f"ORDERS {parsed.orders_tag}", *section.lines, "END"]
+                block = [f"ORDERS {parsed.orders_tag}", *_block_lines(parsed), "END"]
         return Received(parsed, head.get("Reply-To"), str(head.get("References") or ""),
                         str(head.get("From") or ""), block, key, str(head.get("X-Referee-Kind") or ""))
 
@@ -387,6 +386,20 @@ class MailBot:
             reply["References"] = f"{target.references} {mail.message_id}".strip()
         reply.set_content(body)
         return reply
+
+
+_PLAYER_LINE = re.compile(r"^player\b", re.IGNORECASE)  # what `split_player_line` leaves out of orders_text
+
+
+def _block_lines(parsed: InboundMail) -> list[str]:
+    """The lines of the mail's ORDERS block, as `find_orders` reads them. The parser read the
+    block already and kept it as `orders_text`, which lacks only lines that begin with PLAYER:
+    when no line of the mail's text does, it is the block itself, and the mail is not read a
+    second time (reading a report is the costliest thing a bot does)."""
+    if not any(_PLAYER_LINE.match(line.strip()) for line in clean_text(parsed.body).split("\n")):
+        return parsed.orders_text.split("\n") if parsed.orders_text else []
+    section, _ = find_orders(parsed.body)
+    return list(section.lines)
 
 
 def _is_table_talk(mail: Received) -> bool:

@@ -24,10 +24,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+import orjson
 from tinydb import TinyDB
 
 from ..locking import LockTimeout, exclusive
-from ..storage import AtomicJSONStorage, CorruptFile, WriteStats, encode, write_atomically
+from ..storage import AtomicJSONStorage, CorruptFile, LazyTables, WriteStats, encode, write_atomically
 from ..wakeups import WakeIndex
 from .from_meta import FROM_META, from_meta, missing_field, with_meta
 from .interface import (GAME_ID, GameExists, GameFileBroken, GameNotFound, GameTransaction, StoreBusy, StoredGame,
@@ -165,6 +166,28 @@ class _TinyTransaction:
         self._db.table(table).remove(doc_ids=list(record_ids))
 
 
+def _appended(before: list[dict[str, Any]], old: memoryview | None, new: memoryview,
+              path: str) -> list[dict[str, Any]] | None:
+    """The events of a table whose bytes are `new`, given the events `before` decoded from the
+    bytes `old`, when `new` holds `old`'s documents byte for byte and more after them (what
+    appending writes); None otherwise. Equal bytes decode to equal documents, so only the
+    documents after them are decoded."""
+    if old is None:
+        return None
+    if new == old:
+        return before
+    size = len(old)
+    if len(new) <= size or new[size - 1:size] != b"," or new[:size - 1] != old[:-1]:
+        return None
+    try:
+        added = orjson.loads(b"{" + new[size:])
+    except ValueError:
+        raise CorruptFile(path, "its table 'events' is not valid JSON") from None
+    if not isinstance(added, dict) or not all(isinstance(doc, dict) for doc in added.values()):
+        raise CorruptFile(path, "its table 'events' is not a table of documents")
+    return before + [dict(doc) for doc in added.values()]
+
+
 class TinyDBStore:
     """GameStore on TinyDB files under one data directory."""
 
@@ -188,7 +211,8 @@ class TinyDBStore:
         self.games_dir.mkdir(parents=True, exist_ok=True)
         self.wake_of = wake_of
         self.wakeups = WakeIndex(self.root / "wake") if wake_of is not None else None
-        self._peeked: dict[str, tuple[bytes, StoredGame]] = {}  # a game file's bytes and their picture
+        # a game file's bytes, their picture, and the bytes of its events table (storage.LazyTables)
+        self._peeked: dict[str, tuple[bytes, StoredGame, memoryview | None]] = {}
         self._peek_lock = threading.Lock()
 
     # -- paths and locking
@@ -208,11 +232,14 @@ class TinyDBStore:
             with exclusive(path + ".lock", self.lock_timeout):
                 if must_exist and not os.path.exists(path):
                     raise GameNotFound(f"no game {os.path.basename(path).removesuffix('.json')!r}")
-                db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
+                db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats, by_table=path != self._index)
                 storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
                 try:
                     self._checked(path, storage, must_exist)
-                    yield db, storage
+                    try:
+                        yield db, storage
+                    except CorruptFile as exc:  # a table read only now (storage.LazyTables)
+                        raise self._broken(path, exc.what) from None
                     storage.flush()
                 finally:
                     storage.discard()
@@ -294,7 +321,7 @@ class TinyDBStore:
         file once, without its lock: game files are only ever replaced whole."""
         for game_id in sorted(self._game_files()):
             name = f"{game_id}.json"
-            storage = AtomicJSONStorage(f"{self._games}/{name}")
+            storage = AtomicJSONStorage(f"{self._games}/{name}")  # read whole: every table checked
             try:
                 self._checked(storage.path, storage, True)
                 yield game_id, (storage.read() or {})["meta"]["1"], None
@@ -386,7 +413,11 @@ class TinyDBStore:
         picture made of a version is kept, and given again while the file holds the same
         bytes, instead of decoding the whole file once per watcher. Comparing the bytes
         read costs a small fraction of decoding them, and unlike a file's times and size it
-        cannot mistake one version for another. The picture is shared, so it is read only."""
+        cannot mistake one version for another. The picture is shared, so it is read only.
+        The events, the bulk of the file, are decoded only where they are new: a version whose
+        events table holds the same bytes as the last one's (the sender recorded mail sent)
+        keeps the last picture's events, and one whose table begins with the last one's bytes
+        (events are only ever appended) decodes only what follows them."""
         path = self._file(game_id)
         try:
             with open(path, "rb") as handle:
@@ -397,18 +428,23 @@ class TinyDBStore:
             seen = self._peeked.get(path)
         if seen is not None and seen[0] == raw:
             return seen[1]
-        db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats)
+        db = TinyDB(path, storage=AtomicJSONStorage, stats=self.stats, by_table=True)
         storage: AtomicJSONStorage = db.storage  # type: ignore[assignment]
         try:
             storage.hold(raw)
             self._checked(path, storage, True)
+            data = storage.read()
+            events = data.segment("events") if isinstance(data, LazyTables) else None
             tx = _TinyTransaction(game_id, db)
-            picture = StoredGame(game_id, tx.meta, tx.state, tx.events(), tx.snapshots())
+            known = _appended(seen[1].events, seen[2], events, path) if seen is not None and events else None
+            picture = StoredGame(game_id, tx.meta, tx.state, tx.events() if known is None else known, tx.snapshots())
+        except CorruptFile as exc:  # a table read only now (storage.LazyTables)
+            raise self._broken(path, exc.what) from None
         finally:
             storage.discard()
             db.close()
         with self._peek_lock:
-            self._peeked[path] = (raw, picture)
+            self._peeked[path] = (raw, picture, events)
         return picture
 
     def append(self, game_id: str, events: Sequence[Mapping[str, Any]], *,

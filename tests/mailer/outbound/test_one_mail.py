@@ -44,6 +44,22 @@ def svc(tmp_path, games):  # noqa: F811
     return services
 
 
+class Queued:
+    """Every mail the referee queued, as `mails` (tests/deadlines/conftest.py) gives them,
+    read once when the game is over: each mail is parsed once, and what the checks read of it
+    (its text, all it shows, its headers) is worked out once, where asking the parsed mail
+    again for each check parsed its headers and looked for its parts every time."""
+
+    def __init__(self, svc) -> None:
+        self.all = mails(svc)
+        for mail in self.all:
+            mail.flat, mail.shown = flat(mail), shown(mail)
+            mail.to, mail.referee_kind, mail.phase = mail["To"], mail["X-Referee-Kind"], mail["X-Referee-Phase"]
+
+    def to(self, address: str):
+        return [mail for mail in self.all if mail.to == address]
+
+
 def play_to_the_end(svc, gid: str, seed: str) -> None:
     bots = Rng.from_seed(seed, "one mail")
     for _ in range(5000):
@@ -68,7 +84,7 @@ def shown(mail) -> str:
     return flat(mail) + (" " + " ".join(check_html(html.get_content()).split()) if html is not None else "")
 
 
-def missing_events(svc, gid: str, players: list[str]) -> list[tuple[str, str]]:
+def missing_events(svc, gid: str, players: list[str], queued: Queued) -> list[tuple[str, str]]:
     """(player, event text) for every event the player may see that no mail to them shows.
     Several moves of one player in a row read as one line (`bob sells ...; sells ...`), so
     each event is looked for without its closing full stop, and without the player's name
@@ -77,7 +93,7 @@ def missing_events(svc, gid: str, players: list[str]) -> list[tuple[str, str]]:
     missing = []
     events = [Event.from_json(e) for r in svc.store.load(gid).events for e in r.get("events", [])]
     for player in players:
-        text = " ".join(shown(m) for m in mails(svc, to=f"{player}@players.test"))
+        text = " ".join(m.shown for m in queued.to(f"{player}@players.test"))
         for event in events:
             if not event.visible_to(player) or event.kind in OWN_ECHO:
                 continue
@@ -99,21 +115,22 @@ def test_every_event_reaches_every_player_who_may_see_it(svc, name, notify):
                          game_id=gid, notify={p: notify for p in players})
     play_to_the_end(svc, gid, f"one-mail-{name}")
     assert svc.store.load(gid).meta["status"] == "finished"
-    assert missing_events(svc, gid, players) == []
+    queued = Queued(svc)
+    assert missing_events(svc, gid, players, queued) == []
     for player in players:
-        got = mails(svc, to=f"{player}@players.test")
+        got = queued.to(f"{player}@players.test")
         assert got[-1]["Subject"] == f"[{gid}] Game over"
-        assert all(f"NOTIFY {notify} (" in flat(m) for m in got if m.kind in ("report", "reminder"))
+        assert all(f"NOTIFY {notify} (" in m.flat for m in got if m.kind in ("report", "reminder"))
         # what each mail is, for filters and tools: asked for orders exactly when it holds an ORDERS block
-        assert all(m["X-Referee-Kind"] for m in got)
+        assert all(m.referee_kind for m in got)
         reports = [m for m in got if m.kind in ("report", "reminder")]
-        assert all((m["X-Referee-Kind"] == "ask") == (f" ORDERS {gid} " in flat(m)) for m in reports)
-        assert [m["X-Referee-Kind"] for m in got].count("end") == 1 and got[-1]["X-Referee-Kind"] == "end"
-        rounds = [int(m["X-Referee-Phase"].split(";")[0]) for m in reports]
+        assert all((m.referee_kind == "ask") == (f" ORDERS {gid} " in m.flat) for m in reports)
+        assert [m.referee_kind for m in got].count("end") == 1 and got[-1].referee_kind == "end"
+        rounds = [int(m.phase.split(";")[0]) for m in reports]
         assert rounds == sorted(rounds) and rounds[-1] > 1
     if notify == "turn":  # nothing went out on its own that only said something changed
-        assert not [m for m in mails(svc) if m.kind == "notice"]
-        receipts = [flat(m) for m in mails(svc) if m.kind == "receipt"]  # each answers orders at once, alone
+        assert not [m for m in queued.all if m.kind == "notice"]
+        receipts = [m.flat for m in queued.all if m.kind == "receipt"]  # each answers orders at once, alone
         assert receipts and all("Accepted (" in text and "ORDERS " not in text for text in receipts)
         assert all("Your next mail comes when you are asked something or the round ends." in text
                    or "You are still asked" in text for text in receipts)
