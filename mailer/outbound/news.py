@@ -14,6 +14,7 @@ import re
 import textwrap
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Collection, Sequence
 
 from referee.i18n import DEFAULT_LANGUAGE, translations
@@ -144,7 +145,11 @@ def _joined(line: str, text: str) -> str:
     return line.rstrip(".") + "; " + text
 
 
+@lru_cache(maxsize=8192)
 def _lines(text: str, width: int) -> int:
+    """How many lines `text` takes wrapped to `width`. Kept for texts met again: a report asks
+    it of every line it might show several times over (told whole, less the minor events, in
+    short), and the daemon asks it of the same events for every reader of a round."""
     return len(_wrap(text, width)) or 1
 
 
