@@ -15,7 +15,7 @@ import orjson
 from .contract import Event, Game, Order, OrderError, Result, State, canonical_json
 from .progress import Position, Step, unrepeated
 from .rng import Rng
-from .storage import decode, encode
+from .storage import round_trip
 
 
 class PlaythroughError(AssertionError):
@@ -120,11 +120,6 @@ def fingerprint(value: Any) -> bytes:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except TypeError:
         return canonical_json(value).encode("utf-8")
-
-
-def round_trip(value: Any) -> Any:
-    """`value` written as JSON and read back, the way a game file is (referee/storage.py)."""
-    return decode(encode(value))
 
 
 def replay(game: Game, players: Sequence[str], seed: str, options: dict | None,

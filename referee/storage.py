@@ -57,6 +57,12 @@ def decode(raw: bytes) -> Any:
     return json.loads(raw)
 
 
+def round_trip(value: Any) -> Any:
+    """`value` as it reads once written to a game file and read back (`encode`, `decode`):
+    what a playthrough checks its states against, and what a computer player is given."""
+    return decode(encode(value))
+
+
 def write_atomically(path: str | os.PathLike[str], payload: bytes) -> None:
     """Replace `path` with `payload` so that readers see the old file or the new, never a mix."""
     path = os.fspath(path)

@@ -146,8 +146,10 @@ def question(state: GameState, player: str, sentence: bool = False, own: bool = 
     if duel is None:
         return _CHOOSE[sentence]
     holder = duel["turn"] == "holder"
-    need, have = min_raise(state), state["p"][duel[duel["turn"]]]["gold"]
-    short = (need, have) if own and need > have else None
+    short = None
+    if own:  # only the asked player's own reading weighs their gold against the least raise
+        need, have = min_raise(state), state["p"][duel[duel["turn"]]]["gold"]
+        short = (need, have) if need > have else None
     return _duel_question(holder, duel["challenger" if holder else "holder"], duel["bid"],
                           office_name(state, duel["office"]), sentence, short)
 

@@ -116,14 +116,6 @@ def purchase_cost(state: GameState, args: dict[str, Any]) -> int:
     return components["buildings"][args["building"]]["cost"]
 
 
-def price(state: GameState, args: dict[str, Any]) -> int:
-    """What a purchase costs its buyer: the printed price, less the Redemptor's discount
-    when the order uses it (never below zero), as `check_purchase` weighs it against the
-    buyer's gold."""
-    cost = purchase_cost(state, args)
-    return max(0, cost - REDEMPTOR_DISCOUNT) if args.get("redemptor") else cost
-
-
 def check_purchase(state: GameState, player: str, args: dict[str, Any], *, preempt: bool = False,
                    public: bool = False) -> None:
     """IllegalOrder unless `player` may buy this now (`preempt`: as the Consul, in another
@@ -154,7 +146,7 @@ def check_purchase(state: GameState, player: str, args: dict[str, Any], *, preem
                           reason=phrase("that needs a building of licence {licence} first", licence=needed))
     if args.get("redemptor"):
         _check_redemptor(state, sheet, preempt)
-    cost = price(state, args)
+    cost = buyer_price(state, args)
     if public and not state["options"]["public_gold"]:
         return
     if cost > sheet["gold"]:

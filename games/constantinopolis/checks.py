@@ -10,7 +10,7 @@ from typing import Any
 
 from .components import GOODS, SIZES, per_set
 from .plan_parts import PARTS, SHIP
-from .setup import MAX_PLAYERS, MIN_PLAYERS
+from .setup import tiles_in_play
 from .state import GameState, PlayerSheet, components_of, contract_card
 
 
@@ -112,18 +112,6 @@ def _contracts_conserved(state: GameState, components: dict[str, Any]) -> list[s
     return []
 
 
-def _in_play(tiles: int, count: int) -> int:
-    """A building's tiles put in play for this many players (the rulebook's setup)."""
-    return tiles if count == 5 else min(tiles, 1 if count == 2 else 2)
-
-
-@per_set
-def _tiles_by_count(components: dict[str, Any]) -> dict[int, tuple[tuple[str, int], ...]]:
-    """Each building's tiles in play, for every player count the game takes."""
-    return {count: tuple((b, _in_play(info["tiles"], count)) for b, info in components["buildings"].items())
-            for count in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
-
-
 def _pieces_conserved(state: GameState, components: dict[str, Any]) -> list[str]:
     """Buildings owned never exceed the tiles put in play; public tiles, wall segments and
     ships are all somewhere."""
@@ -136,10 +124,8 @@ def _pieces_conserved(state: GameState, components: dict[str, Any]) -> list[str]
             owned[b] = owned.get(b, 0) + 1
     supply, gone = state["supply"], state["gone"]
     count = len(players)
-    tiles_by_count = _tiles_by_count(components)
-    in_play = tiles_by_count[count] if count in tiles_by_count else tuple(
-        (b, _in_play(info["tiles"], count)) for b, info in components["buildings"].items())
-    for building, tiles in in_play:
+    for building, info in components["buildings"].items():
+        tiles = tiles_in_play(info["tiles"], count)
         if supply[building] < 0:
             out.append(f"negative supply of {building}")
         mine = owned.get(building, 0)

@@ -70,7 +70,7 @@ def _preempt_question(state: GameState, buyer: str, args: dict[str, Any], senten
     costs him (the full price: no discount is his). Read by him alone (`own`), it tells one
     who cannot pre-empt why and offers only to allow: his gold is secret from the others."""
     player, building, gold = sentence_start(buyer, sentence), purchase_named(state, args), buyer_price(state, args)
-    reason = _why_no_preempt(state) if own else None
+    reason = why_no_preempt(state) if own else None
     if reason is not None:
         if gold:
             return phrase("{player} wants to buy {building} for {gold} gold; you cannot pre-empt it ({reason}): "
@@ -87,8 +87,9 @@ def _preempt_question(state: GameState, buyer: str, args: dict[str, Any], senten
                   "the purchase ({orders})", player=player, building=building, price=price, orders=orders)
 
 
-def _why_no_preempt(state: GameState) -> str | None:
-    """Why the Consul cannot pre-empt the purchase asked about (the check's own message), or None."""
+def why_no_preempt(state: GameState) -> object | None:
+    """Why the Consul cannot pre-empt the purchase asked about (the check's own message), or
+    None when he can: his question, his menu and the legal orders all ask it this way."""
     try:
         check_order(state, state["offices"]["consul"], Order("preempt"))
     except OrderError as e:
@@ -244,11 +245,8 @@ def legal_orders(state: GameState, player: str) -> list[Order]:
         if state["offices"]["consul"] != player:
             return []
         out = [menu_order("allow")]
-        try:
-            check_order(state, player, menu_order("preempt"))
+        if why_no_preempt(state) is None:
             out.append(menu_order("preempt"))
-        except OrderError:
-            pass
         return out
     if state["order"][construct["turn"]] != player:
         return []

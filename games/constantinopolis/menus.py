@@ -14,12 +14,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Callable, Iterable
 
-from referee.contract import MenuLine, Order, OrderError, menu_family, passes
+from referee.contract import MenuLine, Order, menu_family, passes
 from referee.orderlines import spans
 from referee.wording import Listing, either, in_a_row, listed, menu_order, order_phrase, order_text, phrase, term
 
 from . import accept, auction, construction, dealings, donations, end_of_round, flow
-from .buildings import (REDEMPTOR_DISCOUNT, price, public_tile, purchase_cost, purchase_named, redemptor_ready,
+from .buildings import (REDEMPTOR_DISCOUNT, buyer_price, public_tile, purchase_cost, purchase_named, redemptor_ready,
                         wall_builder)
 from .preemption import without_redemptor
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
@@ -210,7 +210,7 @@ def _builds(state: GameState, player: str, judge: Judge) -> list[MenuLine]:
     gold = sheet_of(state, player)["gold"]
 
     def affordable(order: Order) -> bool:
-        return price(state, order.args) <= gold and judge(order)
+        return buyer_price(state, order.args) <= gold and judge(order)
     for red, tail in ((False, ""), (True, " with redemptor")):
         if red and not redemptor_ready(sheet_of(state, player)):
             break
@@ -308,12 +308,8 @@ def _consul_answers(state: GameState, player: str, judge: Judge) -> list[MenuLin
     pending = state["construct"]["pending"]
     building = purchase_named(state, pending["args"])
     out: list[MenuLine] = []
-    try:
-        construction.check_order(state, player, Order("preempt"))
-    except OrderError as e:
-        why: object | None = e.message
-    else:
-        why = None
+    why = construction.why_no_preempt(state)  # the menu is his only: the player is the Consul
+    if why is None:
         out.append(MenuLine(phrase("{order}: buy {building} yourself for {gold} gold", order=menu_order("preempt"),
                                    building=building, gold=purchase_cost(state, without_redemptor(pending["args"]))),
                             (Order("preempt"),)))

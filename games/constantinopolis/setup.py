@@ -41,6 +41,11 @@ OPTIONS = (
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 
+
+def tiles_in_play(tiles: int, count: int) -> int:
+    """A building's tiles put in play for this many players (the rulebook's setup)."""
+    return tiles if count == 5 else min(tiles, 1 if count == 2 else 2)
+
 def chosen_options(options: Mapping[str, JSON]) -> dict[str, JSON]:
     """Every option's value: the defaults with the given ones laid over, each checked."""
     chosen, problems = checked_options(OPTIONS, options, "constantinopolis")
@@ -63,8 +68,7 @@ def new_game(players: Sequence[str], seed: str, options: Mapping[str, JSON], com
         components = component_data.load(components)
     count = len(players)
     rng = Rng.from_seed(seed, "constantinopolis")
-    supply = {name: info["tiles"] if count == 5 else min(info["tiles"], 1 if count == 2 else 2)
-              for name, info in components["buildings"].items()}
+    supply = {name: tiles_in_play(info["tiles"], count) for name, info in components["buildings"].items()}
     seats = rng.shuffled(players)
     offices: dict[str, str | None] = {o: None for o in OFFICES}
     for office, who in zip(OFFICES, seats):

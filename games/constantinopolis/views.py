@@ -15,7 +15,7 @@ from .components import per_set
 from .draft import clone
 from . import plan_book
 from .production import production_level
-from .state import GameState, PlayerSheet, Ship, components_of, contract_card, new_round_flags
+from .state import GameState, PlayerSheet, Ship, components_of, contract_card
 
 
 def _shown_ship(cards: list[dict[str, Any]], ship: Ship) -> dict[str, Any]:
@@ -48,35 +48,17 @@ def before_loading(components: dict[str, Any], sheet: PlayerSheet) -> PlayerShee
 _OPEN_FLAGS = ("built", "redemptor", "walls_used", "ship", "ship_paid", "post", "donated", "redrawn")
 
 
-_ROUND_SIZE = len(new_round_flags())
 _UNSHOWN_FLAGS = frozenset(("ledger", "used"))  # shown apart, as the sheet's "ledger" and "used"
 
 
 def _round_flags(sheet: PlayerSheet, mine: bool) -> dict[str, Any]:
     """This round's flags of a sheet (its "r"): all of them for its owner, the open ones
     (buildings bought, a ship or post bought, a donation...) for the others. Lists and dicts
-    are copies, so the view shares nothing that changes with the state."""
+    are copies (one level deep: the flags hold scalars below that), so the view shares
+    nothing that changes with the state."""
     flags = sheet["r"]
-    if not mine and len(flags) == _ROUND_SIZE:  # the layout `new_round_flags` makes: copied key by key
-        ship = flags["ship"]
-        return {"built": flags["built"].copy(), "redemptor": flags["redemptor"],
-                "walls_used": flags["walls_used"].copy(), "ship": None if ship is None else ship.copy(),
-                "ship_paid": flags["ship_paid"], "post": flags["post"], "donated": flags["donated"],
-                "redrawn": flags["redrawn"]}
-    out = {}
-    for k in (flags if mine else _OPEN_FLAGS):
-        if k in _UNSHOWN_FLAGS:
-            continue
-        value = flags[k]
-        kind = type(value)
-        if kind is list or kind is dict:
-            value = value.copy()
-        elif isinstance(value, list):
-            value = list(value)
-        elif isinstance(value, dict):
-            value = dict(value)
-        out[k] = value
-    return out
+    return {k: flags[k].copy() if type(flags[k]) in (list, dict) else flags[k]
+            for k in (flags if mine else _OPEN_FLAGS) if k not in _UNSHOWN_FLAGS}
 
 
 def catalogue(components: dict[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ..contract import Event, Game, Order, OrderError, State, sample_world
-from ..storage import decode, encode
+from ..storage import round_trip
 from .policy import GamePolicy, policy_for
 from .search import Budget, fast_choice, strong_choice
 
@@ -61,17 +61,10 @@ def observe(game: Game, state: State, player: str, components: Mapping[str, Any]
     state, so that only the view (and the events the player may see) passes on, as plain
     JSON data (texts as the strings they read)."""
     prompt = next(p for p in game.prompts(state) if p.player == player)
-    seen = as_json([e.to_json() for e in events if e.visible_to(player)])
-    return Observation(game.name, player, as_json(game.view(state, player)), components,
+    seen = round_trip([e.to_json() for e in events if e.visible_to(player)])
+    return Observation(game.name, player, round_trip(game.view(state, player)), components,
                        prompt.decision, prompt.simultaneous, game.phase(state).key, tuple(seen))
 
-
-def as_json(value: Any) -> Any:
-    """`value` as it reads once written as JSON and read back, as a game file's is: orjson,
-    several times faster than the standard library on a view taken at every decision, with the
-    standard library for what orjson refuses (keys that are not strings, integers beyond 64
-    bits), so the result is the same either way."""
-    return decode(encode(value))
 
 
 def available(game: Game) -> bool:

@@ -156,6 +156,8 @@ def _value(state: State, components: dict[str, Any], name: str, left: int, over:
 # goods the store phase would throw away are worth what this round can still make of them
 _LEFT_THIS_ROUND = {"auction": 0.6, "pretorio": 0.6, "construct": 0.6, "accept": 0.45, "donate": 0.25}
 _BY_WORTH = tuple(sorted(GOODS, key=lambda g: -GOOD_WORTH[g]))
+
+
 @per_set
 def _tables(components: dict[str, Any]) -> dict[str, Any]:
     """What the value reads again and again from a component set, worked out once per set:
