@@ -212,7 +212,3 @@ def notify_command(ctx: click.Context, game_id: str, player: str, choice: tuple[
     (everything as it happens) or `digest 08:00` (a mail a day at that time in their time zone)."""
     done = referee(ctx).set_notify(game_id, player, " ".join(choice))
     click.echo(f"{done['player']} in {game_id}: {done['text']}.")
-
-
-COMMANDS = (policy_group, tick_command, extend_command, pause_command, resume_command, vacation_command,
-            timezone_command, notify_command, language_command)

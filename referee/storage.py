@@ -13,7 +13,6 @@ current state and queues mail costs one atomic write, not three.
 from __future__ import annotations
 
 import itertools
-from itertools import repeat
 import json
 import os
 import tempfile
@@ -116,10 +115,17 @@ def check_tables(path: str, data: Any) -> dict[str, Any] | None:
         return None
     if not isinstance(data, dict):
         raise CorruptFile(path, f"holds a JSON {type(data).__name__}, not tables of documents")
-    for name, table in data.items():  # map and repeat: no Python frame per document of a long table
-        if not isinstance(table, dict) or not all(map(isinstance, table.values(), repeat(dict))):
-            raise CorruptFile(path, f"its table {name!r} is not a table of documents")
+    for name, table in data.items():
+        check_table(path, name, table)
     return data
+
+
+def check_table(path: str, name: str, table: Any) -> dict[str, Any]:
+    """`table` if it is a table of documents, else CorruptFile naming the table. (map and
+    repeat: no Python frame per document of a long table.)"""
+    if not isinstance(table, dict) or not all(map(isinstance, table.values(), itertools.repeat(dict))):
+        raise CorruptFile(path, f"its table {name!r} is not a table of documents")
+    return table
 
 
 def _decode_checked(path: str, raw: bytes) -> dict[str, Any] | None:
@@ -158,9 +164,7 @@ class LazyTables(dict):  # type: ignore[type-arg]
             table = orjson.loads(segment)  # only orjson writes by table: see `by_table`
         except ValueError:
             raise CorruptFile(self.path, f"its table {name!r} is not valid JSON") from None
-        if not isinstance(table, dict) or not all(map(isinstance, table.values(), repeat(dict))):
-            raise CorruptFile(self.path, f"its table {name!r} is not a table of documents")
-        dict.__setitem__(self, name, table)
+        dict.__setitem__(self, name, check_table(self.path, name, table))
         return table
 
     def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
@@ -264,7 +268,10 @@ def split_tables(path: str, raw: bytes) -> LazyTables | None:
         if colon < start + 2 or raw[start:start + 1] != b'"' or b"\\" in name or b'"' in name or \
                 value[:1] != b"{" or value[-1:] != b"}":
             return None
-        tables[name.decode("utf-8", "surrogateescape")] = value
+        try:
+            tables[name.decode("utf-8")] = value
+        except UnicodeDecodeError:  # a damaged name: the full decode says what is wrong
+            return None
         if newline < 0:
             return LazyTables(path, tables)
         start = newline + 1

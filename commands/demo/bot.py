@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from mailer.inbound.message import InboundMail, parse_message
-from mailer.inbound.orders import clean_text, find_orders
+from mailer.inbound.orders import PLAYER_KEYWORD, clean_text, find_orders
 from referee.bots import Bot
 from referee.contract import Game, OrderError, State, phase_code
 from referee.i18n import DEFAULT_LANGUAGE
@@ -388,7 +388,6 @@ class MailBot:
         return reply
 
 
-_PLAYER_LINE = re.compile(r"^player\b", re.IGNORECASE)  # what `split_player_line` leaves out of orders_text
 
 
 def _block_lines(parsed: InboundMail) -> list[str]:
@@ -396,7 +395,7 @@ def _block_lines(parsed: InboundMail) -> list[str]:
     block already and kept it as `orders_text`, which lacks only lines that begin with PLAYER:
     when no line of the mail's text does, it is the block itself, and the mail is not read a
     second time (reading a report is the costliest thing a bot does)."""
-    if not any(_PLAYER_LINE.match(line.strip()) for line in clean_text(parsed.body).split("\n")):
+    if not any(PLAYER_KEYWORD.match(line.strip()) for line in clean_text(parsed.body).split("\n")):
         return parsed.orders_text.split("\n") if parsed.orders_text else []
     section, _ = find_orders(parsed.body)
     return list(section.lines)

@@ -64,7 +64,7 @@ def cost_left(state: State, seat: int, kind: str, slot: Any) -> int:
         raise IllegalOrder(plural_phrase(cost, "slot {slot} costs {n} servant and you have {supply} in supply",
                                          "slot {slot} costs {n} servants and you have {supply} in supply",
                                          slot=slot, supply=state["supply"][seat]),
-                           suggestion=phrase("take 3 talents with TALENTS"))
+                           suggestion=phrase("take {gain} talents with TALENTS", gain=state["comp"]["take_money"]))
     return state["supply"][seat] - cost
 
 

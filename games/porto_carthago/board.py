@@ -8,7 +8,7 @@ German words are Speicher (dock warehouse), Lager (storage), Vorrat (supply), Ma
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from referee.contract import IllegalOrder, Order
 from referee.rng import Rng
@@ -91,22 +91,6 @@ def civilization_docks(state: State, civilization: str) -> tuple[int, int]:
 def ship_card(state: State, card_id: str) -> dict[str, Any]:
     """The printed ship card: civilization, wanted good, yield, danger, privilege."""
     return state["comp"]["ship_cards"][card_id]
-
-
-class Dock(NamedTuple):
-    """One dock warehouse read from the state's three lists of docks (for reports and checks;
-    the rules read the lists directly, which is faster)."""
-
-    index: int
-    name: str
-    owner: int | None  # the owner's seat: two of their servants stand on it
-    good: str | None  # the good stored there (one at most)
-    ship: str | None  # the ship card docked there
-
-
-def docks(state: State) -> list[Dock]:
-    return [Dock(i, dock_name(state, i), state["dock_o"][i], state["dock_g"][i], state["dock_s"][i])
-            for i in range(DOCKS)]
 
 
 def own_docks(state: State, seat: int) -> list[int]:

@@ -22,7 +22,9 @@ def check(state: State) -> list[str]:
     if any(goods[g] != components["goods_per_colour"] for g in components["goods"]) \
             or set(goods) - set(components["goods"]):
         problems.append(f"goods by colour are off: {dict(goods)}")
-    for dock, (owner, good, ship) in enumerate(zip(state["dock_o"][:DOCKS], state["dock_g"], state["dock_s"])):
+    if any(len(state[key]) != DOCKS for key in ("dock_o", "dock_g", "dock_s")):
+        problems.append(f"the dock lists are not {DOCKS} long")
+    for dock, (owner, good, ship) in enumerate(zip(state["dock_o"], state["dock_g"], state["dock_s"])):
         if good is not None and owner is None:
             problems.append(f"dock {dock} holds a good but has no owner")
         for key, item in (("dock_g", good), ("dock_s", ship)):

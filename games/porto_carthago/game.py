@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from referee.contract import (PLAN, QUEUED, Event, GameOption, IllegalOrder, InvalidOrder, MenuLine, Order,
                               OrderError, OrderShape, PhaseInfo, Prompt, Result, SetupError, checked_options)
-from referee.wording import Phrase, in_a_row, listed, order_text, phrase, plural_phrase, term
+from referee.wording import Phrase, listed, order_text, phrase, plural_phrase, term
 
 from . import checks, components, grammar, menus, plans, scoring, views
 from .board import seat_of
@@ -95,8 +95,8 @@ class PortoCarthago:
                        describe(state, decision))]
 
     phase_kinds = tuple(sorted({name.split(".")[0] for name in DECISION_TITLES}))
-    # what a summary of a long stretch of events leaves out: the orders as sent (their effects
-    # say what they did) and what the table shows anyway (the cards laid out, the market)
+    # what a summary of a long stretch of events leaves out: the end of an action turn and what
+    # the table shows anyway (the cards laid out, the market)
     minor_events = frozenset({"done", "cards", "market"})
     decision_titles = DECISION_TITLES  # the moderator's words for whom the game waits
     score_labels = scoring.SCORE_LABELS

@@ -35,7 +35,7 @@ _PLAYER = re.compile(
     r"^player:?\s+(?P<name>[a-z0-9][a-z0-9._-]{0,63})\s+(?P<token>[A-Za-z0-9_=-]{1,128})\s*$",
     re.IGNORECASE,
 )
-_PLAYER_KEYWORD = re.compile(r"^player\b", re.IGNORECASE)
+PLAYER_KEYWORD = re.compile(r"^player\b", re.IGNORECASE)
 # The first line of a block the referee wrote: "ORDERS <game> <phase>", as it writes it. A quoted
 # block is only ever the referee's, so a quoted line such as "Orders: stay, take" is not one.
 _SENT_START = re.compile(r"^ORDERS\s+(?P<tag>[\w.-]+\s+[\w.:-]+)\s*$")
@@ -190,7 +190,7 @@ def split_player_line(text: str) -> tuple[tuple[str, str] | None, str]:
     kept: list[str] = []
     for line in text.split("\n"):
         stripped = line.strip()
-        if _PLAYER_KEYWORD.match(stripped):
+        if PLAYER_KEYWORD.match(stripped):
             match = _PLAYER.match(stripped)
             if match and found is None:
                 found = (match.group("name").lower(), match.group("token"))

@@ -18,6 +18,8 @@ from functools import lru_cache
 from typing import Collection, Sequence
 
 from referee.i18n import DEFAULT_LANGUAGE, translations
+from referee.i18n.messages import say
+from referee.wording import both
 
 # Event kinds (the games follow these names) that restate the reader's own orders for later:
 # a plan part, turns queued, a standing limit
@@ -118,11 +120,8 @@ class Alike:
         return Alike(self.first, self.deed, (*self.players, player))
 
     def line(self, lang: str) -> str:
-        t = translations(lang)
-        others = self.players[1:]
-        names = others[0] if len(others) == 1 else t.gettext("{names} and {last}").format(
-            names=", ".join(others[:-1]), last=others[-1])
-        return _joined(self.first, t.gettext("likewise {names}").format(names=names) + ".")
+        names = say(both(self.players[1:]), lang)
+        return _joined(self.first, translations(lang).gettext("likewise {names}").format(names=names) + ".")
 
 
 def _fitting(line: "Wrapped", text: str) -> "Wrapped | None":

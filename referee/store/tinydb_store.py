@@ -28,7 +28,7 @@ import orjson
 from tinydb import TinyDB
 
 from ..locking import LockTimeout, exclusive
-from ..storage import AtomicJSONStorage, CorruptFile, LazyTables, WriteStats, encode, write_atomically
+from ..storage import AtomicJSONStorage, CorruptFile, LazyTables, WriteStats, check_table, encode, write_atomically
 from ..wakeups import WakeIndex
 from .from_meta import FROM_META, from_meta, missing_field, with_meta
 from .interface import (GAME_ID, GameExists, GameFileBroken, GameNotFound, GameTransaction, StoreBusy, StoredGame,
@@ -183,9 +183,7 @@ def _appended(before: list[dict[str, Any]], old: memoryview | None, new: memoryv
         added = orjson.loads(b"{" + new[size:])
     except ValueError:
         raise CorruptFile(path, "its table 'events' is not valid JSON") from None
-    if not isinstance(added, dict) or not all(isinstance(doc, dict) for doc in added.values()):
-        raise CorruptFile(path, "its table 'events' is not a table of documents")
-    return before + [dict(doc) for doc in added.values()]
+    return before + [dict(doc) for doc in check_table(path, "events", added).values()]
 
 
 class TinyDBStore:
