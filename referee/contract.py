@@ -490,6 +490,17 @@ def standing_plan(game: Game, state: State, player: str) -> list[str]:
     return list(hook(state, player)) if hook is not None else []
 
 
+def question_for(game: Game, state: State, prompt: Prompt) -> str:
+    """The question of `prompt` as its player reads it in their own mail (the report, HELP, a
+    reminder, a receipt's "you are still asked"), where it may name what only that player may
+    know (their gold too little to raise); the prompt's own text is read by everyone (STATUS,
+    "now deciding"). An engine opts in by defining ``asked(state, player) -> str | None``
+    (None: the prompt's own text)."""
+    hook = getattr(game, "asked", None)
+    own = hook(state, prompt.player) if hook is not None else None
+    return own if own is not None else prompt.text
+
+
 def plan_template(game: Game, state: State, player: str) -> list[str]:
     """A few plan lines the player may fill in and send with their answer, for the decisions
     that come next (the report's ORDERS block offers them as comments). An engine opts in by
