@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.computer_seats import computer_names, is_computer
 from referee.config import Settings
-from referee.contract import Event, Game, State, question_for, standing_plan
+from referee.contract import Event, Game, State, echo_kinds, question_for, standing_plan
 from referee.i18n import NAMES, recipient_language, translations
 from referee.i18n.messages import Message, msg, say
 from referee.i18n.terms import agreed, phase_name, round_text, shown_phase
@@ -122,7 +122,7 @@ class MailNotifier(PressMail):
             spent = receipt.render(brief=True, plan_left="spent") if receipt.plan else None
             ended = receipt.render(brief=True, plan_left="over") if receipt.plan else None
             folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
-                             reply=in_reply_to, spent=spent, ended=ended)
+                             reply=in_reply_to, spent=spent, ended=ended, step=receipt.seq)
             return
         serial = f"{receipt.seq}" if receipt.seq is not None else receipt.at
         self._queue(tx, OutgoingMail(
@@ -294,7 +294,7 @@ class MailNotifier(PressMail):
         lang = recipient_language(meta, player)
         seen = dict(meta.get("reported_from", {})).get(player, 0)
         bag = bag_of(meta, player)
-        events = folding.player_news(tx.events(since=seen), player, seen)
+        events = folding.player_news(tx.events(since=seen), player, seen, bag["parts"], echo_kinds(game))
         ctx = self._context(tx, game, state, meta, seat, bag, events, (meta.get("notices") or {}).get(player, ()),
                             bag["parts"], full=True)
         text, html = render_report(ctx)
