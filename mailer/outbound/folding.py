@@ -194,13 +194,20 @@ class Due:
         return None
 
 
+def confirmed_steps(bag: Mapping[str, Any]) -> set[int]:
+    """The steps whose receipt the player has read by the time their next mail comes: those of
+    the receipts that open it, and of those sent alone since their last mail (`told`)."""
+    steps = {p["step"] for p in bag["parts"] if p["kind"] == "receipt" and p.get("step") is not None}
+    return steps | set(bag.get("told") or ())
+
+
 def player_news(records: Sequence[Mapping[str, Any]], player: str, after: int,
-                parts: Sequence[Mapping[str, Any]] = (), echoes: Collection[str] = ()) -> list[Event]:
-    """The events `player` may see among the stored records after seq `after`. `parts`: what
-    opens the mail; in the steps its receipts confirm, the player's own events of the kinds
-    `echoes` (`referee.contract.echo_kinds`) are left out: the receipt has just said that
-    move. One that follows a step of a plan stays, the two read as one line (news.told)."""
-    confirmed = {p["step"] for p in parts if p["kind"] == "receipt" and p.get("step") is not None}
+                confirmed: Collection[int] = (), echoes: Collection[str] = ()) -> list[Event]:
+    """The events `player` may see among the stored records after seq `after`. In the steps
+    `confirmed` (`confirmed_steps`: their receipt said what the player ordered), the player's
+    own events of the kinds `echoes` (`referee.contract.echo_kinds`) are left out: they would
+    tell that move a second time. One that follows a step of a plan stays, the two read as
+    one line (news.told)."""
     out = []
     for record in records:
         if record["seq"] <= after:
@@ -257,7 +264,7 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
             if bag["urgent"]:
                 bags[name] = dict(bag, urgent=False)  # its report went out with the event that urged it
             continue  # mailed as things happen, by the notifier's hooks
-        events = player_news(records, name, reported.get(name, 0), bag["parts"], echo_kinds(game))
+        events = player_news(records, name, reported.get(name, 0), confirmed_steps(bag), echo_kinds(game))
         news = bool(bag["parts"] or notices.get(name) or events)
         reason = Due.reason(choice, bag, asked=asked.get(name), round_now=phase.round, over=over, news=news,
                             deadline=due, now=now, zone=seat.get("timezone"))
@@ -265,13 +272,14 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
             send(tx, seat, bag, events, notices.pop(name, []), reason)
             mailed.append((name, reason))
             bag.update(parts=[], ask=asked.get(name), round=phase.round, ended=over, since=None, waiting=None,
-                       urgent=False, count=bag["count"] + 1)
+                       urgent=False, count=bag["count"] + 1, told=[])
             reported[name] = last_seq
         else:
             received = [p for p in bag["parts"] if p["kind"] == "receipt" and p.get("fresh")]
             if received and answer is not None:  # the first thing a player wants: "received"
                 answer(tx, seat, bag, received)
                 mailed.append((name, "received"))
+                bag["told"] = [*(bag.get("told") or ()), *(p["step"] for p in received if p.get("step") is not None)]
                 bag["parts"] = [p for p in bag["parts"] if not (p["kind"] == "receipt" and p.get("fresh"))]
                 bag["count"] += 1
             for part in bag["parts"]:

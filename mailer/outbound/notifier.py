@@ -294,7 +294,8 @@ class MailNotifier(PressMail):
         lang = recipient_language(meta, player)
         seen = dict(meta.get("reported_from", {})).get(player, 0)
         bag = bag_of(meta, player)
-        events = folding.player_news(tx.events(since=seen), player, seen, bag["parts"], echo_kinds(game))
+        events = folding.player_news(tx.events(since=seen), player, seen, folding.confirmed_steps(bag),
+                                     echo_kinds(game))
         ctx = self._context(tx, game, state, meta, seat, bag, events, (meta.get("notices") or {}).get(player, ()),
                             bag["parts"], full=True)
         text, html = render_report(ctx)
