@@ -56,6 +56,17 @@ def test_help_a_reminder_and_a_part_open_again_count_time_as_the_game_does(game,
         flat = " ".join(text.split())
         assert small in flat or capital in flat, text
         assert not any(word in flat for word in wrong), text
+        assert max(len(line) for line in text.splitlines()) <= 78, text  # the question, help, commands
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it"])
+def test_help_sets_its_parts_apart_by_one_blank_line(lang):
+    state = _opening(CONSTANTINOPOLIS)
+    player = CONSTANTINOPOLIS.prompts(state)[0].player
+    text = help_text(CONSTANTINOPOLIS, state, game_id="g-1", player=player, deadline="soon", zone=None, lang=lang)
+    assert "\n\n\n" not in text
+    parts = text.split("\n\n")  # heading, question, help, menu, plan ahead, mail commands, the footer lines
+    assert len(parts) == 7 and all(part.strip() for part in parts), text
 
 
 @pytest.fixture
