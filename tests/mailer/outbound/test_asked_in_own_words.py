@@ -13,14 +13,12 @@ import pytest
 
 from games.constantinopolis import GAME as CONSTANTINOPOLIS
 from games.porto_carthago import GAME as PORTO
-from mailer.daemon.wiring import build
 from mailer.outbound.reports import help_text
-from referee.config import Settings
 from referee.contract import Prompt, question_for
 from referee.i18n.terms import shown_phase
 from referee.receipts import Receipt
 from referee.rendering import render
-from tests.deadlines.conftest import START, ManualClock, flat, mails
+from tests.deadlines.conftest import START, clock, flat, mails, svc  # noqa: F401  (fixtures)
 from tests.service.conftest import games  # noqa: F401  (the race and simul test games)
 
 PLAYERS = ["ann", "bob", "cid"]
@@ -67,20 +65,14 @@ def test_help_sets_its_parts_apart_by_one_blank_line(lang):
     assert "\n\n\n" not in text
     parts = text.split("\n\n")  # heading, question, help, menu, plan ahead, mail commands, the footer lines
     assert len(parts) == 7 and all(part.strip() for part in parts), text
-
-
-@pytest.fixture
-def svc(tmp_path, games):  # noqa: F811
-    clock = ManualClock()
-    services = build(Settings(hostname="games.test", data_dir=tmp_path / "var"), clock=clock)
-    services.clock = clock
-    return services
+    assert "(UTC)" not in text  # a player without a time zone reads deadlines in UTC, not "UTC with UTC beside"
 
 
 OWN = "pick, knowing what only you know"
 
 
-def test_the_player_asked_reads_the_games_own_question_in_every_mail_that_asks(svc, games, monkeypatch):  # noqa: F811
+def test_the_player_asked_reads_the_games_own_question_in_every_mail_that_asks(svc, clock, games,  # noqa: F811
+                                                                             monkeypatch):
     """The report, HELP, the reminder and the receipt that says what is still asked all put the
     question as the game words it for the player asked, not the text written for everyone."""
     monkeypatch.setattr(games["simul"], "asked", lambda state, player: f"{player}, {OWN}", raising=False)
@@ -93,7 +85,7 @@ def test_the_player_asked_reads_the_games_own_question_in_every_mail_that_asks(s
     assert receipt["X-Referee-Kind"] == "receipt" and f"You are still asked: ann, {OWN}." in flat(receipt)
     svc.referee.request("s1", "cid", "help", token=tokens["cid"], in_reply_to=None, serial="help-1")
     assert f"Your move: cid, {OWN}" in flat(mails(svc, "cid@players.test")[-1])
-    svc.clock.now = START + timedelta(days=1, hours=1)
+    clock.now = START + timedelta(days=1, hours=1)
     svc.tick()
     reminder = mails(svc, "bob@players.test")[-1]  # bob chose a mail for each thing: the reminder whole
     assert reminder["X-Referee-Kind"] == "reminder" and f"Your move: bob, {OWN}" in flat(reminder)

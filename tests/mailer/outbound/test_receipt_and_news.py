@@ -7,16 +7,13 @@ to a player who had no receipt of it."""
 
 from __future__ import annotations
 
-import pytest
-
 from games.porto_carthago import GAME as PORTO
-from mailer.daemon.wiring import build
 from mailer.outbound.folding import confirmed_steps, player_news
 from mailer.outbound.reports import report_context, render_report
 from referee.contract import Order, echo_kinds
-from referee.config import Settings
 from referee.receipts import Receipt
-from tests.deadlines.conftest import ManualClock, flat, mails
+from tests.deadlines.conftest import clock, flat, mails, svc  # noqa: F401  (fixtures)
+from tests.service.conftest import games  # noqa: F401  (the fixture svc asks for)
 
 PLAYERS = ["ann", "bob", "cid"]
 
@@ -65,11 +62,6 @@ def test_a_mail_that_opens_with_the_receipt_tells_the_move_once_in_every_languag
             text, _ = render_report(report_context(PORTO, after, game_id="g-1", player=player, events=events,
                                                    parts=parts, lang=lang))
             assert text.count(words) == times, text
-
-
-@pytest.fixture
-def svc(tmp_path):
-    return build(Settings(hostname="games.test", data_dir=tmp_path / "var"), clock=ManualClock())
 
 
 def test_the_mail_after_a_receipt_sent_alone_does_not_tell_the_move_again(svc):
