@@ -232,5 +232,12 @@ def keyword_match(word: str, table: Mapping[str, str]) -> tuple[str, list[str]]:
     hits = sorted({canonical for alias, canonical in table.items() if alias.startswith(key)})
     if hits:
         return "prefix", hits
-    close = difflib.get_close_matches(key, list(table), n=len(table), cutoff=0.6)
-    return ("close", list(dict.fromkeys(table[c] for c in close))) if close else ("none", [])
+    close = close_keywords(word, table)
+    return ("close", close) if close else ("none", [])
+
+
+def close_keywords(word: str, table: Mapping[str, str]) -> list[str]:
+    """The keywords a "did you mean" would offer for *word*, nearest first: also asked of a
+    word that begins a keyword, since "dona" may be "done" misspelt as well as "donate" cut short."""
+    close = difflib.get_close_matches(fold(word), list(table), n=len(table), cutoff=0.6)
+    return list(dict.fromkeys(table[c] for c in close))
