@@ -58,7 +58,7 @@ def decode(raw: bytes) -> Any:
 
 def round_trip(value: Any) -> Any:
     """`value` as it reads once written to a game file and read back (`encode`, `decode`):
-    what a playthrough checks its states against, and what a computer player is given."""
+    what a computer player is given, so that it sees nothing a stored game would not keep."""
     return decode(encode(value))
 
 
