@@ -236,5 +236,12 @@ def keyword_match(word: str, table: Mapping[str, str], *, close: bool = True) ->
         return "prefix", hits
     if not close:
         return "none", []
-    near = difflib.get_close_matches(key, list(table), n=len(table), cutoff=0.6)
-    return ("close", list(dict.fromkeys(table[c] for c in near))) if near else ("none", [])
+    near = close_keywords(word, table)
+    return ("close", near) if near else ("none", [])
+
+
+def close_keywords(word: str, table: Mapping[str, str]) -> list[str]:
+    """The keywords a "did you mean" would offer for *word*, nearest first: also asked of a
+    word that begins a keyword, since "dona" may be "done" misspelt as well as "donate" cut short."""
+    close = difflib.get_close_matches(fold(word), list(table), n=len(table), cutoff=0.6)
+    return list(dict.fromkeys(table[c] for c in close))

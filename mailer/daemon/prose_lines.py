@@ -42,7 +42,7 @@ from typing import Mapping
 from mailer.inbound.prose import is_closing, is_salutation, looks_like_name
 from referee.contract import (AmbiguousOrder, Game, IllegalOrder, OrderError, OrderErrors, State, order_keywords,
                               order_shapes)
-from referee.orderlines import folded_names, keyword_match, section_of
+from referee.orderlines import close_keywords, folded_names, keyword_match, section_of
 
 from .line_shapes import LineShapes
 
@@ -73,6 +73,10 @@ class _Grammar:
         if found is None:
             found = self.matched[word] = keyword_match(word, self.keywords)
         return found
+
+    def near(self, word: str) -> list[str]:
+        """The keywords a word is a slip of, beside those it begins."""
+        return close_keywords(word, self.keywords)
 
 
 def _content(line: str) -> str:
@@ -180,6 +184,9 @@ def _attempt(g: _Grammar, content: str, *, with_arguments: bool = False) -> bool
     fits = _fits(g, candidates, words[1:], how, first)
     if how == "exact":
         return fits or (not _sentence(content) and not with_arguments)
+    if not fits and how == "prefix":  # "dona" does not fit "donate <good>", but may be "done" misspelt
+        near = [keyword for keyword in g.near(first) if keyword not in candidates]
+        fits = bool(near) and _fits(g, near, words[1:], "close", first)
     return fits
 
 

@@ -168,3 +168,14 @@ def test_ordinary_words_are_no_arguments(name):
         for keyword in set(shapes.keywords.values()):
             for word in ORDINARY:
                 assert not shapes.fits(keyword, [word]) or shapes.fits(keyword, []), (lang, keyword, word)
+
+
+def test_a_slip_that_also_begins_another_order_word_is_refused_with_a_suggestion():
+    """"dona" begins "donate", whose goods it lacks, and is one letter off "done", which takes
+    none: the line tries to be an order, so the game answers it instead of setting it aside."""
+    game, found = positions("constantinopolis")
+    state, player = next((s, p) for s, p in found if "done" in menu(game, s, p))
+    kept, aside = set_aside_prose(game, state, player, ["Hi all,", "dona", "", "Best regards,", "Peter"])
+    assert "dona" in kept and aside == ["Hi all,", "Best regards,", "Peter"], (kept, aside)
+    errors = errors_of(game, state, player, "\n".join(kept))
+    assert [e.line for e in errors] == [2] and errors[0].suggestion, [str(e) for e in errors]
