@@ -10,9 +10,24 @@ MO     := $(patsubst %.po,%.mo,$(wildcard $(LOCALES)/*/LC_MESSAGES/referee.po))
 
 .PHONY: test test-quick demo bench install clean system-packages catalogues
 
+# The build backend (pyproject.toml's [build-system] requires, and editables, which hatchling
+# asks for to build an editable install) is installed into .venv first and the project is built
+# with it there: the test extra needs hatchling anyway (tests/test_packaging.py builds the
+# wheel), and an isolated build installed it and editables a second time into a throwaway
+# environment for every install. pip comes from the system's pip when it can install into
+# another interpreter (--python, pip 22.3 and later), else from ensurepip: ensurepip installs
+# setuptools too, which nothing here uses, and compiles both. Where Python is told not to
+# write bytecode (PYTHONDONTWRITEBYTECODE), pip does not compile what it installs either: the
+# test run keeps its bytecode in a directory of its own (tests/conftest.py) and never reads it.
+BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'])") editables
+PIP_FLAGS := --quiet --disable-pip-version-check $(if $(PYTHONDONTWRITEBYTECODE),--no-compile)
+
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
+	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m pip --python $(BIN)/python install $(PIP_FLAGS) pip \
+	  || $(BIN)/python -m ensurepip --default-pip
+	$(BIN)/python -m pip install $(PIP_FLAGS) $(BUILD_REQUIRES)
+	$(BIN)/python -m pip install $(PIP_FLAGS) --no-build-isolation -e '.[test]'
 	touch $(STAMP)
 
 # The message catalogues players' mail is written from, compiled for the running code.

@@ -217,11 +217,13 @@ def folded_names(names: Mapping[str, str]) -> dict[str, str]:
     return {fold(alias): canonical for alias, canonical in names.items()}
 
 
-def keyword_match(word: str, table: Mapping[str, str]) -> tuple[str, list[str]]:
+def keyword_match(word: str, table: Mapping[str, str], *, close: bool = True) -> tuple[str, list[str]]:
     """How a line's first word reads against a grammar's keywords (`folded_names` of every
     spelling and alias to its keyword), the way `match_name` reads it: ("exact", [keyword]),
     ("prefix", the keywords it begins), ("close", the keywords a "did you mean" would offer,
-    all of them) or ("none", []).
+    all of them) or ("none", []). Without `close` a word that is neither exact nor a prefix
+    reads as "none" at once: the close matches cost a comparison with every spelling, for a
+    caller that asks only whether the word is a keyword or begins one.
 
     Mail reading asks this to tell a line of prose from a line that tries to be an order."""
     key = fold(word)
@@ -232,8 +234,10 @@ def keyword_match(word: str, table: Mapping[str, str]) -> tuple[str, list[str]]:
     hits = sorted({canonical for alias, canonical in table.items() if alias.startswith(key)})
     if hits:
         return "prefix", hits
-    close = close_keywords(word, table)
-    return ("close", close) if close else ("none", [])
+    if not close:
+        return "none", []
+    near = close_keywords(word, table)
+    return ("close", near) if near else ("none", [])
 
 
 def close_keywords(word: str, table: Mapping[str, str]) -> list[str]:

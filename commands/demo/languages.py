@@ -48,11 +48,15 @@ def _footer(text: str, language: str) -> re.Pattern[str]:
     return re.compile(escaped.replace(re.escape("%(setting)s"), ".+?").replace(re.escape("%(footer)s"), ".+?"))
 
 
-def _subjects(lang: str, game_id: str) -> list[re.Pattern[str]]:
-    """Every subject the referee writes in `lang`, as patterns."""
+@lru_cache(maxsize=64)
+def _subjects(lang: str, game_id: str) -> tuple[re.Pattern[str], ...]:
+    """Every subject the referee writes in `lang`, as patterns. Made once per language and
+    game, not once per mail: it reads the whole message template (a Babel parse of the .pot
+    file, most of what checking a mailbox cost), which does not change while a process runs.
+    Bounded, as a check of many games' mailboxes in one process would otherwise keep them all."""
     t = translations(lang)
-    return [_pattern(t.gettext(m.id), game_id) for m in load(TEMPLATE)
-            if isinstance(m.id, str) and m.id.startswith("[{game}]")]
+    return tuple(_pattern(t.gettext(m.id), game_id) for m in load(TEMPLATE)
+                 if isinstance(m.id, str) and m.id.startswith("[{game}]"))
 
 
 @lru_cache(maxsize=None)

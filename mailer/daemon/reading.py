@@ -239,7 +239,7 @@ def _looks_like_order(game: Game, state: State, player: str, line: str) -> bool:
     keywords = order_keywords(game)
     content = line.split("#", 1)[0].strip()
     if not keywords or not content or \
-            keyword_match(content.split()[0], folded_names(keywords))[0] not in ("exact", "prefix"):
+            keyword_match(content.split()[0], folded_names(keywords), close=False)[0] not in ("exact", "prefix"):
         return False
     try:
         game.parse(state, player, content)

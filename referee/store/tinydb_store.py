@@ -145,7 +145,10 @@ class _TinyTransaction:
         return out
 
     def records(self, table: str) -> list[dict[str, Any]]:
-        return [dict(doc, id=doc.doc_id) for doc in self._db.table(table).all()]
+        """Every record of the table, in order, each a copy with its `id`. Read from the
+        stored documents directly, as `find_record` does: the sender reads a game's outbox at
+        every look, and TinyDB made a document object of every record only to be copied."""
+        return [dict(doc, id=int(doc_id)) for doc_id, doc in self._raw_table(table).items()]
 
     def find_record(self, table: str, field: str, value: Any) -> dict[str, Any] | None:
         """The first record whose `field` equals `value`; only that one is copied, so a
