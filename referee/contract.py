@@ -490,6 +490,28 @@ def standing_plan(game: Game, state: State, player: str) -> list[str]:
     return list(hook(state, player)) if hook is not None else []
 
 
+def question_for(game: Game, state: State, prompt: Prompt) -> str:
+    """The question of `prompt` as its player reads it in their own mail (the report, HELP, a
+    reminder, a receipt's "you are still asked"), where it may name what only that player may
+    know (their gold too little to raise); the prompt's own text is read by everyone (STATUS,
+    "now deciding"). An engine opts in by defining ``asked(state, player) -> str | None``
+    (None: the prompt's own text)."""
+    hook = getattr(game, "asked", None)
+    own = hook(state, prompt.player) if hook is not None else None
+    return own if own is not None else prompt.text
+
+
+def echo_kinds(game: Game) -> frozenset[str]:
+    """The kinds of event that, told to the player whose order made them, say no more than the
+    order's own text (`alice takes 3 talents instead of an action card` for `TALENTS`, `alice
+    ends the construction turn` for `done`): a mail that opens with the receipt of that order
+    leaves them out of its news, where they would tell the player's move a second time; what
+    the order caused beyond it (a price, a yield, the goods a refill drew) is told as before.
+    Such an event is the player's by its `player` (its data's or its phrase's) or by being
+    written to them alone. An engine opts in with the attribute ``echo_events``."""
+    return frozenset(getattr(game, "echo_events", ()))
+
+
 def plan_template(game: Game, state: State, player: str) -> list[str]:
     """A few plan lines the player may fill in and send with their answer, for the decisions
     that come next (the report's ORDERS block offers them as comments). An engine opts in by

@@ -103,6 +103,13 @@ class Constantinopolis:
                               "auction.pass", "auction.end", "round", "market.reshuffle", "plan.lapsed", "queue.wait",
                               "build.ask", "preempt.ask", "load", "unload", "donate.pass"})
     table_events = frozenset({"produce", "draw", "ship.sail"})
+    # what tells the sender no more than their order did (contract.echo_kinds): a turn or a part
+    # ended, staying, bidding (on an office whose holder the bidder sees), passing or raising in
+    # the auction, no donation, loads, goods thrown away, contracts saved or freed, an offer
+    # withdrawn or turned down
+    echo_events = frozenset({"accept.done", "construct.done", "auction.stay", "auction.bid", "auction.pass",
+                             "auction.raise", "donate.pass", "load", "unload", "discard.goods", "save", "free",
+                             "trade.reject", "trade.withdraw"})
     # whom the game waits for and why, in the moderator's words (a prompt's text is the asked player's)
     decision_titles = {
         "auction.choose": "auction: stay, take a vacant office or bid on an occupied one",

@@ -98,6 +98,9 @@ class PortoCarthago:
     # what a summary of a long stretch of events leaves out: the end of an action turn and what
     # the table shows anyway (the cards laid out, the market)
     minor_events = frozenset({"done", "cards", "market"})
+    # what tells the sender no more than their order did (contract.echo_kinds): taking talents,
+    # ending the action turn, a dock taken or passed in the setup
+    echo_events = frozenset({"talents", "done", "setup"})
     decision_titles = DECISION_TITLES  # the moderator's words for whom the game waits
     score_labels = scoring.SCORE_LABELS
     tie_breaks = scoring.TIE_BREAKS

@@ -18,16 +18,18 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import datetime
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 import orjson
 
 from referee.computer_seats import computer_names, is_computer
-from referee.contract import Event, Game, State
+from referee.contract import Event, Game, State, echo_kinds
 from referee.notify import DIGEST, EACH, SOON, TURN, Notify, bag_of, next_slot
 from referee.schedule import due_of
 from referee.store import GameTransaction
 from referee.timekeeping import from_iso, to_iso
+
+from .news import STEP
 
 # the order parts are read in: the answer to the player's own mail first
 PART_ORDER = {"receipt": 0, "reopened": 1, "reminder": 2, "welcome": 3, "notice": 4, "press": 5}
@@ -37,18 +39,20 @@ RIDERS = frozenset({"press"})
 
 def add_part(tx: GameTransaction, player: str, kind: str, subject: str, text: str, *,
              reply: str | None = None, urgent: bool = False, spent: str | None = None,
-             ended: str | None = None) -> None:
+             ended: str | None = None, step: int | None = None) -> None:
     """Keep something for the player's next mail (in the game's meta, this unit of work).
     `urgent`: it asks the player to act now (a reminder, a reopened part), so it does not
     wait for the next round or digest. `spent`: a receipt that set some of the player's plan,
     as it reads when none of the plan is left by the time the mail goes (`as_sent`); `ended`:
-    the same receipt as it reads in the mail of the game's end."""
+    the same receipt as it reads in the mail of the game's end. `step`: the seq of the step a
+    receipt confirms, whose echoes of the player's own orders its mail leaves out of the news
+    (`player_news`)."""
     if player in computer_names(tx.meta):
         return  # the referee plays the seat: nothing waits for a mail it never gets
     bags = dict(tx.meta.get("mailbag") or {})
     bag = bag_of(tx.meta, player)
     bag["parts"].append({"kind": kind, "subject": subject, "text": text, "reply": reply, "urgent": urgent,
-                         "fresh": True, "spent": spent, "ended": ended})
+                         "fresh": True, "spent": spent, "ended": ended, "step": step})
     bags[player] = bag
     tx.set_meta(mailbag=bags)
 
@@ -190,17 +194,41 @@ class Due:
         return None
 
 
-def player_news(records: Sequence[Mapping[str, Any]], player: str, after: int) -> list[Event]:
-    """The events `player` may see among the stored records after seq `after`."""
+def confirmed_steps(bag: Mapping[str, Any]) -> set[int]:
+    """The steps whose receipt the player has read by the time their next mail comes: those of
+    the receipts that open it, and of those sent alone since their last mail (`told`)."""
+    steps = {p["step"] for p in bag["parts"] if p["kind"] == "receipt" and p.get("step") is not None}
+    return steps | set(bag.get("told") or ())
+
+
+def player_news(records: Sequence[Mapping[str, Any]], player: str, after: int,
+                confirmed: Collection[int] = (), echoes: Collection[str] = ()) -> list[Event]:
+    """The events `player` may see among the stored records after seq `after`. In the steps
+    `confirmed` (`confirmed_steps`: their receipt said what the player ordered), the player's
+    own events of the kinds `echoes` (`referee.contract.echo_kinds`) are left out: they would
+    tell that move a second time. One that follows a step of a plan stays, the two read as
+    one line (news.told)."""
     out = []
     for record in records:
         if record["seq"] <= after:
             continue
+        echoed = record["seq"] in confirmed and bool(echoes)
+        last = ""
         for e in record.get("events", []):
             event = Event.from_json(e)
-            if event.visible_to(player):
+            if not event.visible_to(player):
+                continue
+            if not (echoed and event.kind in echoes and last not in STEP and own_event(event, player)):
                 out.append(event)
+            last = event.kind
     return out
+
+
+def own_event(event: Event, player: str) -> bool:
+    """Whether an event tells `player`'s own doing: its `player` (in its data or its phrase's
+    values) is theirs, or it is written to them alone."""
+    values = getattr(event.text, "values", None) or {}
+    return player in (event.data.get("player"), values.get("player")) or event.to == (player,)
 
 
 def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
@@ -236,7 +264,7 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
             if bag["urgent"]:
                 bags[name] = dict(bag, urgent=False)  # its report went out with the event that urged it
             continue  # mailed as things happen, by the notifier's hooks
-        events = player_news(records, name, reported.get(name, 0))
+        events = player_news(records, name, reported.get(name, 0), confirmed_steps(bag), echo_kinds(game))
         news = bool(bag["parts"] or notices.get(name) or events)
         reason = Due.reason(choice, bag, asked=asked.get(name), round_now=phase.round, over=over, news=news,
                             deadline=due, now=now, zone=seat.get("timezone"))
@@ -244,13 +272,14 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
             send(tx, seat, bag, events, notices.pop(name, []), reason)
             mailed.append((name, reason))
             bag.update(parts=[], ask=asked.get(name), round=phase.round, ended=over, since=None, waiting=None,
-                       urgent=False, count=bag["count"] + 1)
+                       urgent=False, count=bag["count"] + 1, told=[])
             reported[name] = last_seq
         else:
             received = [p for p in bag["parts"] if p["kind"] == "receipt" and p.get("fresh")]
             if received and answer is not None:  # the first thing a player wants: "received"
                 answer(tx, seat, bag, received)
                 mailed.append((name, "received"))
+                bag["told"] = [*(bag.get("told") or ()), *(p["step"] for p in received if p.get("step") is not None)]
                 bag["parts"] = [p for p in bag["parts"] if not (p["kind"] == "receipt" and p.get("fresh"))]
                 bag["count"] += 1
             for part in bag["parts"]:

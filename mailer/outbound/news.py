@@ -2,7 +2,9 @@
 
 Each thing is said once. A player's own plan, as they set it (`plan.set`), the turns they
 queued (`queue.set`) or a standing limit (`defend.set`), is not told again among the events:
-the receipt confirms it in a line and the report's plan shows it. A step of a plan (`plan.used`, `queue.used`: "Your plan plays
+the receipt confirms it in a line and the report's plan shows it. Nor, in a mail that opens
+with the receipt of a player's orders, is a move of theirs that says no more than the orders
+(`folding.player_news`). A step of a plan (`plan.used`, `queue.used`: "Your plan plays
 'stay'.") and the event it causes ("alice stays in Magister Officiorum.") read as one line.
 Moves of one player in a row read as one line too, and moves of the same kind by several
 players (every production, every draw) share a line when that takes no more room.
@@ -268,12 +270,23 @@ def _times(text: str, n: int, lang: str) -> str:
 
 def once(events: Sequence[tuple[str, str]], lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
     """The events with one that comes again word for word (the same player doing the same
-    thing on a later turn) said at its first place, with how often."""
-    times = Counter(events)
+    thing on a later turn) said at its first place, with how often. A plan's step and the
+    event it caused count as one (`Your plan plays 'stay'` is the same words whatever it
+    plays), so a step is never folded away from its event nor joined to another."""
+    units: list[tuple[tuple[str, str], ...]] = []
+    for i, event in enumerate(events):
+        if event[0] not in STEP and units and len(units[-1]) == 1 and units[-1][0][0] in STEP:
+            units[-1] += (event,)
+        else:
+            units.append((event,))
+    times = Counter(units)
     if all(n == 1 for n in times.values()):
         return list(events)
-    return [(kind, text if times[(kind, text)] == 1 else _times(text.rstrip("."), times[(kind, text)], lang) + ".")
-            for kind, text in dict.fromkeys(events)]
+    out: list[tuple[str, str]] = []
+    for unit in dict.fromkeys(units):
+        *lead, (kind, text) = unit
+        out += [*lead, (kind, text if times[unit] == 1 else _times(text.rstrip("."), times[unit], lang) + ".")]
+    return out
 
 
 def less(events: Sequence[tuple[str, str]], kinds: Collection[str]) -> list[tuple[str, str]]:
@@ -298,14 +311,16 @@ def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: C
         full = grouped(events, players, width, lang)
     length = _length(full, width)
     said = once(events, lang)
+    # told whole, but a thing done again word for word said once, with how often
+    whole = (full, False) if len(said) == len(events) else (grouped(said, players, width, lang), True)
     if length <= SHORT:
-        return (full, False) if len(said) == len(events) else (grouped(said, players, width, lang), True)
+        return whole
     kept = grouped(less(said, minor), players, width, lang)
     if _length(kept, width) <= LONG:
-        return (kept, True) if kept and _length(kept, width) < length else (full, False)
+        return (kept, True) if kept and _length(kept, width) < length else whole
     short = summary(events, players, {*minor, *table}, lang) or kept
     best = min((kept, short), key=lambda lines: _length(lines, width))
-    return (best, True) if _length(best, width) < length else (full, False)
+    return (best, True) if _length(best, width) < length else whole
 
 
 def _length(lines: Sequence[str], width: int) -> int:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.computer_seats import computer_names, is_computer
 from referee.config import Settings
-from referee.contract import Event, Game, State, standing_plan
+from referee.contract import Event, Game, State, echo_kinds, question_for, standing_plan
 from referee.i18n import NAMES, recipient_language, translations
 from referee.i18n.messages import Message, msg, say
 from referee.i18n.terms import agreed, phase_name, round_text, shown_phase
@@ -122,7 +122,7 @@ class MailNotifier(PressMail):
             spent = receipt.render(brief=True, plan_left="spent") if receipt.plan else None
             ended = receipt.render(brief=True, plan_left="over") if receipt.plan else None
             folding.add_part(tx, receipt.player, "receipt", t.gettext("Orders received"), receipt.render(brief=True),
-                             reply=in_reply_to, spent=spent, ended=ended)
+                             reply=in_reply_to, spent=spent, ended=ended, step=receipt.seq)
             return
         serial = f"{receipt.seq}" if receipt.seq is not None else receipt.at
         self._queue(tx, OutgoingMail(
@@ -200,7 +200,8 @@ class MailNotifier(PressMail):
                                 deadline_short(meta, seat.get("timezone"), lang), reminder=show_span(due - now))
         text = render("reminder.txt", lang=lang, game_id=tx.game_id, title=game.title, player=player, brief=False,
                       phase=shown_phase(game, lang, phase),
-                      prompt=say(prompts[0].text, lang, game) if prompts else "", left=show_span(due - now),
+                      prompt=say(question_for(game, state, prompts[0]), lang, game) if prompts else "",
+                      left=show_span(due - now),
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
                       help=say(game.help(state, player), lang, game) if prompts else "",
                       block=orders_block(game, state, tx.game_id, player, lang) if prompts else [])
@@ -226,7 +227,8 @@ class MailNotifier(PressMail):
                       lines=[say(line, lang, game) for line in lines],
                       cancelled=[say(line, lang, game) for line in cancelled],
                       deadline=deadline_text(meta, seat.get("timezone"), lang),
-                      help=game.help(state, player), block=orders_block(game, state, tx.game_id, player, lang))
+                      help=say(game.help(state, player), lang, game),
+                      block=orders_block(game, state, tx.game_id, player, lang))
         subject = t.gettext("Your orders were cancelled") if cancelled else t.gettext("Your part is open again")
         if brief:  # the ORDERS block and the deadline come with the rest of their mail
             folding.add_part(tx, player, "reopened", subject, f"{subject}.\n{body}", urgent=True)
@@ -292,7 +294,8 @@ class MailNotifier(PressMail):
         lang = recipient_language(meta, player)
         seen = dict(meta.get("reported_from", {})).get(player, 0)
         bag = bag_of(meta, player)
-        events = folding.player_news(tx.events(since=seen), player, seen)
+        events = folding.player_news(tx.events(since=seen), player, seen, folding.confirmed_steps(bag),
+                                     echo_kinds(game))
         ctx = self._context(tx, game, state, meta, seat, bag, events, (meta.get("notices") or {}).get(player, ()),
                             bag["parts"], full=True)
         text, html = render_report(ctx)
@@ -484,7 +487,7 @@ class MailNotifier(PressMail):
         parts = folding.as_sent(parts, bool(plan))
         text = render("received.txt", lang=lang, game_id=tx.game_id, title=game.title, player=name,
                       phase=shown_phase(game, lang, phase),
-                      parts=parts, asked=say(mine[0].text, lang, game) if mine else "",
+                      parts=parts, asked=say(question_for(game, state, mine[0]), lang, game) if mine else "",
                       plan=plan if any(p.get("spent") for p in parts) else [],
                       waiting=sorted({p.player for p in prompts} - {name}), when=when,
                       setting=choice.command(lang), footer=choice.short(zone, lang), language=NAMES[lang])

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
-from referee.contract import Event, Game, Prompt, State, decision_reads, phase_code, plan_template, standing_plan
+from referee.contract import Event, Game, State, decision_reads, phase_code, plan_template, question_for, standing_plan
 from referee.i18n import DEFAULT_LANGUAGE, N_, NAMES, translations
 from referee.i18n.messages import say
 from referee.wording import Phrase
@@ -175,7 +175,7 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
         "rows": [] if partial else view_rows(view),
-        "prompt": say(own_prompt(game, state, prompts[0]), lang, game) if prompts else None,
+        "prompt": say(question_for(game, state, prompts[0]), lang, game) if prompts else None,
         "waiting_for": [shown_name(name, computers, lang) for name in
                         sorted({p.player for p in game.prompts(state)} - {player})],
         "seats_line": seats_line(players, computers, lang),
@@ -297,15 +297,6 @@ def mail_commands(lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
 HELP_MENU_LINES = 200
 
 
-def own_prompt(game: Game, state: State, prompt: Prompt) -> object:
-    """The prompt as its player reads it in their own mail: a game may say there what only
-    that player may know (`asked`: their gold is too little to raise), where the prompt's text
-    is read by everyone (STATUS, "now deciding")."""
-    asked = getattr(game, "asked", None)
-    own = asked(state, prompt.player) if asked is not None else None
-    return own if own is not None else prompt.text
-
-
 def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: str,
               zone: str | None, lang: str = DEFAULT_LANGUAGE, computers: Collection[str] = ()) -> str:
     """HELP: the engine's summary for the player's current decision, every order on the menu,
@@ -316,7 +307,7 @@ def help_text(game: Game, state: State, *, game_id: str, player: str, deadline: 
     template = ahead + [plan_line(game, lang, part) for part in plan_template(game, state, player)] if prompts else []
     return render("help.txt", lang=lang, game_id=game_id, title=game.title, player=player, template=template,
                   phase=shown_phase(game, lang, phase),
-                  prompt=say(own_prompt(game, state, prompts[0]), lang, game) if prompts else "",
+                  prompt=say(question_for(game, state, prompts[0]), lang, game) if prompts else "",
                   help=say(game.help(state, player), lang, game) if prompts else "",
                   menu=menu[:HELP_MENU_LINES], more=max(len(menu) - HELP_MENU_LINES, 0),
                   waiting_for=[shown_name(n, computers, lang) for n in

@@ -161,9 +161,9 @@ class ServiceCore:
             winners = ", ".join(result.winners) if result else t.gettext("none")
             return {"resolved": outcome_resolved, "finished": True, "phase": phase, "waiting_for": [],
                     "text": t.gettext("The game is over. Winner(s): {winners}.").format(winners=winners)}
-        values = {"waiting": ", ".join(waiting), "phase": phase["name"], "round": phase["round"], "key": phase["key"]}
+        values = {"waiting": ", ".join(waiting), "phase": phase["name"], "when": phase["when"], "key": phase["key"]}
         if outcome_resolved:
-            text = t.gettext("the phase resolved; now open: {phase} (round {round}, phase {key}), "
+            text = t.gettext("the phase resolved; now open: {phase} ({when}, phase {key}), "
                              "waiting for {waiting}.").format(**values)
         else:
             text = t.gettext("waiting for {waiting} in {phase} (phase {key}).").format(**values)

@@ -276,9 +276,9 @@ class Submissions(Steps):
                         and same_phase(game, phase_key, e.get("phase") or "") for e in tx.events())
         how = (t.gettext("which closed at its deadline (your default orders were played)") if defaulted
                else t.gettext("which is not open (already resolved)"))
-        return t.gettext("these orders are for phase {old}, {how}; the phase now open is {phase} (round {round}, "
+        return t.gettext("these orders are for phase {old}, {how}; the phase now open is {phase} ({when}, "
                          "phase {key})").format(old=phase_code(game, phase_key), how=how, phase=phase["name"],
-                                                round=phase["round"], key=phase["key"])
+                                                when=phase["when"], key=phase["key"])
 
     def _holds(self, meta: Mapping[str, Any], pos: Position, player: str) -> bool:
         """Whether a set that completes the phase must wait for the deadline (early=false):

@@ -123,10 +123,13 @@ def test_help_lists_every_order_of_the_decision_and_the_commands(svc, clock, pos
     assert post.pump() == [("command", "HELP")]
     mail, body = post.last("ann@players.test")
     assert mail["Subject"] == "[simul-1] Help: your orders now"
-    assert "PICK <n>  choose a number; DONE  end your part" in body
+    # the decision's help, filled to the mail's width as every paragraph of it
+    assert "PICK <n> choose a number; DONE end your part" in " ".join(body.split())
     assert "  PICK 1\n" in body and "  PICK 9\n" in body
     assert "VACATION 5d" in body and "TIMEZONE Europe/Berlin" in body and "STATUS" in body
-    assert "HISTORY                  everything that happened from your last report on, in full" in body
+    # each command's meaning in a column of its own, filled within the mail's 78 columns
+    assert "\n  HISTORY                  everything that happened from your last report on,\n" \
+           "                           in full\n" in body
 
 
 def test_timezone_by_mail_changes_every_deadline_the_player_sees(svc, clock, post):

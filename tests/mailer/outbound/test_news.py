@@ -126,3 +126,31 @@ def test_players_who_do_the_same_thing_in_a_row_are_named_after_the_first():
     assert "likewise" not in " ".join(grouped(sent, players))
     step = [("plan.used", "Your plan plays 'pass'."), ("pass", "ann passes."), ("pass", "bob passes.")]
     assert grouped(step, players) == ["Your plan plays 'pass': ann passes.", "bob passes."]
+
+
+def test_a_plan_step_is_never_counted_as_a_repeat_nor_parted_from_what_it_did():
+    """`Your queued order is carried out.` reads the same whatever it carries out: said once
+    with how often it would tell one refill as three and leave the others without their step."""
+    events = [("queue.used", "Your queued order is carried out."), ("refill", "ann refills the market: G2 G3."),
+              ("talents", "bob takes 3 talents."), ("queue.used", "Your queued order is carried out."),
+              ("done", "ann ends the action turn."), ("talents", "bob takes 3 talents."),
+              ("plan.used", "Carried out from your plan."), ("refill", "ann buys G3 after the refill.")]
+    said = news.once(events)
+    assert said == [*events[:2], ("talents", "bob takes 3 talents (2 times)."), *events[3:5], *events[6:]]
+    assert [t.text for t in told(said)] == [
+        "Your queued order is carried out: ann refills the market: G2 G3.", "bob takes 3 talents (2 times).",
+        "Your queued order is carried out: ann ends the action turn.",
+        "Carried out from your plan: ann buys G3 after the refill."]
+
+
+def test_a_long_stretch_told_whole_says_a_repeat_once_too():
+    """Told whole because in short it takes no fewer lines, a stretch still says a repeat once:
+    `bob takes 3 talents ...; likewise cid` would say again what its first line said."""
+    talents = "{} takes 3 talents instead of an action card."
+    events = [("talents", talents.format("bob"))] + [
+        (f"k{i}", f"ann does thing number {i} of a list of things that is long enough.") for i in range(7)] + [
+        ("talents", talents.format("bob")), ("talents", talents.format("cid"))]
+    assert sum("bob takes 3 talents" in line for line in grouped(events, PLAYERS + ["cid"])) == 2
+    lines, short = in_short(events, PLAYERS + ["cid"])
+    assert short and sum("bob takes 3 talents" in line for line in lines) == 1
+    assert "bob takes 3 talents instead of an action card (2 times)." in lines

@@ -23,7 +23,7 @@ from mailer.outbound import folding
 from mailer.outbound.news import OWN_ECHO
 from referee import registry
 from referee.config import Settings
-from referee.contract import Event
+from referee.contract import Event, echo_kinds
 from referee.playthrough import BotStuck, bot_submission
 from referee.rng import Rng
 from referee.service import BadRequest
@@ -89,13 +89,18 @@ def missing_events(svc, gid: str, players: list[str], queued: Queued) -> list[tu
     Several moves of one player in a row read as one line (`bob sells ...; sells ...`), so
     each event is looked for without its closing full stop, and without the player's name
     when it continues such a line. A player's own plan as they set it (`plan.set`, ...) is
-    not told back among the events: their receipt names its parts and "Your plan" shows it."""
+    not told back among the events: their receipt names its parts and "Your plan" shows it; nor
+    is a move of theirs that says no more than their orders (`echo_events`) in a mail that
+    opens with their receipt."""
     missing = []
-    events = [Event.from_json(e) for r in svc.store.load(gid).events for e in r.get("events", [])]
+    stored = svc.store.load(gid)
+    echoes = echo_kinds(registry.get(stored.meta["game"]))
+    events = [Event.from_json(e) for r in stored.events for e in r.get("events", [])]
     for player in players:
         text = " ".join(m.shown for m in queued.to(f"{player}@players.test"))
         for event in events:
-            if not event.visible_to(player) or event.kind in OWN_ECHO:
+            if not event.visible_to(player) or event.kind in OWN_ECHO or (
+                    event.kind in echoes and folding.own_event(event, player)):
                 continue
             said = " ".join(event.text.split()).rstrip(".")
             rest = next((said[len(p):].removeprefix(":").strip() for p in players if said.startswith(p + " ")
