@@ -15,7 +15,7 @@ import orjson
 from .contract import Event, Game, Order, OrderError, Result, State, canonical_json
 from .progress import Position, Step, unrepeated
 from .rng import Rng
-from .storage import round_trip
+from .storage import decode, encode
 
 
 class PlaythroughError(AssertionError):
@@ -66,8 +66,7 @@ def play(
     pt = Playthrough(game, list(players), seed, options)
     pt.state = game.setup(pt.players, seed, options, components)
     bots = Rng.from_seed(seed, "bots")
-    if checks:
-        _check(pt, "setup")
+    before = _check(pt, "setup") if checks else b""
     while pt.steps < max_steps:
         prompts = game.prompts(pt.state)
         if not prompts:
@@ -79,22 +78,24 @@ def play(
             raise PlaythroughError(f"step {pt.steps}: {player} is prompted ({prompt.decision}) but has no legal order")
         order = _bot_pick(bots, menu)
         text = game.format(order)
-        before = fingerprint(pt.state) if checks else b""
         if checks:
             parsed = game.parse(pt.state, player, text)
             if parsed != [order]:
                 raise PlaythroughError(f"step {pt.steps}: {text!r} parses to {parsed!r}, expected {order!r}")
         new_state, events = game.apply(pt.state, player, [order])
-        if checks and fingerprint(pt.state) != before:
-            raise PlaythroughError(f"step {pt.steps}: apply mutated its input state")
+        if checks and snapshot(pt.state) != before:
+            raise PlaythroughError(f"step {pt.steps}: apply (or a look at the position before it) mutated its "
+                                   "input state")
         pt.state = new_state
         pt.events.extend(events)
         pt.log.append((player, text))
         pt.steps += 1
         if checks:
-            _check(pt, f"step {pt.steps} ({player}: {text})")
+            before = _check(pt, f"step {pt.steps} ({player}: {text})")
         if on_step is not None:
             on_step(pt)
+            if checks:  # as the next step finds it
+                before = snapshot(pt.state)
     else:
         raise PlaythroughError(f"no end after {max_steps} steps")
     pt.result = game.result(pt.state)
@@ -103,12 +104,17 @@ def play(
     return pt
 
 
-def _check(pt: Playthrough, where: str) -> None:
+def _check(pt: Playthrough, where: str) -> bytes:
+    """The engine's invariants hold and the state reads the same once written to a game file
+    and read back. Returns the state as written (`snapshot`), which the next step compares
+    with the state after its `apply` to tell that it was left alone."""
     problems = pt.game.check(pt.state)
     if problems:
         raise PlaythroughError(f"{where}: invariants broken: {problems}")
-    if round_trip(pt.state) != pt.state:
+    written = snapshot(pt.state)
+    if decode(written) != pt.state:
         raise PlaythroughError(f"{where}: state does not survive a JSON round trip")
+    return written
 
 
 def fingerprint(value: Any) -> bytes:
@@ -120,6 +126,14 @@ def fingerprint(value: Any) -> bytes:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except TypeError:
         return canonical_json(value).encode("utf-8")
+
+
+def snapshot(value: Any) -> bytes:
+    """The value as a game file spells it (`storage.encode`), its keys in their order: the
+    same bytes for a value taken twice mean it was not changed in between (even a key taken
+    out and put back shows), so it tells whether an engine left its input alone, about four
+    times faster than `fingerprint`, whose spelling does not depend on the keys' order."""
+    return encode(value)
 
 
 def replay(game: Game, players: Sequence[str], seed: str, options: dict | None,

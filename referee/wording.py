@@ -78,9 +78,11 @@ class Phrase(str):
     def __new__(cls, template: str, values: Mapping[str, Any], plural: str | None = None,
                 count: int | None = None) -> "Phrase":
         chosen = template if plural is None or count == 1 else plural
-        extra = {"n": count} if count is not None else {}
-        made = str.__new__(cls, chosen.format(**extra, **values))
-        made.template, made.values, made.plural, made.count = template, dict(values), plural, count
+        # engines make phrases by the thousand a step (every refused order, prompt and menu
+        # line has one): the values formatted as they are given and the attributes set at once
+        text = chosen.format_map(values) if count is None else chosen.format(n=count, **values)
+        made = str.__new__(cls, text)
+        made.__dict__ = {"template": template, "values": dict(values), "plural": plural, "count": count}
         return made
 
     def to_json(self) -> dict[str, Any]:

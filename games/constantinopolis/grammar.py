@@ -388,11 +388,35 @@ def is_keyword(word: str) -> bool:
     return fold(word) in _KEYWORD_SPELLINGS
 
 
+_READ: dict[tuple, tuple[tuple[Order, ...], bool]] = {}
+_READ_MOST = 50_000  # lines kept; all are forgotten at once when more come
+
+
 def parse_alternatives(text: str, components: dict[str, Any], players: list[str]) -> tuple[list[Order], bool]:
     """`build Textrinum or Figulina if available` -> the orders, and whether the line may be
-    skipped when none of them is possible."""
+    skipped when none of them is possible.
+
+    A line reads the same wherever it is read: only the component set (named by its hash)
+    and the players go into it, so a line read before is answered from memory (menus, the
+    bots and the tests read the same lines at position after position). Only orders of plain
+    values are kept, which nobody can change; errors are made afresh, as callers place them
+    on their lines."""
+    digest = components.get("sha256")
+    key = (digest, tuple(players), text)
+    known = _READ.get(key) if digest is not None else None
+    if known is not None:
+        return list(known[0]), known[1]
     body, optional = split_optional(text)
-    return [parse_line(part, components, players) for part in split_alternatives(body, is_keyword)], optional
+    orders = [parse_line(part, components, players) for part in split_alternatives(body, is_keyword)]
+    if digest is not None and all(_plain(o) for o in orders):
+        if len(_READ) >= _READ_MOST:
+            _READ.clear()
+        _READ[key] = (tuple(orders), optional)
+    return orders, optional
+
+
+def _plain(order: Order) -> bool:
+    return not any(isinstance(v, (list, dict)) for v in order.args.values())
 
 
 def format_alternatives(orders: list[Order], optional: bool) -> str:

@@ -34,12 +34,15 @@ def _c_gold(st: State, x: str, rng: random.Random, future: Sequence[State]) -> S
     it is answered, which the player it was made to knows."""
     if st["options"]["public_gold"]:
         return None
-    s = copy.deepcopy(st)
-    gold = s["p"][x]["gold"]
-    offers = (s.get("accept") or {}).get("offers", [])
+    gold = st["p"][x]["gold"]
+    offers = (st.get("accept") or {}).get("offers", [])
     held = sum(int(item.split()[0]) for o in offers if o["from"] == x for item in o["give"] if item.endswith(" gold"))
-    s["p"][x]["gold"] = max(held, gold + rng.choice([-1, 1]) * rng.randint(1, 12))
-    return s if s["p"][x]["gold"] != gold else None
+    changed = max(held, gold + rng.choice([-1, 1]) * rng.randint(1, 12))
+    if changed == gold:
+        return None
+    s = copy.deepcopy(st)  # only for a change made: most positions tried make none
+    s["p"][x]["gold"] = changed
+    return s
 
 
 def _c_contracts(st: State, x: str, rng: random.Random, future: Sequence[State]) -> State | None:
@@ -50,11 +53,12 @@ def _c_contracts(st: State, x: str, rng: random.Random, future: Sequence[State])
     if st["phase"] != "accept" or x in st["accept"]["done"]:
         return None
     data = for_state(st)
-    s = copy.deepcopy(st)
-    p = s["p"][x]
-    loaded = [(ship, c) for ship in p["ships"] if ship["at"] == 0 for c in ship["cargo"]]
+    loaded = [(i, c) for i, ship in enumerate(st["p"][x]["ships"]) if ship["at"] == 0 for c in ship["cargo"]]
     if loaded and rng.random() < 0.6:
-        ship, c = rng.choice(loaded)
+        s = copy.deepcopy(st)
+        p = s["p"][x]
+        i, c = rng.choice(loaded)
+        ship = p["ships"][i]
         card = data["contracts"][c - 1]
         ship["cargo"].remove(c)
         if card["cargo"] != "passenger":
@@ -69,30 +73,34 @@ def _c_contracts(st: State, x: str, rng: random.Random, future: Sequence[State])
 
 
 def _c_proxy(st: State, x: str, rng: random.Random, future: Sequence[State]) -> State | None:
+    defend = x in st["defend"]
+    duel = (st.get("auction") or {}).get("duel")
+    duel_limit = duel is not None and duel["challenger"] == x and duel.get("limit") is not None
+    preempt = st["offices"].get("consul") == x and st["phase"] == "construct" and st["ability"]["consul"] is None
+    if not (defend or duel_limit or preempt):
+        return None
     s = copy.deepcopy(st)
-    changed = False
-    if x in s["defend"]:
+    if defend:
         s["defend"][x] += rng.randint(1, 6)
-        changed = True
-    duel = (s.get("auction") or {}).get("duel")
-    if duel is not None and duel["challenger"] == x and duel.get("limit") is not None:
-        duel["limit"] += rng.randint(1, 6)
-        changed = True
-    if s["offices"].get("consul") == x and s["phase"] == "construct" and s["ability"]["consul"] is None:
+    if duel_limit:
+        s["auction"]["duel"]["limit"] += rng.randint(1, 6)
+    if preempt:
         s["preempt"] = ["Metallum", "Cura", "public 4"] if s["preempt"] is None else None
-        changed = True
-    return s if changed else None
+    return s
 
 
 # --------------------------------------------------------------------------- Porto Carthago
 
 
 def _p_money(st: State, x: str, rng: random.Random, future: Sequence[State]) -> State | None:
-    s = copy.deepcopy(st)
-    seat = s["players"].index(x)
-    money = s["money"][seat]
-    s["money"][seat] = max(0, money + rng.choice([-1, 1]) * rng.randint(1, 15))
-    return s if s["money"][seat] != money else None
+    seat = st["players"].index(x)
+    money = st["money"][seat]
+    changed = max(0, money + rng.choice([-1, 1]) * rng.randint(1, 15))
+    if changed == money:
+        return None
+    s = copy.deepcopy(st)  # only for a change made
+    s["money"][seat] = changed
+    return s
 
 
 def _p_queue(st: State, x: str, rng: random.Random, future: Sequence[State]) -> State | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -50,24 +51,55 @@ START = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 REPORTS = 0.1  # the share of phase openings at which a report is rendered and compared
 
 
-def bot_step(game, state, rng):
-    prompts = game.prompts(state)
-    prompt = prompts[rng.randrange(len(prompts))] if prompts[0].simultaneous else prompts[0]
-    return prompt.player
+def bot_step(asked, rng):
+    """Who moves: the one asked, or one of those asked at once (the bots' stream picks)."""
+    return asked[rng.randrange(len(asked))].player if asked[0].simultaneous else asked[0].player
 
 
-def play_through(game, players, seed, options, rng):
-    """A whole bot game: every position, and the bots' stream as it stood at each, so the game
-    can be played on from any of them exactly as it went."""
+@dataclass
+class Trail:
+    """A whole bot game: every position, whom it asked, and at each step who moved, their
+    menu, the order picked from it and the events. Kept so that the real game can be played
+    on from any position as it went without working any of that out again (the engines are
+    deterministic: the same position and order give the same answer)."""
+
+    seed: int  # of the bots' stream
+    states: list = field(default_factory=list)
+    asked: list = field(default_factory=list)
+    movers: list = field(default_factory=list)
+    menus: list = field(default_factory=list)
+    picks: list = field(default_factory=list)
+    events: list = field(default_factory=list)
+
+    def stream_at(self, at: int) -> random.Random:
+        """The bots' stream as it stood at position `at`: the draws of the steps before it
+        made again (the same draws leave a stream in the same state)."""
+        rng = random.Random(self.seed)
+        for asked, menu in zip(self.asked[:at], self.menus):
+            if asked[0].simultaneous:
+                rng.randrange(len(asked))
+            rng.randrange(len(menu))
+        return rng
+
+
+def play_through(game, players, seed, options, stream_seed) -> Trail:
+    """A whole bot game, its stream seeded with `stream_seed`."""
+    rng = random.Random(stream_seed)
+    trail = Trail(stream_seed)
     state = game.setup(players, seed, options, game.load_components(None))
-    trail, streams = [state], []
-    while game.prompts(state):
-        streams.append(rng.getstate())
-        player = bot_step(game, state, rng)
+    asked = game.prompts(state)
+    trail.states.append(state)
+    trail.asked.append(asked)
+    while asked:
+        player = bot_step(asked, rng)
         menu = game.legal_orders(state, player)
-        state, _ = game.apply(state, player, [menu[rng.randrange(len(menu))]])
-        trail.append(state)
-    return trail, streams
+        pick = rng.randrange(len(menu))
+        state, events = game.apply(state, player, [menu[pick]])
+        asked = game.prompts(state)
+        for part, value in ((trail.movers, player), (trail.menus, menu), (trail.picks, pick),
+                            (trail.events, events), (trail.states, state), (trail.asked, asked)):
+            part.append(value)
+    return trail
 
 
 def change_somewhere(name, trail, x, first, rng):
@@ -98,66 +130,87 @@ def seen_by(game, state, events, y, prompts, full):
     return out
 
 
-def public(game, state, opened):
-    phase = game.phase(state)
-    return {"prompts": game.prompts(state), "phase": phase, "deadline": new_schedule(POLICY, phase, opened)}
+def public(asked, phase, opened):
+    return {"prompts": asked, "phase": phase, "deadline": new_schedule(POLICY, phase, opened)}
 
 
-def lockstep(game, name, a, b, x, kind, rng, stats, changed_cards, pick):
+def lockstep(game, name, a, b, x, kind, rng, stats, changed_cards, pick, trail=None, at=None):
     """Play the real game `a` and the changed one `b` side by side; fail on any difference
-    another player could see before the rules reveal the change."""
+    another player could see before the rules reveal the change. With `trail` (the game `a`
+    was position `at` of), the real game takes each step from it while it goes as it went."""
     others = [p for p in a["players"] if p != x]
     opened = START
-    key = game.phase(a).key
+    on = at if trail is not None else None  # a is trail.states[on] while the game goes as it went
+    asked_a = trail.asked[at] if on is not None else game.prompts(a)
+    asked_b = game.prompts(b)
+    phase_a = game.phase(a)
+    key = phase_a.key
     for step in range(100_000):
-        prompts = game.prompts(a)
-        if not prompts:
+        if not asked_a:
             stats["to the end"] += 1
             return step
         now = START + timedelta(hours=step)
-        if game.phase(a).key != key:
-            key, opened = game.phase(a).key, now
-        assert public(game, a, opened) == public(game, b, opened), f"step {step}: prompts, phase or deadline differ"
-        player = bot_step(game, a, rng)
-        menu = game.legal_orders(a, player)
+        if phase_a.key != key:
+            key, opened = phase_a.key, now
+        assert public(asked_a, phase_a, opened) == public(asked_b, game.phase(b), opened), \
+            f"step {step}: prompts, phase or deadline differ"
+        player = bot_step(asked_a, rng)
+        if on is not None and trail.movers[on] == player:
+            menu = trail.menus[on]
+        else:
+            on = None
+            menu = game.legal_orders(a, player)
+        done_b = None
         if player == x:  # the same public act in both games
-            menu = [o for o in menu if _legal(game, b, x, o)]
-            assert menu, f"step {step}: {x} has no order legal in both games ({game.phase(a).key})"
-        order = menu[rng.randrange(len(menu))]
-        a2, ev_a = game.apply(a, player, [order])
-        try:
-            b2, ev_b = game.apply(b, player, [order])
-        except OrderError as exc:
-            raise AssertionError(f"step {step}: {player}'s {game.format(order)!r} is refused in the changed game: "
-                                 f"{exc}") from None
+            both = [(o, done) for o in menu if (done := _applied(game, b, x, o)) is not None]
+            assert both, f"step {step}: {x} has no order legal in both games ({phase_a.key})"
+            order, done_b = both[rng.randrange(len(both))]
+        else:
+            order = menu[rng.randrange(len(menu))]
+        if on is not None and order is menu[trail.picks[on]]:
+            a2, ev_a, asked_a2 = trail.states[on + 1], trail.events[on], trail.asked[on + 1]
+            on += 1
+        else:
+            on = None
+            a2, ev_a = game.apply(a, player, [order])
+            asked_a2 = game.prompts(a2)
+        if done_b is not None:
+            b2, ev_b = done_b
+        else:
+            try:
+                b2, ev_b = game.apply(b, player, [order])
+            except OrderError as exc:
+                raise AssertionError(f"step {step}: {player}'s {game.format(order)!r} is refused in the changed "
+                                     f"game: {exc}") from None
         if revealed(name, kind, x, player, (ev_a, ev_b), (a, b), (a2, b2), changed_cards):
             stats["revealed by the rules"] += 1
             return step
-        prompts_after = game.prompts(a2)
-        if not prompts_after or not game.prompts(b2):
+        asked_b2 = game.prompts(b2)
+        if not asked_a2 or not asked_b2:
             stats["to the end"] += 1
             return step
         for y in others:
-            seen_a = seen_by(game, a2, ev_a, y, prompts_after, step % 5 == 0)
-            seen_b = seen_by(game, b2, ev_b, y, game.prompts(b2), step % 5 == 0)
+            seen_a = seen_by(game, a2, ev_a, y, asked_a2, step % 5 == 0)
+            seen_b = seen_by(game, b2, ev_b, y, asked_b2, step % 5 == 0)
             assert seen_a == seen_b, _diff(step, y, x, kind, game.format(order), player, seen_a, seen_b)
-        if game.phase(a2).key != game.phase(a).key and pick.random() < REPORTS:
+        phase_a2 = game.phase(a2)
+        if phase_a2.key != phase_a.key and pick.random() < REPORTS:
             # a phase opened and reports go out: the text report of one of the others (it is
             # made of what was compared above; rendering every one would cost most of the time)
             y = pick.choice(others)
             reports = [render("report.txt", **report_context(game, s, game_id="g", player=y, events=ev))
                        for s, ev in ((a2, ev_a), (b2, ev_b))]
             assert reports[0] == reports[1], f"step {step}: {y}'s report differs after {x}'s {kind} changed"
-        a, b = a2, b2
+        a, b, asked_a, asked_b, phase_a = a2, b2, asked_a2, asked_b2, phase_a2
     raise AssertionError("no end")
 
 
-def _legal(game, state, player, order: Order) -> bool:
+def _applied(game, state, player, order: Order):
+    """`apply`'s answer to the order alone, or None when it is refused."""
     try:
-        game.apply(state, player, [order])
+        return game.apply(state, player, [order])
     except OrderError:
-        return False
-    return True
+        return None
 
 
 def _diff(step, y, x, kind, text, player, one, two):
@@ -185,21 +238,19 @@ def test_others_see_nothing_of_one_players_secrets(name, count, chunk):
         players = NAMES[:count]
         options = rng.choice(OPTIONS[name])
         seed = f"ni-{name}-{count}-{n}"
-        stream = random.Random(rng.getrandbits(64))
-        trail, streams = play_through(game, players, seed, options, stream)
+        trail = play_through(game, players, seed, options, rng.getrandbits(64))
         x = rng.choice(players)
-        found = change_somewhere(name, trail, x, n, rng)
+        found = change_somewhere(name, trail.states, x, n, rng)
         if found is None:
             stats["no secret to change"] += 1
             continue
         kind, at, changed = found
-        state = trail[at]
-        bots = random.Random()
-        bots.setstate(streams[at])
+        state = trail.states[at]
+        bots = trail.stream_at(at)
         assert game.view(changed, None) != game.view(state, None), f"{kind}: the change must alter the position"
         cards = {c for c, d in zip(state["deck"], changed["deck"]) if c != d}
         kinds[kind] += 1
-        compared += lockstep(game, name, state, changed, x, kind, bots, stats, cards, rng)
+        compared += lockstep(game, name, state, changed, x, kind, bots, stats, cards, rng, trail, at)
     print(f"{name} {count}p chunk {chunk}: {sum(kinds.values())} games ({dict(kinds)}), {compared} steps "
           f"compared, {dict(stats)}")
     assert sum(kinds.values()) >= GAMES // CHUNKS - 3
