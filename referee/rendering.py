@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, NamedTuple, Sequence
 
 from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, \
-    select_autoescape
-from jinja2.runtime import Context
+    pass_eval_context, select_autoescape
+from jinja2.runtime import Context, Macro
 from markupsafe import Markup, escape
 
 from . import registry
@@ -221,14 +221,25 @@ def environment(lang: str = DEFAULT_LANGUAGE) -> Environment:
 _BUILTIN = type(len)  # builtin functions and the methods of built-in types: `name.split`, `rows.append`
 
 
+# A macro asks for the evaluation context (`pass_eval_context`), in the Jinja versions known;
+# one that does not is called the long way.
+_MACRO = Macro if getattr(Macro.__call__, "jinja_pass_arg", None) is \
+    getattr(pass_eval_context(lambda: None), "jinja_pass_arg") else None
+
+
 class _ReportContext(Context):
     """Jinja calls everything a template calls through `Context.call`, which first looks for a
     marker asking for the context (`pass_context`) on the callable and on its `__call__`. A
     built-in function or method (`rows.append`, `view.docks.items`) cannot carry the marker,
-    and neither can `dict`: they are called at once, which is most of a report's calls."""
+    and neither can `dict`: they are called at once, which is most of a report's calls. A
+    template's macro (`w.goods(...)`, most of the rest) always asks for the evaluation context
+    (`pass_eval_context`, which tells it whether to escape): it gets it at once, as Jinja would
+    give it."""
 
     def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's own names)
-        if type(__obj) is not _BUILTIN and __obj is not dict:
+        if type(__obj) is _MACRO:
+            args = (__self.eval_ctx, *args)
+        elif type(__obj) is not _BUILTIN and __obj is not dict:
             return super().call(__obj, *args, **kwargs)
         kwargs.pop("_block_vars", None)
         kwargs.pop("_loop_vars", None)

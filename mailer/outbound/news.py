@@ -298,13 +298,17 @@ def less(events: Sequence[tuple[str, str]], kinds: Collection[str]) -> list[tupl
 
 
 def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: Collection[str] = (),
-             table: Collection[str] = (), lang: str = DEFAULT_LANGUAGE, width: int = 74) -> tuple[list[str], bool]:
+             table: Collection[str] = (), lang: str = DEFAULT_LANGUAGE, width: int = 74,
+             full: list[str] | None = None) -> tuple[list[str], bool]:
     """The lines a mail's text part shows of the events, and whether they are told in short.
     Up to `SHORT` lines, every event as it came (one that comes again word for word said once,
     with how often); beyond, the same less the `minor` ones; when that still runs past `LONG`
     lines, the summary player by player, less the `table` kinds too (what the table in the
-    same mail shows whole), if it is shorter. A stretch that would leave nothing is told whole."""
-    full = grouped(events, players, width, lang)
+    same mail shows whole), if it is shorter. A stretch that would leave nothing is told whole.
+    `full`: `grouped(events, players, width, lang)`, when the caller has it already (a report
+    shows it whole in the HTML part)."""
+    if full is None:
+        full = grouped(events, players, width, lang)
     length = _length(full, width)
     said = once(events, lang)
     # told whole, but a thing done again word for word said once, with how often

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from referee.contract import Event, Game, State, decision_reads, phase_code, plan_template, question_for, standing_plan
@@ -155,9 +156,9 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
     partial = view_partial(game)
     choice = choice or Notify()
     template = plan_template(game, state, player) if prompts else []
-    told = [(e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player)]
-    shown_events, summarised = in_short(told, players, getattr(game, "minor_events", ()),
-                                        getattr(game, "table_events", ()), lang)
+    told = tuple((e.kind, say(e.text, lang, game)) for e in events if e.visible_to(player))
+    every_event, shown_events, summarised = _events_told(told, tuple(players), frozenset(getattr(game, "minor_events", ())),
+                                                         frozenset(getattr(game, "table_events", ())), lang)
     # kept by the notifier as what this mail showed: the view's parts and the plan template
     parts_now = {**sections(view, seen), PLAN_TEMPLATE: _template_mark(template, phase.round, seen)}
     changed = changed_sections(parts_now, seen or {})
@@ -168,8 +169,8 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "title": game.title,
         "player": player,
         "phase": shown_phase(game, lang, phase),
-        "events": grouped(told, players, lang=lang),  # every one: the HTML part
-        "events_text": shown_events,  # the text part: in short when they run long
+        "events": list(every_event),  # every one: the HTML part
+        "events_text": list(shown_events),  # the text part: in short when they run long
         "events_summarised": summarised,
         "view": view,
         "view_partial": partial or GENERIC_VIEW,
@@ -197,6 +198,18 @@ def report_context(game: Game, state: State, *, game_id: str, player: str, event
         "lang": lang,
         "language": NAMES[lang],
     }
+
+
+@lru_cache(maxsize=256)
+def _events_told(told: tuple[tuple[str, str], ...], players: tuple[str, ...], minor: frozenset[str],
+                 table: frozenset[str], lang: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """The lines of "Since your last mail": every event (the HTML part), the text part's lines
+    and whether these are in short (`in_short`). Kept for events met again: the readers of a
+    round mostly see the same events, and the lines follow from the events' text, the
+    players and the language alone."""
+    every = grouped(told, players, lang=lang)
+    shown, summarised = in_short(told, players, minor, table, lang, full=every)
+    return tuple(every), tuple(shown), summarised
 
 
 def shown_name(name: str, computers: Collection[str], lang: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -31,6 +32,20 @@ def po_path(lang: str) -> Path:
 
 
 def load(path: Path, lang: str | None = None) -> Catalog:
+    """The catalogue at `path`, to read only: it is read once while the file stays as it is
+    (its size and time of change the same) and shared by every caller. The language checks
+    of the demo ask for the template once for every mail they read, and parsing it took ten
+    processor-milliseconds each time. Whoever changes a catalogue reads their own (`_read`)."""
+    stat = path.stat()
+    return _kept(str(path.resolve()), stat.st_mtime_ns, stat.st_size, lang)
+
+
+@lru_cache(maxsize=16)  # the template and a catalogue per language, with room for test copies
+def _kept(path: str, mtime_ns: int, size: int, lang: str | None) -> Catalog:
+    return _read(Path(path), lang)
+
+
+def _read(path: Path, lang: str | None = None) -> Catalog:
     with path.open("rb") as handle:
         return read_po(handle, locale=lang, domain=DOMAIN)
 
@@ -67,7 +82,7 @@ def problems(lang: str) -> list[str]:
 def fill_source_language() -> None:
     """The English catalogue: each message as itself, a wording already changed kept."""
     path = po_path(DEFAULT_LANGUAGE)
-    catalog = load(path, DEFAULT_LANGUAGE)
+    catalog = _read(path, DEFAULT_LANGUAGE)
     for message in catalog:
         if not message.id:
             continue

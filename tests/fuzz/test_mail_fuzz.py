@@ -24,6 +24,7 @@ import tempfile
 from email.message import EmailMessage
 from pathlib import Path
 
+import orjson
 import pytest
 
 from mailer.daemon.wiring import build
@@ -71,7 +72,9 @@ class World:
         return {gid: self.svc.store.path(gid).read_bytes() for gid in TOKENS}
 
     def current(self, gid: str) -> str:
-        state = json.loads(self.files()[gid])["current"]["1"]["state"]
+        """The player whose turn it is, from the game's file as it is now (only that game's
+        file read, with the decoder the file is written with)."""
+        state = orjson.loads(self.svc.store.path(gid).read_bytes())["current"]["1"]["state"]
         return RACE.prompts(state)[0].player
 
 
