@@ -122,8 +122,9 @@ def demo_command(ctx: click.Context, game_name: str | None, players: int | None,
 
     The daemon's own log goes to daemon.log in the data directory (--verbose: to standard
     error as it goes). Without --keep the data directory is temporary and removed at the end,
-    unless the game did not finish; with --data-dir (an empty directory) it is kept. Exit
-    status 1 when the game stalls or the log does not replay.
+    unless the game did not finish; played in a directory of your own (`referee --data-dir DIR
+    demo`, DIR empty) it is kept. Exit status 1 when the game stalls or the log does not
+    replay.
     """
     # the run (the daemon, the capture relay, the bots) is imported when a demo runs, not
     # when `referee --help` lists this command
