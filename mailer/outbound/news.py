@@ -274,7 +274,7 @@ def once(events: Sequence[tuple[str, str]], lang: str = DEFAULT_LANGUAGE) -> lis
     event it caused count as one (`Your plan plays 'stay'` is the same words whatever it
     plays), so a step is never folded away from its event nor joined to another."""
     units: list[tuple[tuple[str, str], ...]] = []
-    for i, event in enumerate(events):
+    for event in events:
         if event[0] not in STEP and units and len(units[-1]) == 1 and units[-1][0][0] in STEP:
             units[-1] += (event,)
         else:

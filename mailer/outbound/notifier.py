@@ -291,7 +291,6 @@ class MailNotifier(PressMail):
         what waits for their next mail), with the position, the whole table included, and the
         deadline as they stand; it does not count as a mail sent."""
         seat = self._seat(meta, player)
-        lang = recipient_language(meta, player)
         seen = dict(meta.get("reported_from", {})).get(player, 0)
         bag = bag_of(meta, player)
         events = folding.player_news(tx.events(since=seen), player, seen, folding.confirmed_steps(bag),
