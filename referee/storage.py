@@ -224,7 +224,9 @@ class LazyTables(dict):  # type: ignore[type-arg]
 
 
 def _joined(values: list[tuple[str, Any]]) -> bytes:
-    """`{"name":value,\n"name":value}\n` from encoded values, copied once."""
+    """`{"name":value,\n"name":value}\n` from encoded values, copied once (`{}` for none)."""
+    if not values:
+        return b"{}\n"
     parts: list[Any] = [b"{"]
     for name, value in values:
         parts += [orjson.dumps(name), b":", value, b",\n"]
@@ -238,8 +240,6 @@ def by_table(data: dict[str, Any]) -> bytes:
     if isinstance(data, LazyTables):
         payload = data.encoded()
         return payload if payload is not None else encode(data.whole())
-    if not data:
-        return encode(data)
     try:
         return _joined([(name, orjson.dumps(table)) for name, table in data.items()])
     except TypeError:

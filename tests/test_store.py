@@ -324,3 +324,14 @@ def test_a_watcher_decodes_only_the_events_appended_since_its_last_look(tmp_path
     after = store.peek("g")
     assert after.events[0] is first.events[0]  # taken over, not decoded again
     assert after == TinyDBStore(tmp_path).peek("g") and [e["seq"] for e in after.events] == [1, 2, 3]
+
+
+def test_a_file_whose_tables_are_all_dropped_is_written_as_an_empty_object():
+    """TinyDB drops a table by deleting its key: with the last one gone the file is `{}`, which
+    it reads again, not a lone closing brace."""
+    from referee.storage import by_table, split_tables
+
+    tables = split_tables("g.json", by_table({"meta": {"1": {"v": 1}}, "events": {}}))
+    for name in list(tables.names()):
+        del tables[name]
+    assert json.loads(by_table(tables)) == {}

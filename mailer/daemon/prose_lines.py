@@ -66,6 +66,7 @@ class _Grammar:
     keywords: Mapping[str, str]  # folded spelling -> keyword
     shapes: LineShapes | None
     matched: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    slips: dict[str, list[str]] = field(default_factory=dict)
 
     def match(self, word: str) -> tuple[str, list[str]]:
         """`keyword_match` of a word, once per mail: a "did you mean" is a search of the keywords."""
@@ -75,8 +76,11 @@ class _Grammar:
         return found
 
     def near(self, word: str) -> list[str]:
-        """The keywords a word is a slip of, beside those it begins."""
-        return close_keywords(word, self.keywords)
+        """The keywords a word is a slip of, beside those it begins; once per mail, like `match`."""
+        found = self.slips.get(word)
+        if found is None:
+            found = self.slips[word] = close_keywords(word, self.keywords)
+        return found
 
 
 def _content(line: str) -> str:

@@ -254,6 +254,7 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
     last_seq = max((r["seq"] for r in records), default=start)
     due = due_of(meta.get("schedule")) if not meta.get("paused") else None
     mailed: list[tuple[str, str]] = []
+    echoes = echo_kinds(game)
     for seat in meta["seats"]:
         if is_computer(seat):
             continue  # the referee plays it: no mail
@@ -264,7 +265,7 @@ def settle(tx: GameTransaction, game: Game, state: State, now: datetime,
             if bag["urgent"]:
                 bags[name] = dict(bag, urgent=False)  # its report went out with the event that urged it
             continue  # mailed as things happen, by the notifier's hooks
-        events = player_news(records, name, reported.get(name, 0), confirmed_steps(bag), echo_kinds(game))
+        events = player_news(records, name, reported.get(name, 0), confirmed_steps(bag), echoes)
         news = bool(bag["parts"] or notices.get(name) or events)
         reason = Due.reason(choice, bag, asked=asked.get(name), round_now=phase.round, over=over, news=news,
                             deadline=due, now=now, zone=seat.get("timezone"))

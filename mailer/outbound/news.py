@@ -311,16 +311,19 @@ def in_short(events: Sequence[tuple[str, str]], players: Sequence[str], minor: C
         full = grouped(events, players, width, lang)
     length = _length(full, width)
     said = once(events, lang)
-    # told whole, but a thing done again word for word said once, with how often
-    whole = (full, False) if len(said) == len(events) else (grouped(said, players, width, lang), True)
+
+    def whole() -> tuple[list[str], bool]:
+        """Told whole, but a thing done again word for word said once, with how often."""
+        return (full, False) if len(said) == len(events) else (grouped(said, players, width, lang), True)
+
     if length <= SHORT:
-        return whole
+        return whole()
     kept = grouped(less(said, minor), players, width, lang)
     if _length(kept, width) <= LONG:
-        return (kept, True) if kept and _length(kept, width) < length else whole
+        return (kept, True) if kept and _length(kept, width) < length else whole()
     short = summary(events, players, {*minor, *table}, lang) or kept
     best = min((kept, short), key=lambda lines: _length(lines, width))
-    return (best, True) if _length(best, width) < length else whole
+    return (best, True) if _length(best, width) < length else whole()
 
 
 def _length(lines: Sequence[str], width: int) -> int:
