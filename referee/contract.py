@@ -55,6 +55,11 @@ class Order:
     def from_json(cls, data: Mapping[str, JSON]) -> "Order":
         return cls(str(data["kind"]), dict(data.get("args", {})))
 
+    def plain(self) -> bool:
+        """Whether its arguments are scalars only, so that one order may be shared by every
+        reader of the same text (a parse kept for a line read again)."""
+        return not any(isinstance(v, (list, dict)) for v in self.args.values())
+
 
 class ErrorClass(str, Enum):
     """The three ways an order can be wrong, after python-chess: each needs a different fix."""

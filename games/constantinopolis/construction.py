@@ -15,7 +15,7 @@ from referee.wording import Phrase, order_phrase, order_text, phrase
 
 from . import dealings, plan_book
 from .buildings import (REDEMPTOR_DISCOUNT, buy_building, buyer_price, check_purchase, has_licence, purchase_cost,
-                        purchase_name, purchase_named, purchase_words)
+                        purchase_name, purchase_named, redemptor_ready, wall_builder)
 from .components import tables
 from .draft import writable
 from .grammar import format_order
@@ -263,7 +263,7 @@ def _purchases(state: GameState, player: str) -> list[Order]:
     this_round = sheet["r"]
     built = this_round["built"]
     gold = sheet["gold"]
-    redemptor = "Redemptor" in sheet["buildings"] and not this_round["redemptor"] and sheet["goods"]["red"] > 0
+    redemptor = redemptor_ready(sheet) and sheet["goods"]["red"] > 0
     redemptor_ok = redemptor and "red" in able_to_produce(state, sheet)
     budget = gold + (REDEMPTOR_DISCOUNT if redemptor else 0)
     licensed: dict[str, bool] = {}
@@ -291,7 +291,7 @@ def _purchases(state: GameState, player: str) -> list[Order]:
             tile = next((x for x in lookups.public_by_fame[fame] if x["id"] in left), None)
             if tile is not None and tile["cost"] <= budget:
                 offer("public", fame, tile["cost"])
-    if "wall" not in built and state["offices"]["urbi"] == player and state["ability"]["urbi"] is None:
+    if "wall" not in built and wall_builder(state, player):
         for segment in state["walls"]:
             offer("wall", segment, lookups.wall_cost[segment])
     return out

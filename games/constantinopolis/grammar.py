@@ -408,15 +408,11 @@ def parse_alternatives(text: str, components: dict[str, Any], players: list[str]
         return list(known[0]), known[1]
     body, optional = split_optional(text)
     orders = [parse_line(part, components, players) for part in split_alternatives(body, is_keyword)]
-    if digest is not None and all(_plain(o) for o in orders):
+    if digest is not None and all(o.plain() for o in orders):
         if len(_READ) >= _READ_MOST:
             _READ.clear()
         _READ[key] = (tuple(orders), optional)
     return orders, optional
-
-
-def _plain(order: Order) -> bool:
-    return not any(isinstance(v, (list, dict)) for v in order.args.values())
 
 
 def format_alternatives(orders: list[Order], optional: bool) -> str:

@@ -9,6 +9,7 @@ rules module it belongs to.
 
 from __future__ import annotations
 
+import functools
 from typing import NoReturn
 
 from referee.contract import Event, IllegalOrder, Order, OrderError, why_not
@@ -60,16 +61,11 @@ def _free_docks(state: State) -> list[str]:
 _PASS = order_phrase("PASS")  # the suggestion when a purchase cannot be made
 
 
-_ALLOWED: dict[tuple[str, ...], Phrase] = {}
-
-
+@functools.lru_cache(maxsize=64)
 def _allowed(kinds: tuple[str, ...]) -> Phrase:
     """`allowed now: TALENTS, REFILL, ...`, made once for each decision's keywords: orders of
     another decision are refused often (a menu, a fuzz test), and the words never change."""
-    found = _ALLOWED.get(kinds)
-    if found is None:
-        found = _ALLOWED[kinds] = phrase("allowed now: {orders}", orders=listed(order_text(k.upper()) for k in kinds))
-    return found
+    return phrase("allowed now: {orders}", orders=listed(order_text(k.upper()) for k in kinds))
 
 
 def validate(state: State, decision: Decision, order: Order) -> None:

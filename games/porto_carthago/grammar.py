@@ -320,15 +320,11 @@ def parse(state: State, text: str, answering: bool = False) -> list[Order]:
         if known is not None:
             return list(known)
     orders, read_slots = _parse(state, text, answering)
-    if key is not None and not read_slots and all(_plain(o) for o in orders):
+    if key is not None and not read_slots and all(o.plain() for o in orders):
         if len(_PARSED) > 50_000:
             _PARSED.clear()
         _PARSED[key] = tuple(orders)
     return orders
-
-
-def _plain(order: Order) -> bool:
-    return not any(isinstance(v, (list, dict)) for v in order.args.values())
 
 
 def _parse(state: State, text: str, answering: bool) -> tuple[list[Order], bool]:
