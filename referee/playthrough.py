@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-import orjson
-
 from .contract import Event, Game, Order, OrderError, Result, State, canonical_json
 from .progress import Position, Step, unrepeated
 from .rng import Rng
@@ -66,6 +64,8 @@ def play(
     pt = Playthrough(game, list(players), seed, options)
     pt.state = game.setup(pt.players, seed, options, components)
     bots = Rng.from_seed(seed, "bots")
+    # the state as a game file spells it, keys in their order: the same bytes after a step mean
+    # the engine left its input alone (a key taken out and put back shows too)
     before = _check(pt, "setup") if checks else b""
     while pt.steps < max_steps:
         prompts = game.prompts(pt.state)
@@ -83,7 +83,7 @@ def play(
             if parsed != [order]:
                 raise PlaythroughError(f"step {pt.steps}: {text!r} parses to {parsed!r}, expected {order!r}")
         new_state, events = game.apply(pt.state, player, [order])
-        if checks and snapshot(pt.state) != before:
+        if checks and encode(pt.state) != before:
             raise PlaythroughError(f"step {pt.steps}: apply (or a look at the position before it) mutated its "
                                    "input state")
         pt.state = new_state
@@ -95,7 +95,7 @@ def play(
         if on_step is not None:
             on_step(pt)
             if checks:  # as the next step finds it
-                before = snapshot(pt.state)
+                before = encode(pt.state)
     else:
         raise PlaythroughError(f"no end after {max_steps} steps")
     pt.result = game.result(pt.state)
@@ -111,29 +111,10 @@ def _check(pt: Playthrough, where: str) -> bytes:
     problems = pt.game.check(pt.state)
     if problems:
         raise PlaythroughError(f"{where}: invariants broken: {problems}")
-    written = snapshot(pt.state)
+    written = encode(pt.state)
     if decode(written) != pt.state:
         raise PlaythroughError(f"{where}: state does not survive a JSON round trip")
     return written
-
-
-def fingerprint(value: Any) -> bytes:
-    """One exact spelling of a JSON value, made fast (orjson): for telling within one run
-    whether a value changed, e.g. that an engine left the state it was given alone. Stored
-    hashes keep `canonical_json`, whose spelling is fixed; a value orjson refuses (an integer
-    beyond 64 bits) is spelled by it here too."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except TypeError:
-        return canonical_json(value).encode("utf-8")
-
-
-def snapshot(value: Any) -> bytes:
-    """The value as a game file spells it (`storage.encode`), its keys in their order: the
-    same bytes for a value taken twice mean it was not changed in between (even a key taken
-    out and put back shows), so it tells whether an engine left its input alone, about four
-    times faster than `fingerprint`, whose spelling does not depend on the keys' order."""
-    return encode(value)
 
 
 def replay(game: Game, players: Sequence[str], seed: str, options: dict | None,

@@ -22,6 +22,8 @@ from typing import Any, Iterator
 import orjson
 from tinydb.storages import Storage
 
+from .contract import canonical_json
+
 _temp_names = itertools.count()  # with the process id, a temporary name nobody else uses
 
 
@@ -60,6 +62,17 @@ def round_trip(value: Any) -> Any:
     """`value` as it reads once written to a game file and read back (`encode`, `decode`):
     what a computer player is given, so that it sees nothing a stored game would not keep."""
     return decode(encode(value))
+
+
+def fingerprint(value: Any) -> bytes:
+    """One exact spelling of a JSON value, made fast (orjson): for telling within one run
+    whether a value changed, e.g. that an engine left the state it was given alone. Stored
+    hashes keep `canonical_json`, whose spelling is fixed; a value orjson refuses (an integer
+    beyond 64 bits) is spelled by it here too."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return canonical_json(value).encode("utf-8")
 
 
 def write_atomically(path: str | os.PathLike[str], payload: bytes) -> None:

@@ -73,7 +73,7 @@ def test_the_harness_catches_a_state_that_json_does_not_keep(odd):
 
 
 def test_a_fingerprint_tells_values_apart_and_spells_big_integers():
-    from referee.playthrough import fingerprint
+    from referee.storage import fingerprint
 
     assert fingerprint({"b": 1, "a": [1, 2]}) == fingerprint({"a": [1, 2], "b": 1})
     assert len({fingerprint(v) for v in ({"a": 1}, {"a": 1.0}, {"a": True}, {"a": "1"}, {"a": [1]})}) == 5

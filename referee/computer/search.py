@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..contract import Game, Order, OrderError, State
-from ..playthrough import fingerprint
+from ..storage import fingerprint
 from .policy import GamePolicy
 
 TURN_STEPS = 6  # own orders played greedily after the one judged, while the turn stays the player's

@@ -35,7 +35,7 @@ from ..rng import commitment, new_seed
 from ..service import Referee
 from ..store import GameNotFound, StoreError
 from ..tokens import name_problem
-from .model import DEFAULT_POLICY, FINAL, Player, Round, Tournament, check_name, game_id, game_seed
+from .model import DEFAULT_POLICY, Player, Round, Tournament, check_name, game_id, game_seed
 from .pairing import PairingError, parse_sizes, table_sizes
 from .ratings import START_MU, START_SIGMA
 from .roster import Entry, duplicates

@@ -15,7 +15,8 @@ from referee import registry
 from referee.bots import make_bot
 from referee.bots.tempo import play_game
 from referee.contract import Game, State, standing_plan
-from referee.playthrough import fingerprint, replay, same_state
+from referee.playthrough import replay, same_state
+from referee.storage import fingerprint
 
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
 PLAN_EVENTS = ("plan.", "queue")

@@ -5,16 +5,16 @@ forgotten copy would show up as a changed input somewhere in these tests."""
 import pytest
 
 from games.constantinopolis.engine import Constantinopolis
-from referee.playthrough import snapshot
+from referee.storage import encode
 
 
 def _guarded(method):
     def run(self, state, *args):
-        before = snapshot(state)  # orjson, keys unsorted: a sorted spelling took a sixth of a playthrough
+        before = encode(state)  # orjson, keys unsorted: a sorted spelling took a sixth of a playthrough
         try:
             return method(self, state, *args)
         finally:
-            assert snapshot(state) == before, f"{method.__name__} changed the state it was given"
+            assert encode(state) == before, f"{method.__name__} changed the state it was given"
     return run
 
 

@@ -5,7 +5,8 @@ import pytest
 
 from games.constantinopolis import GAME
 from referee.contract import OrderError
-from referee.playthrough import fingerprint, play
+from referee.playthrough import play
+from referee.storage import fingerprint
 
 TEXTS = ["stay", "take consul", "bid magister 2", "bid comes 1 up to 5", "raise 3", "pass", "defend 4",
          "good yellow", "build Metallum", "build public 6", "build wall guard", "build cura with redemptor",

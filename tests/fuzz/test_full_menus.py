@@ -16,7 +16,8 @@ import pytest
 
 from referee import registry
 from referee.contract import OrderError, menu_lines
-from referee.playthrough import fingerprint, play
+from referee.playthrough import play
+from referee.storage import fingerprint
 
 from ..marks import slow
 from .universes import UNIVERSES

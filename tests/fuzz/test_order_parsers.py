@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.contract import OrderError
-from referee.playthrough import fingerprint
+from referee.storage import fingerprint
 
 from .positions import REAL, game, spots, words
 

@@ -20,7 +20,7 @@ import pytest
 from referee import registry
 from referee.computer import decide, observe
 from referee.computer.arena import play_match
-from referee.playthrough import fingerprint
+from referee.storage import fingerprint
 
 from .hidden import HIDE
 
