@@ -1,3 +1,4 @@
+import gc
 import os
 import shutil
 import subprocess
@@ -17,6 +18,15 @@ settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI", "") not in ("", "0", "false"):
     settings.load_profile("ci")
 
+# The tests play whole games by the thousand and keep many positions to compare, each a tree of
+# small dicts and lists, in worker processes that live for the whole run. Python's cycle
+# collector looks at the young objects often (cheap, and it frees the cycles raised
+# exceptions leave) but also, every hundred young collections, at every object the process
+# holds: those walks over the kept games and everything imported found almost nothing, as game
+# states hold no reference cycles. The older generations are looked at less often here, and
+# what the process holds once its tests are collected is left out of the walks (gc.freeze).
+gc.set_threshold(2_000, 50, 100)
+
 
 @pytest.fixture
 def race_registered(monkeypatch):
@@ -24,6 +34,12 @@ def race_registered(monkeypatch):
     real = registry.games()
     monkeypatch.setattr(registry, "games", lambda: {**real, "race": RACE})
     return RACE
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What every test shares from here on (modules, collected tests) is never garbage."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
