@@ -28,6 +28,28 @@ if os.environ.get("CI", "") not in ("", "0", "false"):
 gc.set_threshold(2_000, 50, 100)
 
 
+def _memory_file_system(path: str) -> bool:
+    """Whether `path` is a writable tmpfs mount."""
+    try:
+        with open("/proc/mounts", encoding="utf-8") as mounts:
+            found = any(line.split()[1:3] == [path, "tmpfs"] for line in mounts)
+    except OSError:
+        return False
+    return found and os.access(path, os.W_OK)
+
+
+# The run's temporary files (every tmp_path: game files, spools, Maildirs) are kept in memory
+# where the machine has a tmpfs at /dev/shm and TMPDIR names no other place.
+# The product syncs each unit of work to disk, thousands a test in the games by mail; on a
+# disk every sync waits for the device, on tmpfs it returns at once. What the tests prove is
+# the same on both: they kill processes and fill file systems (the full-disk tests mount a
+# tmpfs of their own), never the machine, and after a killed process what was written is in
+# the page cache whatever the file system. Set first, so the workers inherit it.
+if not os.environ.get("TMPDIR") and _memory_file_system("/dev/shm"):
+    os.environ["TMPDIR"] = "/dev/shm"
+    tempfile.tempdir = None
+
+
 @pytest.fixture
 def race_registered(monkeypatch):
     """Make the test game `race` installed, alongside whatever real games there are."""

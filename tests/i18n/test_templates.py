@@ -7,6 +7,7 @@ here too; and a template with text to translate must read differently in German 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -133,11 +134,8 @@ def _receipts(lang: str) -> list[Receipt]:
     ]
 
 
-def _tournament_mail(lang: str, games) -> dict[str, str]:  # noqa: F811
-    import tempfile
-    from pathlib import Path
-
-    svc = make_services(Path(tempfile.mkdtemp()) / "data")
+def _tournament_mail(lang: str, games, data: Path) -> dict[str, str]:  # noqa: F811
+    svc = make_services(data)
     org = svc.tournaments
     made = org.create("cup", "race", roster(4), rounds=1, table_size="2", language=lang)
     finish_round(svc, "cup")
@@ -148,10 +146,10 @@ def _tournament_mail(lang: str, games) -> dict[str, str]:  # noqa: F811
             "tournament/results.html": results_page(t, table), "subject": subject}
 
 
-def test_every_template_renders_in_every_language(games):  # noqa: F811
+def test_every_template_renders_in_every_language(games, tmp_path):  # noqa: F811
     by_lang = {}
     for lang in LANGUAGES:
-        by_lang[lang] = {**_game_mail(lang), **_tournament_mail(lang, games)}
+        by_lang[lang] = {**_game_mail(lang), **_tournament_mail(lang, games, tmp_path / lang)}
     # every top-level template is rendered above (partials and macros through them)
     partials = {"view-rows.txt", "view-rows.html"} | {n for n in environment().list_templates()
                                                      if re.match(r"[a-z-]+/(view|macros)\.", n)}
