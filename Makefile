@@ -70,15 +70,15 @@ catalogues: $(STAMP)
 	$(BIN)/python -m referee.i18n.catalogues fill
 	$(BIN)/python -m referee.i18n.catalogues check || true
 
-# Two test processes a core: many of the longest tests mostly wait (a daemon killed and started
-# again, Postfix's queue, bots and a daemon passing mail on loopback, deadlines on a fast clock),
-# and with one process a core a waiting test leaves its core idle while the others queue.
-# Tests are handed out one at a time as workers free up (--maxschedchunk=1), in the order
-# tests/conftest.py sorts them (long, then slow, then the rest): by default xdist hands each
-# worker a quarter of its share at once, in collection order, so the first worker got every
-# long and slow test and ran them one after another while the others finished early.
+# Two test processes a core: some of the longest tests mostly wait (bots and a daemon passing
+# mail on loopback, deadlines on a fast clock), and with one process a core a waiting test
+# leaves its core idle while the others queue. The tests of the files that mostly wait
+# (tests/marks.py WAITING: a daemon killed and started again, Postfix, a relay away, mutt) go
+# to one worker together, one after another, while the other workers keep both cores busy;
+# the rest are handed out one at a time as workers free up, in the order tests/conftest.py
+# sorts them (long, then slow, then the rest).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
-XDIST := -n $(TEST_WORKERS) --maxschedchunk=1
+XDIST := -n $(TEST_WORKERS)
 
 test: $(STAMP) system-packages $(MO)
 	$(BIN)/python -m pytest $(XDIST) -q $(PYTEST_ARGS)

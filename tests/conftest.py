@@ -10,6 +10,7 @@ from hypothesis import settings
 
 from referee import registry
 
+from .marks import WAITING
 from .race import GAME as RACE
 
 # In CI the property tests draw the same examples on every run, so that a red build names a
@@ -56,6 +57,18 @@ def race_registered(monkeypatch):
     real = registry.games()
     monkeypatch.setattr(registry, "games", lambda: {**real, "race": RACE})
     return RACE
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-untyped-def]
+    """xdist's one-test-at-a-time handing out, but the tests of the files in `WAITING` go to
+    one worker together (the first, as the largest unit of work), in the order sorted below."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class WaitingTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "waiting" if nodeid.split("::", 1)[0] in WAITING else nodeid
+
+    return WaitingTogether(config, log)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
