@@ -59,6 +59,7 @@ def race_registered(monkeypatch):
     return RACE
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: a run without xdist (-p no:xdist) never asks it
 def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-untyped-def]
     """xdist's one-test-at-a-time handing out, but the tests of the files in `WAITING` go to
     one worker together (the first, as the largest unit of work), in the order sorted below."""
