@@ -106,7 +106,7 @@ def play(
 
 def _check(pt: Playthrough, where: str) -> bytes:
     """The engine's invariants hold and the state reads the same once written to a game file
-    and read back. Returns the state as written (`snapshot`), which the next step compares
+    and read back. Returns the state as written, which the next step compares
     with the state after its `apply` to tell that it was left alone."""
     problems = pt.game.check(pt.state)
     if problems:

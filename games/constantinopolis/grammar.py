@@ -11,6 +11,7 @@ import re
 from typing import Any, Callable
 
 from referee.contract import InvalidOrder, Order, OrderError, OrderShape
+from referee.memo import Memo
 from referee.orderlines import OPTIONAL, fold, join_alternatives, parse_int, split_alternatives, split_optional
 from referee.orderlines import match_name as _match_name
 from referee.wording import listed, order_phrase, order_text, phrase, term
@@ -19,17 +20,14 @@ from referee.wording import menu_order as order_syntax
 from .components import GOODS, OFFICES, SIZES, WALL_ABILITIES
 from .plan_parts import CANCELLABLE
 
-_FOLDED: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
+_FOLDED = Memo(64)  # by the id of a table of names, each entry holding its table
 
 
 def match_name(word: str, names: dict[str, str], what: str) -> str:
     """Exact spellings are looked up in a pre-folded table; the rest go to the shared matcher."""
     entry = _FOLDED.get(id(names))
     if entry is None or entry[0] is not names:
-        if len(_FOLDED) > 64:
-            _FOLDED.clear()
-        entry = (names, {fold(k): v for k, v in names.items()})
-        _FOLDED[id(names)] = entry
+        entry = _FOLDED.keep(id(names), (names, {fold(k): v for k, v in names.items()}))
     table = entry[1]
     hit = table.get(fold(word))
     return hit if hit is not None else _match_name(word, names, what)
@@ -388,8 +386,7 @@ def is_keyword(word: str) -> bool:
     return fold(word) in _KEYWORD_SPELLINGS
 
 
-_READ: dict[tuple, tuple[tuple[Order, ...], bool]] = {}
-_READ_MOST = 50_000  # lines kept; all are forgotten at once when more come
+_READ = Memo(50_000)  # lines read, by component set, players and text
 
 
 def parse_alternatives(text: str, components: dict[str, Any], players: list[str]) -> tuple[list[Order], bool]:
@@ -409,9 +406,7 @@ def parse_alternatives(text: str, components: dict[str, Any], players: list[str]
     body, optional = split_optional(text)
     orders = [parse_line(part, components, players) for part in split_alternatives(body, is_keyword)]
     if digest is not None and all(o.plain() for o in orders):
-        if len(_READ) >= _READ_MOST:
-            _READ.clear()
-        _READ[key] = (tuple(orders), optional)
+        _READ.keep(key, (tuple(orders), optional))
     return orders, optional
 
 

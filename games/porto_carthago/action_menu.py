@@ -9,6 +9,7 @@ are shared and remembered by their arguments.
 from __future__ import annotations
 
 from referee.contract import Order
+from referee.memo import Memo
 
 from .actions import ARISTOCRAT_ROUTES
 from .board import DOCKS, free_storage, goods_price, menu_order, own_docks
@@ -45,7 +46,7 @@ def main_menu(state: State, seat: int) -> list[Order]:
     return out
 
 
-_MENUS: dict[tuple, list[Order]] = {}
+_MENUS = Memo(50_000)
 
 
 def _aristocrat_orders(slot: int, supply: int, light: int, temple: int) -> list[Order]:
@@ -66,8 +67,7 @@ def _aristocrat_orders(slot: int, supply: int, light: int, temple: int) -> list[
             if "temple" in (source, target):
                 pairs.append(("temple", k if target == "temple" else -k))
             found.append(menu_order("aristocrat", *pairs))
-    _MENUS[key] = found
-    return found
+    return _MENUS.keep(key, found)
 
 
 def _slot_orders(kind: str, slot: int, tails: tuple) -> list[Order]:
@@ -75,10 +75,8 @@ def _slot_orders(kind: str, slot: int, tails: tuple) -> list[Order]:
     key = (kind, slot, tails)
     found = _MENUS.get(key)
     if found is None:
-        if len(_MENUS) > 50_000:
-            _MENUS.clear()
         slot_pair = ("slot", slot)
-        found = _MENUS[key] = [menu_order(kind, slot_pair, *tail) for tail in tails]
+        found = _MENUS.keep(key, [menu_order(kind, slot_pair, *tail) for tail in tails])
     return found
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import IllegalOrder, Order
+from referee.memo import Memo
 from referee.rng import Rng
 from referee.wording import Phrase, phrase
 
@@ -36,7 +37,7 @@ PRIVILEGE_TEXT: dict[str, Phrase] = {
 }
 
 
-_MENU_ORDERS: dict[tuple, Order] = {}
+_MENU_ORDERS = Memo(200_000)
 
 
 def menu_order(kind: str, *pairs: tuple[str, Any]) -> Order:
@@ -44,9 +45,7 @@ def menu_order(kind: str, *pairs: tuple[str, Any]) -> Order:
     key = (kind, pairs)
     order = _MENU_ORDERS.get(key)
     if order is None:
-        if len(_MENU_ORDERS) > 200_000:
-            _MENU_ORDERS.clear()
-        order = _MENU_ORDERS[key] = Order(kind, dict(pairs))
+        order = _MENU_ORDERS.keep(key, Order(kind, dict(pairs)))
     return order
 
 

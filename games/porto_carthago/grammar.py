@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.contract import AmbiguousOrder, IllegalOrder, InvalidOrder, Order, OrderError, OrderErrors, OrderShape
+from referee.memo import Memo
 from referee.orderlines import fold, join_alternatives, order_lines, parse_int, sections, split_alternatives, \
     split_optional
 from referee.orderlines import match_name as _match_name
@@ -297,7 +298,7 @@ _ARGUMENTS: dict[str, Callable[[State, str, list[str], dict[str, Any]], None]] =
     "dock": _ship_choice, "reject": _ship_choice, "occupy": _occupy, "buy": _buy}
 
 
-_PARSED: dict[tuple, tuple[Order, ...]] = {}
+_PARSED = Memo(50_000)
 
 
 def parse(state: State, text: str, answering: bool = False) -> list[Order]:
@@ -321,9 +322,7 @@ def parse(state: State, text: str, answering: bool = False) -> list[Order]:
             return list(known)
     orders, read_slots = _parse(state, text, answering)
     if key is not None and not read_slots and all(o.plain() for o in orders):
-        if len(_PARSED) > 50_000:
-            _PARSED.clear()
-        _PARSED[key] = tuple(orders)
+        _PARSED.keep(key, tuple(orders))
     return orders
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import Order
+from referee.memo import Memo
 from referee.wording import order_text, term
 
 from .board import DOCKS, PALACE_SEAT, PRIVILEGE_TEXT, goods_price, ship_card, storage_spaces
@@ -151,7 +152,7 @@ class _Printed(dict):
     first_last: tuple[str, ...] = ()
 
 
-_PRINTED: dict[str, _Printed] = {}
+_PRINTED = Memo(16)  # by component-set hash
 
 
 def _printed(state: State) -> _Printed:
@@ -165,9 +166,7 @@ def _printed(state: State) -> _Printed:
         ships = sorted(cards)
         found.first_last = (ships[0], ships[-1]) if ships else ()
         if digest is not None:
-            if len(_PRINTED) > 16:
-                _PRINTED.clear()
-            _PRINTED[digest] = found
+            _PRINTED.keep(digest, found)
     return found
 
 

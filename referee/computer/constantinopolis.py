@@ -23,6 +23,7 @@ from games.constantinopolis.components import GOODS, per_set
 from games.constantinopolis.state import components_of
 
 from ..contract import Game, Order, State
+from ..memo import Memo
 
 ROUNDS = 9  # at most, when no one buys the last public building (five market cards)
 GOOD_WORTH = {"green": 0.35, "blue": 0.4, "red": 0.5, "black": 0.65, "yellow": 0.7}  # a good used well, in fame
@@ -185,8 +186,7 @@ class Town(NamedTuple):
     # of it its owner's own production feeds (1.0, or 0.35 when it does not)
 
 
-_TOWNS: dict[tuple[str, tuple[str, ...]], Town] = {}
-_TOWNS_KEPT = 50_000  # far more than the building lists one game's searches meet
+_TOWNS = Memo(50_000)  # far more than the building lists one game's searches meet
 
 
 def _town(components: dict[str, Any], info: dict[str, Any], owned: list[str]) -> Town:
@@ -215,11 +215,8 @@ def _town(components: dict[str, Any], info: dict[str, Any], owned: list[str]) ->
     for building in commercial:
         need, gain = info["commercial"][building]
         fed.append((gain, 1.0 if all(output.get(g, 0) >= k for g, k in need) else 0.35))
-    if len(_TOWNS) >= _TOWNS_KEPT:
-        _TOWNS.clear()
-    found = _TOWNS[key] = Town(tuple(utilities), _units(output, 5, 1.0, 0.4),
-                               info["draw"][min(level, len(info["draw"])) - 1], tuple(fed))
-    return found
+    return _TOWNS.keep(key, Town(tuple(utilities), _units(output, 5, 1.0, 0.4),
+                                 info["draw"][min(level, len(info["draw"])) - 1], tuple(fed)))
 
 
 def _units(counts: dict[str, int], first: int, full: float, after: float) -> float:
